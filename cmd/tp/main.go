@@ -1,0 +1,12 @@
+// Command tp is the human end of work handed between AI agents, machines and
+// people: it packs, judges, converts and lands TaskPack files, merges receipts
+// back into the passport that asked, and settles Acts as the principal.
+//
+// main only wires the process to run; everything testable lives behind run.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(int(run(os.Args[1:], stdIO())))
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// exitCode is the process exit status; the values are part of the command
+// line's contract and listed in --help.
+type exitCode int
+
+const (
+	exitOK            exitCode = 0 // done
+	exitError         exitCode = 1 // error or refusal; the message names the file and the rule
+	exitNotConformant exitCode = 2 // tp conformance: the file is a pack but not conformant
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// globalOpts are the flags every command shares (DESIGN.md §4).
+type globalOpts struct {
+	plain   bool
+	json    bool
+	store   string
+	actsDir string
+	theme   string
+}
+
+// exitError lets a command choose its exit status without printing anything
+// more (for example "not conformant": the report already said why).
+type codeError struct {
+	code exitCode
+	err  error
+}
+
+func (e *codeError) Error() string { return e.err.Error() }
+func (e *codeError) Unwrap() error { return e.err }
+
+// withCode wraps err so run exits with code; a nil err stays nil.
+func withCode(code exitCode, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &codeError{code: code, err: err}
+}
+
+// silentExit ends the command with code and prints nothing.
+type silentExit exitCode
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit %d", int(s)) }
+
+// hintError carries a hint line printed after the error.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+
+func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
+
+const rootHelp = `tp carries unfinished work between agents, machines and people.
+
+It packs a passport into a TaskPack (.taskpack, ZIP + BagIt, or the flat
+.taskpack.json), judges packs against TaskPack 0.1, lands them (required
+landing checks first; the sender's "how" is only ever a suggestion), merges
+receipts back into the passport that asked, and keeps the principal's acts
+(Principal Handoff: Acts 0.3).
+
+Exit codes:
+  0  done
+  1  error or refusal (the message names the file and the rule)
+  2  not conformant (tp conformance)`
+
+const rootExamples = `  tp conformance examples/handoff.taskpack
+  tp convert examples/handoff.taskpack --out /tmp/handoff.taskpack.json
+  tp land handoff.taskpack --plain --dry-run
+  tp acts sync STATE.md --project demo --dry-run`
+
+func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
+	g := &globalOpts{}
+	root := &cobra.Command{
+		Use:           "tp",
+		Short:         "The human end of work handed between agents, machines and people",
+		Long:          rootHelp,
+		Example:       rootExamples,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHome(cmd, io, g)
+		},
+	}
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetVersionTemplate("tp {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.BoolVar(&g.plain, "plain", false, "never open the terminal UI; print stable text")
+	pf.BoolVar(&g.json, "json", false, "print one JSON document")
+	pf.StringVar(&g.store, "store", "", "passport store folder (default $TP_STORE, $TASK_PASSPORT_STORE, or XDG data dir tp/passports)")
+	pf.StringVar(&g.actsDir, "acts-dir", "", "acts record log folder (default $TP_ACTS or XDG data dir tp/acts)")
+	pf.StringVar(&g.theme, "theme", "", "terminal UI theme: default, high-contrast, no-color")
+
+	// Each command lives in its own file; add one line here per command.
+	root.AddCommand(
+	// commands
+	)
+	return root, g
+}
+
+// runHome is what plain `tp` does. Until the home screen exists it prints help.
+var runHome = func(cmd *cobra.Command, io *IO, g *globalOpts) error {
+	return cmd.Help()
+}
+
+// run executes the command line and maps errors to exit codes; it is the
+// only place that renders errors for people ("tp: error:" / "tp: hint:").
+func run(args []string, io *IO) exitCode {
+	root, _ := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var s silentExit
+	if errors.As(err, &s) {
+		return exitCode(s)
+	}
+	code := exitError
+	var ce *codeError
+	if errors.As(err, &ce) {
+		code = ce.code
+	}
+	fmt.Fprintf(io.Err, "tp: error: %s\n", oneLine(err.Error()))
+	var he *hintError
+	if errors.As(err, &he) && he.hint != "" {
+		fmt.Fprintf(io.Err, "tp: hint: %s\n", oneLine(he.hint))
+	}
+	return code
+}
+
+// oneLine keeps an error to one line; error text can quote untrusted input.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,406 @@
+package ojson
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth bounds nesting so hostile input cannot exhaust the stack.
+const MaxDepth = 1000
+
+// SyntaxError is malformed JSON, with the byte offset and 1-based line and
+// column where reading stopped.
+type SyntaxError struct {
+	Offset int
+	Line   int
+	Col    int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("malformed JSON at line %d, column %d: %s", e.Line, e.Col, e.Msg)
+}
+
+// Quirks lists what a lenient read had to overlook. A judge treats any of
+// them as a repair (DESIGN.md D4); a lander reports them as warnings.
+type Quirks struct {
+	BOM           bool     // a UTF-8 byte order mark preceded the value
+	InvalidUTF8   bool     // raw bytes that are not UTF-8 were read as U+FFFD
+	DuplicateKeys []string // keys repeated in one object (the last value wins, as in JSON.parse)
+}
+
+// Any reports whether the read overlooked anything.
+func (q Quirks) Any() bool { return q.BOM || q.InvalidUTF8 || len(q.DuplicateKeys) > 0 }
+
+// Parse reads one JSON value, as JSON.parse would after the bytes are decoded
+// as UTF-8: a leading BOM is skipped, invalid UTF-8 becomes U+FFFD, a
+// duplicated key keeps its first position and its last value. What it had to
+// overlook is returned in Quirks.
+func Parse(data []byte) (*Value, Quirks, error) {
+	p := &parser{data: data}
+	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) {
+		p.q.BOM = true
+		p.pos = 3
+	}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, p.q, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return nil, p.q, p.fail("unexpected data after the top-level value")
+	}
+	return v, p.q, nil
+}
+
+// ParseStrict is Parse that fails on any quirk.
+func ParseStrict(data []byte) (*Value, error) {
+	v, q, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case q.BOM:
+		return nil, &SyntaxError{Line: 1, Col: 1, Msg: "byte order mark before the value"}
+	case q.InvalidUTF8:
+		return nil, &SyntaxError{Line: 1, Col: 1, Msg: "text is not valid UTF-8"}
+	case len(q.DuplicateKeys) > 0:
+		return nil, &SyntaxError{Line: 1, Col: 1, Msg: fmt.Sprintf("duplicate key %q", q.DuplicateKeys[0])}
+	}
+	return v, nil
+}
+
+type parser struct {
+	data []byte
+	pos  int
+	q    Quirks
+}
+
+func (p *parser) fail(msg string) error {
+	line, col := 1, 1
+	end := p.pos
+	if end > len(p.data) {
+		end = len(p.data)
+	}
+	for _, c := range p.data[:end] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return &SyntaxError{Offset: p.pos, Line: line, Col: col, Msg: msg}
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (*Value, error) {
+	if depth > MaxDepth {
+		return nil, p.fail(fmt.Sprintf("nested deeper than %d levels", MaxDepth))
+	}
+	if p.pos >= len(p.data) {
+		return nil, p.fail("unexpected end of input")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return NewString(s), nil
+	case c == 't':
+		return p.literal("true", NewBool(true))
+	case c == 'f':
+		return p.literal("false", NewBool(false))
+	case c == 'n':
+		return p.literal("null", NewNull())
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		return nil, p.fail(fmt.Sprintf("unexpected character %q", rune(c)))
+	}
+}
+
+func (p *parser) literal(word string, v *Value) (*Value, error) {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+		return nil, p.fail("invalid literal")
+	}
+	p.pos += len(word)
+	return v, nil
+}
+
+func (p *parser) object(depth int) (*Value, error) {
+	p.pos++ // {
+	v := NewObject()
+	o := v.obj
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return v, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.fail("expected a string key")
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.fail("expected ':' after key")
+		}
+		p.pos++
+		p.skipSpace()
+		val, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if o.Has(key) {
+			p.q.DuplicateKeys = append(p.q.DuplicateKeys, key)
+		}
+		o.Set(key, val)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unexpected end of input in object")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return v, nil
+		default:
+			return nil, p.fail("expected ',' or '}' in object")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (*Value, error) {
+	p.pos++ // [
+	v := &Value{kind: Array}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		v.arr = []*Value{}
+		return v, nil
+	}
+	for {
+		p.skipSpace()
+		e, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		v.arr = append(v.arr, e)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.fail("unexpected end of input in array")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return v, nil
+		default:
+			return nil, p.fail("expected ',' or ']' in array")
+		}
+	}
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *parser) number() (*Value, error) {
+	start := p.pos
+	d := p.data
+	if d[p.pos] == '-' {
+		p.pos++
+	}
+	switch {
+	case p.pos < len(d) && d[p.pos] == '0':
+		p.pos++
+	case p.pos < len(d) && d[p.pos] >= '1' && d[p.pos] <= '9':
+		for p.pos < len(d) && isDigit(d[p.pos]) {
+			p.pos++
+		}
+	default:
+		return nil, p.fail("invalid number")
+	}
+	if p.pos < len(d) && d[p.pos] == '.' {
+		p.pos++
+		if p.pos >= len(d) || !isDigit(d[p.pos]) {
+			return nil, p.fail("invalid number: digit expected after '.'")
+		}
+		for p.pos < len(d) && isDigit(d[p.pos]) {
+			p.pos++
+		}
+	}
+	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(d) && (d[p.pos] == '+' || d[p.pos] == '-') {
+			p.pos++
+		}
+		if p.pos >= len(d) || !isDigit(d[p.pos]) {
+			return nil, p.fail("invalid number: digit expected in exponent")
+		}
+		for p.pos < len(d) && isDigit(d[p.pos]) {
+			p.pos++
+		}
+	}
+	f, err := strconv.ParseFloat(string(d[start:p.pos]), 64)
+	if err != nil {
+		// Out of range: JavaScript reads ±Infinity or ±0, as ParseFloat
+		// returns with ErrRange.
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return nil, p.fail("invalid number")
+		}
+	}
+	if math.IsNaN(f) {
+		return nil, p.fail("invalid number")
+	}
+	return NewNumber(f), nil
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for i := 0; i < 4; i++ {
+		h := hexVal(p.data[p.pos+i])
+		if h < 0 {
+			return 0, false
+		}
+		r = r<<4 | rune(h)
+	}
+	p.pos += 4
+	return r, true
+}
+
+// appendWTF8 appends r; a lone surrogate is encoded as its three-byte
+// generalised UTF-8 form, which utf8.EncodeRune would replace.
+func appendWTF8(b []byte, r rune) []byte {
+	if r >= 0xD800 && r <= 0xDFFF {
+		return append(b, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+func (p *parser) str() (string, error) {
+	p.pos++ // opening quote
+	d := p.data
+	// Fast path: no escapes, valid UTF-8.
+	start := p.pos
+	for p.pos < len(d) {
+		c := d[p.pos]
+		if c == '"' {
+			s := d[start:p.pos]
+			if utf8.Valid(s) {
+				p.pos++
+				return string(s), nil
+			}
+			break
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		p.pos++
+	}
+	p.pos = start
+	var b []byte
+	for {
+		if p.pos >= len(d) {
+			return "", p.fail("unterminated string")
+		}
+		c := d[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return string(b), nil
+		case c < 0x20:
+			return "", p.fail("control character in string")
+		case c == '\\':
+			p.pos++
+			if p.pos >= len(d) {
+				return "", p.fail("unterminated escape")
+			}
+			e := d[p.pos]
+			p.pos++
+			switch e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return "", p.fail("invalid \\u escape")
+				}
+				if r >= 0xD800 && r <= 0xDBFF && p.pos+6 <= len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
+					save := p.pos
+					p.pos += 2
+					if r2, ok := p.hex4(); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+						r = 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00)
+					} else {
+						p.pos = save
+					}
+				}
+				b = appendWTF8(b, r)
+			default:
+				return "", p.fail(fmt.Sprintf("invalid escape \\%c", e))
+			}
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			p.pos++
+		default:
+			r, size := utf8.DecodeRune(d[p.pos:])
+			if r == utf8.RuneError && size <= 1 {
+				p.q.InvalidUTF8 = true
+				b = append(b, "\uFFFD"...)
+				p.pos++
+				continue
+			}
+			b = append(b, d[p.pos:p.pos+size]...)
+			p.pos += size
+		}
+	}
+}

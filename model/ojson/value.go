@@ -1,0 +1,305 @@
+// Package ojson is an ordered JSON value and the canonical encoder of
+// DESIGN.md D1.
+//
+// TaskPack's C9 round trip compares data/passport.json byte for byte, and the
+// reference implementation writes it with ECMAScript
+// JSON.stringify(value, null, 2) + "\n". So every JSON file tp writes uses
+// exactly that form: key order as read (with JavaScript's rule that
+// array-index keys come first, ascending), two-space indent, numbers as
+// JavaScript prints them, lone surrogates kept. Unknown fields survive every
+// read → write in place, because a Value keeps what it does not understand.
+//
+// Strings are Go strings holding UTF-8; a lone UTF-16 surrogate read from a
+// \uXXXX escape is kept as its three-byte WTF-8 form so it can be written back
+// as the same escape.
+package ojson
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// Kind says which of the six JSON types a Value is.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Array:
+		return "array"
+	case Object:
+		return "object"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Value is one JSON value. The zero Value is null.
+type Value struct {
+	kind Kind
+	b    bool
+	n    float64
+	s    string
+	arr  []*Value
+	obj  *Obj
+}
+
+// Member is one key/value pair of an object.
+type Member struct {
+	Key   string
+	Value *Value
+}
+
+// Obj is an object with its members in JavaScript property order.
+type Obj struct {
+	members []Member
+	index   map[string]int
+}
+
+// NewNull, NewBool, NewNumber, NewString, NewArray and NewObject build values.
+func NewNull() *Value              { return &Value{kind: Null} }
+func NewBool(b bool) *Value        { return &Value{kind: Bool, b: b} }
+func NewNumber(f float64) *Value   { return &Value{kind: Number, n: f} }
+func NewInt(i int64) *Value        { return &Value{kind: Number, n: float64(i)} }
+func NewString(s string) *Value    { return &Value{kind: String, s: s} }
+func NewArray(vs ...*Value) *Value { return &Value{kind: Array, arr: vs} }
+func NewObject() *Value            { return &Value{kind: Object, obj: &Obj{}} }
+func NewStrings(ss []string) *Value {
+	v := &Value{kind: Array}
+	for _, s := range ss {
+		v.arr = append(v.arr, NewString(s))
+	}
+	return v
+}
+
+// Kind returns the value's type; a nil *Value is null.
+func (v *Value) Kind() Kind {
+	if v == nil {
+		return Null
+	}
+	return v.kind
+}
+
+// IsNull reports whether v is null or absent (nil).
+func (v *Value) IsNull() bool { return v == nil || v.kind == Null }
+
+// Bool returns the boolean and whether v is one.
+func (v *Value) Bool() (bool, bool) {
+	if v == nil || v.kind != Bool {
+		return false, false
+	}
+	return v.b, true
+}
+
+// Number returns the number and whether v is one.
+func (v *Value) Number() (float64, bool) {
+	if v == nil || v.kind != Number {
+		return 0, false
+	}
+	return v.n, true
+}
+
+// Int returns the number as an integer when v is an integral number.
+func (v *Value) Int() (int64, bool) {
+	f, ok := v.Number()
+	if !ok || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// Str returns the string and whether v is one.
+func (v *Value) Str() (string, bool) {
+	if v == nil || v.kind != String {
+		return "", false
+	}
+	return v.s, true
+}
+
+// Text returns the string, or "" when v is not a string.
+func (v *Value) Text() string { s, _ := v.Str(); return s }
+
+// Items returns the elements of an array, nil otherwise. The slice is the
+// value's own: appending through SetItems keeps it consistent.
+func (v *Value) Items() []*Value {
+	if v == nil || v.kind != Array {
+		return nil
+	}
+	return v.arr
+}
+
+// SetItems replaces the elements of an array value.
+func (v *Value) SetItems(items []*Value) { v.kind = Array; v.arr = items; v.obj = nil }
+
+// Append adds elements to an array value.
+func (v *Value) Append(items ...*Value) { v.kind = Array; v.arr = append(v.arr, items...) }
+
+// Obj returns the object, nil when v is not one.
+func (v *Value) Obj() *Obj {
+	if v == nil || v.kind != Object {
+		return nil
+	}
+	return v.obj
+}
+
+// Get returns the member named key of an object value, nil when absent or
+// when v is not an object.
+func (v *Value) Get(key string) *Value { return v.Obj().Get(key) }
+
+// Has reports whether an object value has the key.
+func (v *Value) Has(key string) bool { return v.Obj().Has(key) }
+
+// Set sets key on an object value (see Obj.Set).
+func (v *Value) Set(key string, val *Value) { v.Obj().Set(key, val) }
+
+// Clone returns a deep copy.
+func (v *Value) Clone() *Value {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	if v.arr != nil {
+		c.arr = make([]*Value, len(v.arr))
+		for i, e := range v.arr {
+			c.arr[i] = e.Clone()
+		}
+	}
+	if v.obj != nil {
+		c.obj = &Obj{members: make([]Member, len(v.obj.members))}
+		for i, m := range v.obj.members {
+			c.obj.members[i] = Member{Key: m.Key, Value: m.Value.Clone()}
+		}
+	}
+	return &c
+}
+
+// Len is the number of members.
+func (o *Obj) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.members)
+}
+
+// Members returns the members in property order. Do not modify the slice.
+func (o *Obj) Members() []Member {
+	if o == nil {
+		return nil
+	}
+	return o.members
+}
+
+// Keys returns the keys in property order.
+func (o *Obj) Keys() []string {
+	ks := make([]string, 0, o.Len())
+	for _, m := range o.Members() {
+		ks = append(ks, m.Key)
+	}
+	return ks
+}
+
+func (o *Obj) find(key string) int {
+	if o == nil {
+		return -1
+	}
+	if len(o.members) > 8 {
+		if o.index == nil {
+			o.index = make(map[string]int, len(o.members))
+			for i, m := range o.members {
+				o.index[m.Key] = i
+			}
+		}
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, m := range o.members {
+		if m.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key, nil when absent.
+func (o *Obj) Get(key string) *Value {
+	if i := o.find(key); i >= 0 {
+		return o.members[i].Value
+	}
+	return nil
+}
+
+// Has reports whether key is present.
+func (o *Obj) Has(key string) bool { return o.find(key) >= 0 }
+
+// Set replaces the value of an existing key in place, or adds a new key where
+// JavaScript would put it: array-index keys in ascending order ahead of the
+// others, any other key last.
+func (o *Obj) Set(key string, val *Value) {
+	if val == nil {
+		val = NewNull()
+	}
+	if i := o.find(key); i >= 0 {
+		o.members[i].Value = val
+		return
+	}
+	o.index = nil
+	if idx, ok := arrayIndex(key); ok {
+		pos := sort.Search(len(o.members), func(i int) bool {
+			j, isIdx := arrayIndex(o.members[i].Key)
+			return !isIdx || j > idx
+		})
+		o.members = append(o.members, Member{})
+		copy(o.members[pos+1:], o.members[pos:])
+		o.members[pos] = Member{Key: key, Value: val}
+		return
+	}
+	o.members = append(o.members, Member{Key: key, Value: val})
+}
+
+// Delete removes key; it reports whether it was there.
+func (o *Obj) Delete(key string) bool {
+	i := o.find(key)
+	if i < 0 {
+		return false
+	}
+	o.members = append(o.members[:i], o.members[i+1:]...)
+	o.index = nil
+	return true
+}
+
+// arrayIndex reports whether key is an ECMAScript array index: the canonical
+// decimal form of an integer in [0, 2^32-2]. Such keys come first in
+// JavaScript's property order.
+func arrayIndex(key string) (uint32, bool) {
+	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
+		return 0, false
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < '0' || key[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(key, 10, 64)
+	if err != nil || n > 1<<32-2 {
+		return 0, false
+	}
+	return uint32(n), true
+}
