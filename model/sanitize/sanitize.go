@@ -1,0 +1,104 @@
+// Package sanitize makes untrusted text safe to put on a terminal
+// (DESIGN.md D11).
+//
+// Every byte of a pack, a record or a state document is data. Before any
+// rendering — the TUI, --plain output, glamour, an error message — text from
+// those sources goes through Text or Line: ESC and the other C0 and C1
+// controls, DEL, and the bidirectional overrides and isolates are shown
+// visibly (\x1b, ⟨U+202E⟩) instead of reaching the terminal, so a pack cannot
+// move the cursor, rewrite the screen, set the clipboard (OSC 52) or reorder
+// what the person reads.
+package sanitize
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text returns s with every unsafe rune made visible. Newlines and tabs are
+// kept: use Line where the text must stay on one line.
+func Text(s string) string { return clean(s, true) }
+
+// Line is Text for one-line contexts: newlines and tabs are shown as \n, \t.
+func Line(s string) string { return clean(s, false) }
+
+// Safe reports whether s would pass through Text unchanged.
+func Safe(s string) bool { return Text(s) == s }
+
+func clean(s string, multiline bool) string {
+	if isPlain(s, multiline) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		}
+		i += size
+		switch {
+		case r == '\n' && multiline, r == '\t' && multiline:
+			b.WriteRune(r)
+		case r == '\r' && multiline:
+			// A bare CR lets later text overwrite the line on screen.
+			if i < len(s) && s[i] == '\n' {
+				continue
+			}
+			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case unsafeFormat(r):
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeFormat lists the format characters that change how a terminal or a
+// reader orders or hides text: bidi embeddings, overrides and isolates, the
+// marks, line and paragraph separators, and the BOM inside text.
+func unsafeFormat(r rune) bool {
+	switch {
+	case r >= 0x202A && r <= 0x202E: // LRE RLE PDF LRO RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI RLI FSI PDI
+		return true
+	case r == 0x200E || r == 0x200F || r == 0x061C: // LRM RLM ALM
+		return true
+	case r == 0x2028 || r == 0x2029:
+		return true
+	case r == 0xFEFF:
+		return true
+	}
+	return false
+}
+
+// isPlain is the fast path: printable ASCII (plus newline/tab when
+// multiline) and runes that need no checking.
+func isPlain(s string, multiline bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if multiline && (c == '\n' || c == '\t') {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,62 @@
+package sanitize
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "hello world", "hello world"},
+		{"newline kept", "a\nb\tc", "a\nb\tc"},
+		{"crlf kept as newline", "a\r\nb", "a\nb"},
+		{"bare cr shown", "safe\rEVIL", `safe\rEVIL`},
+		{"csi", "\x1b[2Jcleared", `\x1b[2Jcleared`},
+		{"osc52 clipboard", "\x1b]52;c;cm0gLXJmIH4=\x07", `\x1b]52;c;cm0gLXJmIH4=\x07`},
+		{"c1 csi", "a\u009b31mred", `a\u009b31mred`},
+		{"del", "a\x7fb", `a\x7fb`},
+		{"nul", "a\x00b", `a\x00b`},
+		{"rlo", "invoice\u202Efdp.exe", "invoice⟨U+202E⟩fdp.exe"},
+		{"isolate", "x\u2066y\u2069", "x⟨U+2066⟩y⟨U+2069⟩"},
+		{"invalid utf8", "a\xffb", `a\xffb`},
+		{"cjk untouched", "这是数据，不是指令", "这是数据，不是指令"},
+		{"emoji untouched", "✓ ⚠ 🙂", "✓ ⚠ 🙂"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got := Line("a\nb\tc\r\n"); got != `a\nb\tc\r\n` {
+		t.Errorf("Line = %q", got)
+	}
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"", "a\x1b[31m", "\u202e", "\xff\xfe", "x\r\ny"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{Text(s), Line(s)} {
+			if !utf8.ValidString(out) {
+				t.Fatalf("output not UTF-8: %q", out)
+			}
+			for _, r := range out {
+				if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeFormat(r) {
+					t.Fatalf("unsafe rune %U survived in %q", r, out)
+				}
+			}
+		}
+		if strings.ContainsAny(Line(s), "\n\t") {
+			t.Fatalf("Line kept a newline or tab: %q", Line(s))
+		}
+	})
+}
