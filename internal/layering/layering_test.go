@@ -1,0 +1,73 @@
+// Package layering holds the test that enforces DESIGN.md §1: imports point
+// down (cmd → ui → pack, acts → model) and the core never imports UI
+// libraries.
+package layering
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tp-dev/tp"
+
+var uiLibs = []string{
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/lipgloss",
+	"github.com/charmbracelet/bubbles",
+	"github.com/charmbracelet/glamour",
+}
+
+// forbidden lists, per package prefix, the import prefixes it must not reach
+// (directly or through its dependencies).
+func forbidden(pkg string) []string {
+	rel := strings.TrimPrefix(pkg, module+"/")
+	switch {
+	case strings.HasPrefix(rel, "model"):
+		return append([]string{module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "pack"), strings.HasPrefix(rel, "acts"):
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "themes"):
+		return []string{module + "/ui", module + "/cmd", module + "/pack", module + "/acts"}
+	case strings.HasPrefix(rel, "ui"):
+		return []string{module + "/cmd"}
+	}
+	return nil
+}
+
+func TestLayering(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}", module+"/...").Output()
+	if err != nil {
+		t.Skipf("go list failed (is a package mid-edit?): %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, "|")
+		bad := forbidden(pkg)
+		for _, d := range strings.Fields(deps) {
+			for _, b := range bad {
+				if d == b || strings.HasPrefix(d, b+"/") {
+					t.Errorf("%s imports %s (DESIGN.md §1: imports point down; the core never imports UI libraries)", pkg, d)
+				}
+			}
+		}
+	}
+}
+
+// TestForbiddenCatches proves the rule table would fire.
+func TestForbiddenCatches(t *testing.T) {
+	if f := forbidden(module + "/pack/scan"); !contains(f, "github.com/charmbracelet/bubbletea") {
+		t.Error("pack may import bubbletea according to the table")
+	}
+	if f := forbidden(module + "/model/ojson"); !contains(f, module+"/pack") {
+		t.Error("model may import pack according to the table")
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
