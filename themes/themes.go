@@ -1,0 +1,230 @@
+// Package themes holds the terminal UI's styles, named by meaning (Pass,
+// Fail, Warn, Sender, …), and is the only place in tp where colours are
+// chosen (DESIGN.md §1). The ui package receives a *Theme and never builds
+// a style of its own.
+//
+// Three themes exist: "default" (adaptive to light and dark terminals),
+// "high-contrast" and "no-color". NO_COLOR (https://no-color.org) selects
+// "no-color" whatever --theme says.
+package themes
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/charmbracelet/glamour/ansi"
+	gstyles "github.com/charmbracelet/glamour/styles"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Theme names accepted by --theme.
+const (
+	Default      = "default"
+	HighContrast = "high-contrast"
+	NoColor      = "no-color"
+)
+
+// Names lists the themes in a stable order.
+func Names() []string { return []string{Default, HighContrast, NoColor} }
+
+// Theme is every style the UI uses, by meaning.
+type Theme struct {
+	Name string
+
+	Title    lipgloss.Style // screen title
+	Subtitle lipgloss.Style // step name, section heading
+	Text     lipgloss.Style // ordinary text
+	Muted    lipgloss.Style // secondary text: ids, sizes, dates
+	Key      lipgloss.Style // a key the person can press, inline
+	Pass     lipgloss.Style // ✓ passed, verified, conformant
+	Fail     lipgloss.Style // ✗ failed, refused, not conformant
+	Warn     lipgloss.Style // ⚠ sealed facts, warnings, things to read twice
+	Sender   lipgloss.Style // text the sender wrote about itself (suggestions)
+	Data     lipgloss.Style // quoted untrusted text that reads like instructions
+	Selected lipgloss.Style // the row under the cursor
+	Cursor   lipgloss.Style // the cursor mark
+	Tab      lipgloss.Style // a step in the step bar
+	TabOn    lipgloss.Style // the current step
+	Box      lipgloss.Style // a framed panel
+	// SenderBox frames what came from the sender (the `how`), visibly
+	// different from Box so it is never mistaken for tp's own advice.
+	SenderBox lipgloss.Style
+	// Dialog frames a confirmation that will do something.
+	Dialog lipgloss.Style
+	Error  lipgloss.Style // an error line
+	Help   HelpStyles
+
+	// ProgressFull/Empty colour the progress bar ("" means no colour).
+	ProgressFull  string
+	ProgressEmpty string
+
+	glamour ansi.StyleConfig
+}
+
+// HelpStyles style the bubbles/help line.
+type HelpStyles struct {
+	ShortKey, ShortDesc, ShortSeparator, Ellipsis lipgloss.Style
+	FullKey, FullDesc, FullSeparator              lipgloss.Style
+}
+
+// Markdown returns a glamour renderer in this theme wrapping at width.
+// The caller must have sanitised the Markdown input (D11).
+func (t *Theme) Markdown(width int) (*glamour.TermRenderer, error) {
+	if width < 20 {
+		width = 20
+	}
+	return glamour.NewTermRenderer(glamour.WithStyles(t.glamour), glamour.WithWordWrap(width))
+}
+
+// Choose returns the theme for --theme name, honouring NO_COLOR (getenv may
+// be nil). An empty name is "default". The renderer decides the colour
+// profile; nil means lipgloss's default renderer.
+func Choose(name string, getenv func(string) string, r *lipgloss.Renderer) (*Theme, error) {
+	if getenv != nil {
+		if _, ok := lookup(getenv, "NO_COLOR"); ok {
+			name = NoColor
+		}
+	}
+	return New(name, r)
+}
+
+func lookup(getenv func(string) string, k string) (string, bool) {
+	v := getenv(k)
+	return v, v != ""
+}
+
+// New builds the named theme for renderer r (nil: lipgloss's default).
+func New(name string, r *lipgloss.Renderer) (*Theme, error) {
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", Default:
+		return build(Default, r, defaultPalette), nil
+	case HighContrast:
+		return build(HighContrast, r, highContrastPalette), nil
+	case NoColor, "nocolor", "none":
+		return noColor(r), nil
+	}
+	n := Names()
+	sort.Strings(n)
+	return nil, fmt.Errorf("unknown theme %q (known: %s)", name, strings.Join(n, ", "))
+}
+
+type palette struct {
+	fg, muted, accent, pass, fail, warn, sender, data, selBg, selFg, border, senderBorder lipgloss.TerminalColor
+	glamour                                                                              ansi.StyleConfig
+	progressFull, progressEmpty                                                          string
+}
+
+var defaultPalette = palette{
+	fg:           lipgloss.AdaptiveColor{Light: "235", Dark: "252"},
+	muted:        lipgloss.AdaptiveColor{Light: "243", Dark: "245"},
+	accent:       lipgloss.AdaptiveColor{Light: "25", Dark: "75"},
+	pass:         lipgloss.AdaptiveColor{Light: "28", Dark: "78"},
+	fail:         lipgloss.AdaptiveColor{Light: "160", Dark: "203"},
+	warn:         lipgloss.AdaptiveColor{Light: "130", Dark: "214"},
+	sender:       lipgloss.AdaptiveColor{Light: "90", Dark: "176"},
+	data:         lipgloss.AdaptiveColor{Light: "94", Dark: "180"},
+	selBg:        lipgloss.AdaptiveColor{Light: "254", Dark: "237"},
+	selFg:        lipgloss.AdaptiveColor{Light: "232", Dark: "255"},
+	border:       lipgloss.AdaptiveColor{Light: "245", Dark: "240"},
+	senderBorder: lipgloss.AdaptiveColor{Light: "90", Dark: "176"},
+	glamour:      gstyles.DarkStyleConfig,
+	progressFull: "#5A56E0", progressEmpty: "#606060",
+}
+
+var highContrastPalette = palette{
+	fg:           lipgloss.AdaptiveColor{Light: "0", Dark: "15"},
+	muted:        lipgloss.AdaptiveColor{Light: "0", Dark: "15"},
+	accent:       lipgloss.AdaptiveColor{Light: "4", Dark: "14"},
+	pass:         lipgloss.AdaptiveColor{Light: "2", Dark: "10"},
+	fail:         lipgloss.AdaptiveColor{Light: "1", Dark: "9"},
+	warn:         lipgloss.AdaptiveColor{Light: "3", Dark: "11"},
+	sender:       lipgloss.AdaptiveColor{Light: "5", Dark: "13"},
+	data:         lipgloss.AdaptiveColor{Light: "3", Dark: "11"},
+	selBg:        lipgloss.AdaptiveColor{Light: "0", Dark: "15"},
+	selFg:        lipgloss.AdaptiveColor{Light: "15", Dark: "0"},
+	border:       lipgloss.AdaptiveColor{Light: "0", Dark: "15"},
+	senderBorder: lipgloss.AdaptiveColor{Light: "5", Dark: "13"},
+	glamour:      gstyles.DarkStyleConfig,
+	progressFull: "#FFFFFF", progressEmpty: "#000000",
+}
+
+func build(name string, r *lipgloss.Renderer, p palette) *Theme {
+	s := func() lipgloss.Style { return r.NewStyle() }
+	if !r.HasDarkBackground() && name == Default {
+		p.glamour = gstyles.LightStyleConfig
+	}
+	t := &Theme{
+		Name:      name,
+		Title:     s().Bold(true).Foreground(p.accent),
+		Subtitle:  s().Bold(true).Foreground(p.fg),
+		Text:      s().Foreground(p.fg),
+		Muted:     s().Foreground(p.muted),
+		Key:       s().Bold(true).Foreground(p.accent),
+		Pass:      s().Foreground(p.pass),
+		Fail:      s().Bold(true).Foreground(p.fail),
+		Warn:      s().Foreground(p.warn),
+		Sender:    s().Italic(true).Foreground(p.sender),
+		Data:      s().Foreground(p.data),
+		Selected:  s().Bold(true).Foreground(p.selFg).Background(p.selBg),
+		Cursor:    s().Bold(true).Foreground(p.accent),
+		Tab:       s().Foreground(p.muted),
+		TabOn:     s().Bold(true).Underline(true).Foreground(p.accent),
+		Box:       s().Border(lipgloss.RoundedBorder()).BorderForeground(p.border).Padding(0, 1),
+		SenderBox: s().Border(lipgloss.DoubleBorder()).BorderForeground(p.senderBorder).Padding(0, 1),
+		Dialog:    s().Border(lipgloss.ThickBorder()).BorderForeground(p.warn).Padding(0, 1),
+		Error:     s().Bold(true).Foreground(p.fail),
+		Help: HelpStyles{
+			ShortKey: s().Foreground(p.accent), ShortDesc: s().Foreground(p.muted),
+			ShortSeparator: s().Foreground(p.border), Ellipsis: s().Foreground(p.border),
+			FullKey: s().Foreground(p.accent), FullDesc: s().Foreground(p.muted),
+			FullSeparator: s().Foreground(p.border),
+		},
+		ProgressFull:  p.progressFull,
+		ProgressEmpty: p.progressEmpty,
+		glamour:       p.glamour,
+	}
+	if name == HighContrast {
+		t.Muted = t.Muted.Faint(false)
+		t.Warn = t.Warn.Bold(true)
+		t.Sender = t.Sender.Bold(true)
+	}
+	return t
+}
+
+// noColor is the theme for NO_COLOR and for stable snapshots: meaning is
+// carried by symbols, borders and bold/reverse only.
+func noColor(r *lipgloss.Renderer) *Theme {
+	s := func() lipgloss.Style { return r.NewStyle() }
+	plain := s()
+	return &Theme{
+		Name:      NoColor,
+		Title:     s().Bold(true),
+		Subtitle:  s().Bold(true),
+		Text:      plain,
+		Muted:     plain,
+		Key:       s().Bold(true),
+		Pass:      plain,
+		Fail:      s().Bold(true),
+		Warn:      plain,
+		Sender:    plain,
+		Data:      plain,
+		Selected:  s().Reverse(true),
+		Cursor:    s().Bold(true),
+		Tab:       plain,
+		TabOn:     s().Bold(true).Underline(true),
+		Box:       s().Border(lipgloss.NormalBorder()).Padding(0, 1),
+		SenderBox: s().Border(lipgloss.DoubleBorder()).Padding(0, 1),
+		Dialog:    s().Border(lipgloss.ThickBorder()).Padding(0, 1),
+		Error:     s().Bold(true),
+		Help: HelpStyles{
+			ShortKey: plain, ShortDesc: plain, ShortSeparator: plain, Ellipsis: plain,
+			FullKey: plain, FullDesc: plain, FullSeparator: plain,
+		},
+		glamour: gstyles.NoTTYStyleConfig,
+	}
+}
