@@ -7,26 +7,29 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets testscript run this binary as the `tp` command.
+// TestMain lets the test binary stand in for `tp` inside testscript files,
+// so every cmd/tp/testdata/*.txtar drives the real command line end to end.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tp": func() { os.Exit(int(run(os.Args[1:], stdIO()))) },
 	})
 }
 
-// TestScripts runs every cmd/tp/testdata/*.txtar: black-box tests of the
-// command line, one script per command, each with a piped run and a --json run.
-// Stores and acts logs live in the script's own $WORK.
+// TestScripts runs every cmd/tp/testdata/*.txtar. Each script gets its own
+// $WORK; the store and acts locations point inside it so no script touches
+// the real home directory, and identity is fixed so output is stable.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
-		Setup: func(e *testscript.Env) error {
-			e.Setenv("TP_STORE", e.WorkDir+"/store")
-			e.Setenv("TP_ACTS", e.WorkDir+"/acts")
-			e.Setenv("TP_MACHINE", "test-machine")
-			e.Setenv("TP_ACTOR", "tester")
-			e.Setenv("NO_COLOR", "1")
-			e.Setenv("HOME", e.WorkDir+"/home")
+		Setup: func(env *testscript.Env) error {
+			work := env.Getenv("WORK")
+			env.Setenv("HOME", work+"/home")
+			env.Setenv("XDG_DATA_HOME", work+"/home/.local/share")
+			env.Setenv("TP_STORE", work+"/store")
+			env.Setenv("TP_ACTS", work+"/acts")
+			env.Setenv("TP_MACHINE", "testbox")
+			env.Setenv("TP_ACTOR", "tester")
+			env.Setenv("NO_COLOR", "1")
 			return nil
 		},
 	})
