@@ -1,0 +1,566 @@
+package acts
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// The record log is the transport between the registrar and the principal
+// side (DESIGN.md D9): one JSON file per record under
+// <acts-dir>/<project>/records/, named by a filesystem-safe encoding of the
+// record's id, and the registrar's acknowledgements beside it under
+// <acts-dir>/<project>/acked/. Files are written to a temporary name, synced,
+// then linked into place, which is atomic and fails if the name exists: two
+// processes writing the same record cannot both win, and a reader never sees
+// half a record. The folder may be a git repository or a synced folder.
+
+// Log is a record log rooted at an acts directory.
+type Log struct {
+	Dir string
+}
+
+// OpenLog returns the log rooted at dir. Nothing is created until a record
+// is written.
+func OpenLog(dir string) *Log { return &Log{Dir: dir} }
+
+// DefaultActsDir is $TP_ACTS, else the XDG data dir tp/acts
+// ($XDG_DATA_HOME, else ~/.local/share).
+func DefaultActsDir(getenv func(string) string) (string, error) {
+	if d := getenv("TP_ACTS"); d != "" {
+		return d, nil
+	}
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tp", "acts"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("no acts dir: set TP_ACTS or use --acts-dir (%v)", err)
+		}
+	}
+	return filepath.Join(home, ".local", "share", "tp", "acts"), nil
+}
+
+// EncodeName turns a record id or project name into a file name that is safe
+// on every common filesystem, including case-insensitive ones: lowercase
+// ASCII letters, digits, '-' and '_' stay; an uppercase letter becomes '^'
+// and its lowercase; every other byte (and a leading '.') becomes '~' and two
+// lowercase hex digits. Names that would be too long keep a readable prefix
+// and end in '~~' and a SHA-256 digest of the whole id.
+func EncodeName(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_', c == '.' && i > 0:
+			b.WriteByte(c)
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte('^')
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			fmt.Fprintf(&b, "~%02x", c)
+		}
+	}
+	n := b.String()
+	if len(n) > maxNameLen {
+		sum := sha256.Sum256([]byte(s))
+		n = n[:maxNameLen-66] + "~~" + hex.EncodeToString(sum[:])
+	}
+	return n
+}
+
+const maxNameLen = 200 // leaves room for ".json" and temp prefixes under 255
+
+// DecodeName reverses EncodeName; ok is false for a hashed or foreign name.
+func DecodeName(n string) (string, bool) {
+	if strings.Contains(n, "~~") {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		switch {
+		case c == '^' && i+1 < len(n) && n[i+1] >= 'a' && n[i+1] <= 'z':
+			b.WriteByte(n[i+1] - 'a' + 'A')
+			i++
+		case c == '~' && i+2 < len(n):
+			v, err := hex.DecodeString(n[i+1 : i+3])
+			if err != nil {
+				return "", false
+			}
+			b.WriteByte(v[0])
+			i += 2
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+			b.WriteByte(c)
+		default:
+			return "", false
+		}
+	}
+	s := b.String()
+	if EncodeName(s) != n {
+		return "", false
+	}
+	return s, true
+}
+
+// ProjectDir is the folder of one project's log.
+func (l *Log) ProjectDir(project string) string { return filepath.Join(l.Dir, EncodeName(project)) }
+
+// RecordsDir holds one project's records.
+func (l *Log) RecordsDir(project string) string {
+	return filepath.Join(l.ProjectDir(project), "records")
+}
+
+// AckedDir holds one project's acknowledgements.
+func (l *Log) AckedDir(project string) string { return filepath.Join(l.ProjectDir(project), "acked") }
+
+// RecordPath is where the record with this id lives.
+func (l *Log) RecordPath(project, id string) string {
+	return filepath.Join(l.RecordsDir(project), EncodeName(id)+".json")
+}
+
+// WriteOutcome says what Write did.
+type WriteOutcome int
+
+const (
+	Written   WriteOutcome = iota // the record is new and now durable in the log
+	Duplicate                     // the log already held this record: nothing written
+)
+
+func (o WriteOutcome) String() string {
+	if o == Duplicate {
+		return "duplicate"
+	}
+	return "written"
+}
+
+// LogConflictError is a write of a record whose id the log already holds
+// with different content (D8): refused, nothing written.
+type LogConflictError struct {
+	ID   string
+	Path string
+}
+
+func (e *LogConflictError) Error() string {
+	return fmt.Sprintf("%s: conflicting record: the log already holds a different record with id %q", e.Path, e.ID)
+}
+
+func (e *LogConflictError) Unwrap() error { return &ConflictError{ID: e.ID} }
+
+// Write validates a record and adds it to its project's log. Writing a
+// record the log already holds is a Duplicate, not an error; a different
+// record under the same id is a *LogConflictError. The record is stored as
+// canonical JSON (D1), unknown fields kept in place.
+func (l *Log) Write(raw []byte) (WriteOutcome, error) {
+	doc, _, err := validateRaw(raw)
+	if err != nil {
+		return 0, err
+	}
+	m := doc.(map[string]any)
+	id, project := m["id"].(string), m["project"].(string)
+	v, _, _ := ojson.Parse(raw)
+	data := ojson.Canonical(v)
+	dir := l.RecordsDir(project)
+	path := l.RecordPath(project, id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("record log: %w", err)
+	}
+	err = createExclusive(dir, path, data)
+	if err == nil {
+		return Written, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return 0, fmt.Errorf("record log: writing %s: %w", path, err)
+	}
+	old, rerr := os.ReadFile(path)
+	if rerr != nil {
+		return 0, fmt.Errorf("record log: reading %s: %w", path, rerr)
+	}
+	same, oerr := sameContent(old, data)
+	if oerr != nil {
+		return 0, fmt.Errorf("record log: %s holds an unreadable file where record %q belongs (%v); move it away to write the record", path, id, oerr)
+	}
+	if !same {
+		return 0, &LogConflictError{ID: id, Path: path}
+	}
+	return Duplicate, nil
+}
+
+// WriteRecord is Write for a Record value.
+func (l *Log) WriteRecord(r Record) (WriteOutcome, error) {
+	b, err := EncodeRecord(r)
+	if err != nil {
+		return 0, err
+	}
+	return l.Write(b)
+}
+
+// createExclusive writes data to path only if path does not exist, so that
+// the file appears whole or not at all: temp file, fsync, hard link into
+// place (atomic, fails with ErrExist), fsync the directory. Where hard links
+// are not supported it falls back to O_EXCL on the final name.
+func createExclusive(dir, path string, data []byte) error {
+	tmp, err := writeTemp(dir, data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fs.ErrExist
+		}
+		return createExclDirect(path, data)
+	}
+	return syncDir(dir)
+}
+
+func createExclDirect(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+const tmpPrefix = ".tmp-"
+
+func writeTemp(dir string, data []byte) (string, error) {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	tmp := filepath.Join(dir, tmpPrefix+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return "", werr
+	}
+	return tmp, nil
+}
+
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
+// sameContent compares two records as JSON values: member order, spacing
+// and number spelling do not matter.
+func sameContent(a, b []byte) (bool, error) {
+	na, err := normalJSON(a)
+	if err != nil {
+		return false, err
+	}
+	nb, err := normalJSON(b)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(na, nb), nil
+}
+
+func normalJSON(b []byte) ([]byte, error) {
+	v, err := ojson.ParseStrict(b)
+	if err != nil {
+		return nil, err
+	}
+	var x any
+	if err := json.Unmarshal(ojson.Compact(v), &x); err != nil {
+		return nil, err
+	}
+	return json.Marshal(x) // maps marshal with sorted keys
+}
+
+// LogProblem is a file in the log that was not read as a record: reported,
+// skipped, never fatal and never rewritten.
+type LogProblem struct {
+	Path string
+	Msg  string
+}
+
+func (p LogProblem) String() string { return p.Path + ": " + p.Msg }
+
+// Loaded is what Load read from one project's log.
+type Loaded struct {
+	Project  string
+	Records  []Record          // valid records of this project, sorted by id
+	Raw      map[string][]byte // canonical bytes of each record by id
+	Acked    map[string]bool   // ids the registrar acknowledged
+	Problems []LogProblem      // files skipped, sorted by path
+}
+
+// Load reads every record and acknowledgement of one project. A missing
+// log is an empty one. Files that are truncated, not JSON, not valid
+// records, records of another project, or named for another id are
+// reported in Problems and skipped.
+func (l *Log) Load(project string) (*Loaded, error) {
+	out := &Loaded{Project: project, Raw: map[string][]byte{}, Acked: map[string]bool{}}
+	dir := l.RecordsDir(project)
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("record log: %w", err)
+	}
+	type result struct {
+		rec  Record
+		raw  []byte
+		prob *LogProblem
+	}
+	results := make([]result, len(entries))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				r, raw, p := l.readRecordFile(project, dir, entries[i])
+				results[i] = result{r, raw, p}
+			}
+		}()
+	}
+	for i, e := range entries {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue // a writer's temp file, in flight or left by a crash
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, res := range results {
+		switch {
+		case res.prob != nil:
+			out.Problems = append(out.Problems, *res.prob)
+		case res.raw != nil:
+			out.Records = append(out.Records, res.rec)
+			out.Raw[res.rec.ID] = res.raw
+		default:
+			_ = entries[i] // skipped temp file
+		}
+	}
+	acked, probs, err := l.loadAcked(project)
+	if err != nil {
+		return nil, err
+	}
+	out.Acked = acked
+	out.Problems = append(out.Problems, probs...)
+	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].ID < out.Records[j].ID })
+	sort.Slice(out.Problems, func(i, j int) bool { return out.Problems[i].Path < out.Problems[j].Path })
+	return out, nil
+}
+
+// maxRecordFile bounds what Load reads of one file; records are small.
+const maxRecordFile = 1 << 20
+
+func (l *Log) readRecordFile(project, dir string, e fs.DirEntry) (Record, []byte, *LogProblem) {
+	path := filepath.Join(dir, e.Name())
+	prob := func(format string, a ...any) (Record, []byte, *LogProblem) {
+		return Record{}, nil, &LogProblem{Path: path, Msg: fmt.Sprintf(format, a...)}
+	}
+	if !e.Type().IsRegular() {
+		return prob("not a record file (a %s); skipped", kindOf(e))
+	}
+	if !strings.HasSuffix(e.Name(), ".json") {
+		return prob("not a record file (no .json suffix); skipped")
+	}
+	info, err := e.Info()
+	if err != nil {
+		return prob("unreadable: %v; skipped", err)
+	}
+	if info.Size() > maxRecordFile {
+		return prob("%d bytes, larger than any record (limit %d); skipped", info.Size(), maxRecordFile)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return prob("unreadable: %v; skipped", err)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return prob("empty file (a truncated write?); skipped")
+	}
+	doc, _, err := validateRaw(raw)
+	if err != nil {
+		var se *ojson.SyntaxError
+		if errors.As(err, &se) || strings.Contains(err.Error(), "malformed JSON") {
+			return prob("not a complete JSON record (truncated?): %v; skipped", err)
+		}
+		return prob("invalid record: %v; skipped", err)
+	}
+	m := doc.(map[string]any)
+	if p := m["project"].(string); p != project {
+		return prob("record %q is for project %q, not %q; skipped", m["id"], p, project)
+	}
+	id := m["id"].(string)
+	if want := EncodeName(id) + ".json"; want != e.Name() {
+		return prob("holds record %q, which belongs in %s; skipped", id, want)
+	}
+	v, _, _ := ojson.Parse(raw)
+	var r Record
+	if err := json.Unmarshal(ojson.Compact(v), &r); err != nil {
+		return prob("invalid record: %v; skipped", err)
+	}
+	return r, ojson.Canonical(v), nil
+}
+
+func kindOf(e fs.DirEntry) string {
+	switch {
+	case e.IsDir():
+		return "directory"
+	case e.Type()&fs.ModeSymlink != 0:
+		return "symbolic link"
+	default:
+		return "special file"
+	}
+}
+
+// Ack records that the registrar applied these records to the document. Call
+// it only after the document write is durable (§4): an ack says "this
+// settlement is in the document", and a lost ack only means it is applied
+// again, which changes nothing.
+func (l *Log) Ack(project string, ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	dir := l.AckedDir(project)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("record log: %w", err)
+	}
+	for _, id := range ids {
+		path := filepath.Join(dir, EncodeName(id))
+		err := createExclusive(dir, path, []byte(id+"\n"))
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("record log: acknowledging %q: %w", id, err)
+		}
+	}
+	return nil
+}
+
+func (l *Log) loadAcked(project string) (map[string]bool, []LogProblem, error) {
+	dir := l.AckedDir(project)
+	acked := map[string]bool{}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return acked, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("record log: %w", err)
+	}
+	var probs []LogProblem
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, tmpPrefix) {
+			continue
+		}
+		path := filepath.Join(dir, n)
+		if !e.Type().IsRegular() {
+			probs = append(probs, LogProblem{path, fmt.Sprintf("not an acknowledgement (a %s); skipped", kindOf(e))})
+			continue
+		}
+		if id, ok := DecodeName(n); ok {
+			acked[id] = true
+			continue
+		}
+		// Hashed names keep the id inside.
+		b, err := os.ReadFile(path)
+		id := strings.TrimSuffix(string(b), "\n")
+		if err != nil || id == "" || EncodeName(id) != n {
+			probs = append(probs, LogProblem{path, "not an acknowledgement written by tp; skipped"})
+			continue
+		}
+		acked[id] = true
+	}
+	return acked, probs, nil
+}
+
+// Projects lists the projects that have a log folder, by decoded name;
+// folders whose names tp did not write are reported.
+func (l *Log) Projects() ([]string, []LogProblem, error) {
+	entries, err := os.ReadDir(l.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("record log: %w", err)
+	}
+	var out []string
+	var probs []LogProblem
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // .git, .stfolder and the like
+		}
+		p, ok := DecodeName(e.Name())
+		if !e.IsDir() || !ok {
+			probs = append(probs, LogProblem{filepath.Join(l.Dir, e.Name()), "not a project folder written by tp; skipped"})
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, probs, nil
+}
+
+// FindKey returns the projects whose logs hold records for key, so commands
+// given only a key can find its act.
+func (l *Log) FindKey(key string) ([]string, error) {
+	projects, _, err := l.Projects()
+	if err != nil {
+		return nil, err
+	}
+	var found []string
+	for _, p := range projects {
+		ld, err := l.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range ld.Records {
+			if r.Key == key {
+				found = append(found, p)
+				break
+			}
+		}
+	}
+	return found, nil
+}
