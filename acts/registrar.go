@@ -1,0 +1,751 @@
+package acts
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// RunInput is everything one registrar run over one project's document
+// needs (§4). Run reads nothing else: no clock, no files, no network.
+type RunInput struct {
+	Document []byte
+	Profile  Profile
+	Project  string
+
+	// Acts is the log's state: the lifecycle of every act of the project,
+	// keyed by key. Acts of another project are ignored (and warned about).
+	Acts map[string]*ActState
+	// Acked holds the ids of settlement records already applied to the
+	// document (acknowledged after an earlier durable write).
+	Acked map[string]bool
+	// Records, optional, holds log records by id. Run reads restore_text
+	// from the current reopened record here (§3); without it, the act's
+	// latest terms text is used, which restore_text copies.
+	Records map[string]Record
+
+	Now    string // ts of the records Run creates
+	By     string // by of the records Run creates; "registrar:<project>" when empty
+	Secret []byte // registrar secret: keys by the keyed derivation (§10); nil: §6.2
+	Source string // names the document in a claim's evidence (path, commit); optional
+}
+
+// RunOutput is what a run decided. The caller MUST, in this order (§4 crash
+// safety):
+//
+//  1. send every record of Send, in order, and stop if any send fails — the
+//     document is then not written, so no line is stamped for a record that
+//     was not accepted;
+//  2. write Document (only when Changed) durably, e.g. temp file + fsync +
+//     rename, or a commit;
+//  3. only then acknowledge the ids in Applied.
+//
+// A crash anywhere repeats safely: the next run derives the same keys and
+// ids (r:<key>, a:<key>:<rev>, c:<key>:r<n>), re-sends what the log lacks,
+// and re-applies settlements that were not acknowledged.
+type RunOutput struct {
+	Document []byte // the new document; the input bytes when nothing changed
+	Changed  bool
+
+	Send     []Record  // in step order, then document order
+	Applied  []string  // settlement record ids applied to Document
+	Warnings []Warning // for the operator
+
+	Stamped, Struck, Added int // lines stamped, deleted and re-added
+}
+
+// Warning is something the registrar tells its operator instead of acting.
+type Warning struct {
+	Key     string `json:"key,omitempty"`
+	Line    int    `json:"line,omitempty"` // line number in the new document
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string {
+	var b strings.Builder
+	if w.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", w.Line)
+	}
+	if w.Key != "" {
+		fmt.Fprintf(&b, "%s: ", w.Key)
+	}
+	b.WriteString(w.Message)
+	return b.String()
+}
+
+// Warning kinds.
+const (
+	WarnMalformed = "malformed"   // a malformed line (§5.3)
+	WarnProfile   = "profile"     // signs of another profile
+	WarnDuplicate = "duplicate"   // two lines with the same text share a key (D16)
+	WarnSettled   = "settled-key" // a line carries or derives the key of a settled act (§11)
+	WarnWithdrawn = "withdrawn"   // a new line re-declares a withdrawn act; its need is active again
+	WarnUnknown   = "unknown-key" // a line carries a key the log does not know
+	WarnConflict  = "conflict"    // the same key on lines with different texts, or the like
+	WarnClass     = "class"       // a keyed line is no longer labelled for the principal
+	WarnRewrite   = "rewrite"     // §4 step 5: a vanished key's line looks rewritten; nothing sent
+	WarnProject   = "project"     // an act of another project was handed to the run
+)
+
+// Run is one registrar run (§4): apply settlements, relink, raise and stamp,
+// amend, reconcile, and write once. It is a pure function: see RunOutput for
+// what the caller must do with the result, and in which order.
+func Run(in RunInput) (RunOutput, error) {
+	r, err := newRegistrar(in)
+	if err != nil {
+		return RunOutput{}, err
+	}
+	r.applySettlements(r.pendingSettlements())
+	r.relink()
+	r.raise()
+	r.amend()
+	r.reconcile(nil)
+	return r.finish(), nil
+}
+
+// registrar is the working state of one run.
+type registrar struct {
+	in    RunInput
+	keys  KeyDeriver
+	d     *Document
+	out   RunOutput
+	acts  map[string]*ActState // the project's acts, plus those raised by this run
+	fresh map[string]bool      // keys raised by this run
+	warnedSettled map[string]bool
+}
+
+func newRegistrar(in RunInput) (*registrar, error) {
+	keys, err := NewKeyDeriver(in.Project, in.Secret)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Parse(in.Document, in.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if in.By == "" {
+		in.By = "registrar:" + in.Project
+	}
+	r := &registrar{in: in, keys: keys, d: d, acts: map[string]*ActState{}, fresh: map[string]bool{}, warnedSettled: map[string]bool{}}
+	for _, k := range sortedKeys(in.Acts) {
+		a := in.Acts[k]
+		if a == nil {
+			continue
+		}
+		if a.Project != "" && a.Project != in.Project {
+			r.warn(Warning{Key: k, Kind: WarnProject, Message: fmt.Sprintf("the log state holds an act of project %q; this run is for %q, so it is ignored", a.Project, in.Project)})
+			continue
+		}
+		r.acts[k] = a
+	}
+	return r, nil
+}
+
+func (r *registrar) warn(w Warning) { r.out.Warnings = append(r.out.Warnings, w) }
+
+// isRaised reports whether a has a need record: the registrar (or the
+// requester) raised it.
+func isRaised(a *ActState) bool { return a != nil && a.NeedID != "" }
+
+// carriers maps every key to the section's checkbox lines that carry it
+// (tasks and malformed lines alike, D16), by index in d.Lines.
+func (r *registrar) carriers() map[string][]int {
+	m := map[string][]int{}
+	if !r.d.HasSection {
+		return m
+	}
+	for i := r.d.Heading + 1; i < r.d.End; i++ {
+		if l := &r.d.Lines[i]; l.Checkbox() && l.Key != "" {
+			m[l.Key] = append(m[l.Key], i)
+		}
+	}
+	return m
+}
+
+// stamp appends key k's marker to line i (§5.5.1).
+func (r *registrar) stamp(i int, k string) {
+	l := &r.d.Lines[i]
+	l.Text = trimRightWS(l.Text) + r.d.Profile.RenderMarker(k)
+	l.Key = k
+	r.out.Stamped++
+}
+
+func (r *registrar) record(typ, key string) Record {
+	return Record{PH: "0.3", Ext: "acts/0.3", ID: "", Type: typ, By: r.in.By, Key: key, Project: r.in.Project, TS: r.in.Now}
+}
+
+// ---- step 1: apply settlements -------------------------------------------
+
+// pendingSettlement is a current settlement record not yet acknowledged.
+type pendingSettlement struct {
+	ID          string
+	Key         string
+	Type        string // settled or reopened
+	RestoreText string
+}
+
+// pendingSettlements lists the current settlement of every act that has not
+// been acknowledged, by key.
+func (r *registrar) pendingSettlements() []pendingSettlement {
+	var out []pendingSettlement
+	for _, k := range sortedKeys(r.acts) {
+		a := r.acts[k]
+		if a.SettlementID == "" || r.in.Acked[a.SettlementID] {
+			continue
+		}
+		p := pendingSettlement{ID: a.SettlementID, Key: k, Type: TypeReopened, RestoreText: a.Text}
+		if a.Status == StatusSettled {
+			p.Type = TypeSettled
+		} else if rec, ok := r.in.Records[a.SettlementID]; ok && rec.Type == TypeReopened && rec.RestoreText != "" {
+			p.RestoreText = rec.RestoreText
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// applySettlements is §4 step 1 with the writing rules of §5.5.2 and §5.5.3.
+// Every pending settlement is consumed (listed in Applied) whether or not it
+// changed a line.
+func (r *registrar) applySettlements(pending []pendingSettlement) {
+	if len(pending) == 0 {
+		return
+	}
+	strike := map[string]bool{}
+	var readd []pendingSettlement
+	carried := r.carriers()
+	for _, p := range pending {
+		r.out.Applied = append(r.out.Applied, p.ID)
+		switch p.Type {
+		case TypeSettled:
+			strike[p.Key] = true
+		case TypeReopened:
+			if len(carried[p.Key]) == 0 && !containsPending(readd, p.Key) {
+				if Normalise(p.RestoreText) == "" {
+					r.warn(Warning{Key: p.Key, Kind: WarnConflict, Message: "the reopened record has no restore_text and the act no terms text, so no line can be re-added"})
+					continue
+				}
+				readd = append(readd, p)
+			}
+		}
+	}
+	d := r.d
+	lines := d.Lines
+	end := d.End
+	eol := d.lineEnd()
+	if len(strike) > 0 && d.HasSection {
+		kept := lines[:d.Heading+1]
+		deleted := 0
+		for i := d.Heading + 1; i < len(lines); i++ {
+			l := lines[i]
+			if i < d.End && l.Checkbox() && strike[l.Key] {
+				deleted++
+				continue
+			}
+			kept = append(kept, l)
+		}
+		lines = kept
+		end -= deleted
+		r.out.Struck += deleted
+		if deleted > 0 && bodyBlank(lines[d.Heading+1:end]) {
+			lines = insertLine(lines, d.Heading+1, d.Profile.Placeholder, eol)
+			end++
+		}
+	}
+	heading := d.Heading
+	for _, p := range readd {
+		text := "- [ ] " + d.Profile.LabelOpen + d.Profile.Labels.Principal + d.Profile.LabelClose + d.Profile.LabelSeparator + Normalise(p.RestoreText) + d.Profile.RenderMarker(p.Key)
+		r.out.Added++
+		if heading < 0 {
+			// No tasks section: a blank line, the heading, a blank line and
+			// the new line go at the end of the document (§5.5.3).
+			if n := len(lines); n > 0 {
+				if lines[n-1].End == "" {
+					lines[n-1].End = eol
+				}
+				if trimWS(lines[n-1].Text) != "" {
+					lines = append(lines, Line{End: eol})
+				}
+			}
+			heading = len(lines)
+			lines = append(lines, Line{Text: d.Profile.Heading, End: eol}, Line{End: eol}, Line{Text: text, End: eol})
+			end = len(lines)
+			continue
+		}
+		nonBlank, last := 0, -1
+		for i := heading + 1; i < end; i++ {
+			if trimWS(lines[i].Text) != "" {
+				nonBlank++
+				last = i
+			}
+		}
+		switch {
+		case nonBlank == 1 && trimRightWS(lines[last].Text) == d.Profile.Placeholder:
+			lines[last].Text = text
+		case last < 0:
+			lines = insertLine(lines, heading+1, text, eol)
+			end++
+		default:
+			lines = insertLine(lines, last+1, text, eol)
+			end++
+		}
+	}
+	if len(strike) == 0 && len(readd) == 0 {
+		return
+	}
+	d.Lines = lines
+	r.reparse()
+}
+
+func containsPending(list []pendingSettlement, key string) bool {
+	for _, p := range list {
+		if p.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyBlank reports whether every line is blank.
+func bodyBlank(lines []Line) bool {
+	for i := range lines {
+		if trimWS(lines[i].Text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// insertLine inserts a line with text before index at. A line inserted
+// after a last line that had no line end gives that line one and itself
+// goes without, so the document keeps its (missing) final newline.
+func insertLine(lines []Line, at int, text, eol string) []Line {
+	nl := Line{Text: text, End: eol}
+	if at == len(lines) && at > 0 && lines[at-1].End == "" {
+		lines[at-1].End = eol
+		nl.End = ""
+	}
+	lines = append(lines, Line{})
+	copy(lines[at+1:], lines[at:])
+	lines[at] = nl
+	return lines
+}
+
+// lineEnd is the line end new lines get: CRLF when most lines use it.
+func (d *Document) lineEnd() string {
+	crlf, lf := 0, 0
+	for i := range d.Lines {
+		switch d.Lines[i].End {
+		case "\r\n":
+			crlf++
+		case "\n":
+			lf++
+		}
+	}
+	if crlf > lf {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// reparse re-reads the document after lines were deleted or added, so the
+// later steps see it exactly as the next reader will.
+func (r *registrar) reparse() {
+	d, err := Parse(r.d.Bytes(), r.d.Profile)
+	if err != nil {
+		panic("acts: registrar produced a document it cannot read: " + err.Error())
+	}
+	r.d = d
+}
+
+// ---- step 2: relink ------------------------------------------------------
+
+// relink is §4 step 2: an unkeyed principal line whose normalised text
+// equals the latest terms of a raised, open, not withdrawn key that no line
+// carries is stamped with that key instead of being raised.
+func (r *registrar) relink() {
+	carried := r.carriers()
+	byText := map[string][]string{}
+	for _, k := range sortedKeys(r.acts) {
+		a := r.acts[k]
+		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 {
+			continue
+		}
+		t := Normalise(a.Text)
+		byText[t] = append(byText[t], k)
+	}
+	if len(byText) == 0 {
+		return
+	}
+	relinked := map[string]bool{}
+	for i := range r.d.Lines {
+		l := &r.d.Lines[i]
+		if l.Kind != KindTask || l.Class != ClassPrincipal || l.Key != "" {
+			continue
+		}
+		ks := byText[Normalise(l.TaskText)]
+		if len(ks) == 0 {
+			continue
+		}
+		k := ks[0]
+		r.stamp(i, k)
+		if len(ks) > 1 {
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnConflict, Message: fmt.Sprintf("the line's text is the latest terms of %d open keys (%s); it was relinked to the first", len(ks), strings.Join(ks, ", "))})
+		}
+		if relinked[k] {
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnDuplicate, Message: "another line with the same text was relinked to this key too; both lines now stand for one act"})
+		}
+		relinked[k] = true
+	}
+}
+
+// ---- step 3: raise and stamp ---------------------------------------------
+
+// raise is §4 step 3: every remaining unkeyed principal line gets its
+// derived key; a new key is raised (once, however many lines share it) and
+// every such line stamped. The caller stamps only by writing the document
+// after the sends succeeded (RunOutput).
+func (r *registrar) raise() {
+	carried := r.carriers()
+	for i := range r.d.Lines {
+		l := &r.d.Lines[i]
+		if l.Kind != KindTask || l.Class != ClassPrincipal || l.Key != "" {
+			continue
+		}
+		text := Normalise(l.TaskText)
+		cands := r.keys.Candidates(text)
+		k := cands[0]
+		for _, c := range cands {
+			if r.acts[c] != nil {
+				k = c
+				break
+			}
+		}
+		if !ValidKey(k) {
+			r.warn(Warning{Line: l.Num, Kind: WarnConflict, Message: fmt.Sprintf("derived key %q is not a valid key (§6.1); the line is not raised", k)})
+			continue
+		}
+		a := r.acts[k]
+		others := carried[k]
+		switch {
+		case r.fresh[k]:
+			r.stamp(i, k)
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnDuplicate, Message: "two new lines have the same text: they share one key and one raised record; make the texts distinct if they are different acts"})
+		case a != nil && a.Status == StatusSettled:
+			r.stamp(i, k)
+			r.warnedSettled[k] = true
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnSettled, Message: fmt.Sprintf("the line's text derives the key of an act already settled (%s); nothing was raised — re-declared acts need distinct text (§11)", orDash(a.Outcome))})
+		case isRaised(a) && len(others) > 0:
+			if t := Normalise(r.d.Lines[others[0]].TaskText); t != text && r.d.Lines[others[0]].Kind == KindTask {
+				r.warn(Warning{Key: k, Line: l.Num, Kind: WarnConflict, Message: fmt.Sprintf("the line's text derives key %s, which line %d carries with other text; make this text distinct — the line is not raised", k, r.d.Lines[others[0]].Num)})
+				continue
+			}
+			r.stamp(i, k)
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnDuplicate, Message: fmt.Sprintf("line %d carries the same act with the same text; both lines now stand for one act", r.d.Lines[others[0]].Num)})
+		case isRaised(a) && a.Need == NeedWithdrawn:
+			// D16: a need record superseding a withdrawn makes the need
+			// active again; a re-declared line means it is needed.
+			r.stamp(i, k)
+			rec := r.record(TypeAmended, k)
+			rec.Origin = "requester"
+			rec.ID = fmt.Sprintf("a:%s:%d", k, a.TermsRev+1)
+			rec.Terms = &Terms{Text: text, Due: a.Due}
+			rec.TermsRev = a.TermsRev + 1
+			rec.Supersedes = []string{a.NeedID}
+			r.out.Send = append(r.out.Send, rec)
+			r.acts[k] = overlay(a, rec)
+			r.warn(Warning{Key: k, Line: l.Num, Kind: WarnWithdrawn, Message: "the line re-declares an act whose need was withdrawn; an amended record makes it active again"})
+		case isRaised(a):
+			// An open key no line carries, whose original text this is: the
+			// line is that act again (step 4 amends if its terms moved on).
+			r.stamp(i, k)
+		default:
+			r.stamp(i, k)
+			rec := r.record(TypeRaised, k)
+			rec.Origin = "requester"
+			rec.ID = RaisedID(k)
+			rec.Terms = &Terms{Text: text}
+			rec.TermsRev = 1
+			r.out.Send = append(r.out.Send, rec)
+			r.fresh[k] = true
+			r.acts[k] = overlay(a, rec)
+			if len(others) > 0 {
+				r.warn(Warning{Key: k, Line: l.Num, Kind: WarnDuplicate, Message: fmt.Sprintf("line %d already carried this key, which the log did not know; it is raised now for both lines", r.d.Lines[others[0]].Num)})
+			}
+		}
+		carried[k] = append(carried[k], i)
+	}
+}
+
+// overlay is the act's state after rec, as far as the later steps of this
+// run need it.
+func overlay(a *ActState, rec Record) *ActState {
+	n := &ActState{Key: rec.Key, Project: rec.Project, Status: StatusOpen, Need: NeedActive}
+	if a != nil {
+		c := *a
+		n = &c
+	}
+	n.NeedID = rec.ID
+	n.Need = NeedActive
+	if rec.Terms != nil {
+		n.Text, n.Due, n.TermsRev = rec.Terms.Text, rec.Terms.Due, rec.TermsRev
+	}
+	return n
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// ---- step 4: amend -------------------------------------------------------
+
+// amend is §4 step 4: a keyed line whose normalised text differs from the
+// act's latest terms sends amended with terms_rev + 1, superseding the
+// current need record.
+func (r *registrar) amend() {
+	type group struct {
+		lines []int
+	}
+	var order []string
+	groups := map[string]*group{}
+	for i := range r.d.Lines {
+		l := &r.d.Lines[i]
+		if l.Key == "" || !l.Checkbox() {
+			continue
+		}
+		g := groups[l.Key]
+		if g == nil {
+			g = &group{}
+			groups[l.Key] = g
+			order = append(order, l.Key)
+		}
+		g.lines = append(g.lines, i)
+	}
+	for _, k := range order {
+		g := groups[k]
+		a := r.acts[k]
+		first := &r.d.Lines[g.lines[0]]
+		var tasks []*Line
+		for _, i := range g.lines {
+			if l := &r.d.Lines[i]; l.Kind == KindTask {
+				tasks = append(tasks, l)
+				if l.Class != ClassPrincipal {
+					r.warn(Warning{Key: k, Line: l.Num, Kind: WarnClass, Message: fmt.Sprintf("the line carries an act's key but is labelled %s; the act stays open until the principal side settles it", l.Class)})
+				}
+			}
+		}
+		switch {
+		case a != nil && a.Status == StatusSettled:
+			if !r.warnedSettled[k] {
+				r.warnedSettled[k] = true
+				r.warn(Warning{Key: k, Line: first.Num, Kind: WarnSettled, Message: fmt.Sprintf("the line carries the key of an act already settled (%s); delete the line if the act is done, or write a new line with distinct text", orDash(a.Outcome))})
+			}
+			continue
+		case !isRaised(a):
+			r.warn(Warning{Key: k, Line: first.Num, Kind: WarnUnknown, Message: "the line carries a key the record log does not know; only the registrar writes markers (I1) — remove the marker to have the line raised"})
+			continue
+		}
+		if len(tasks) == 0 {
+			continue
+		}
+		text := Normalise(tasks[0].TaskText)
+		same := true
+		for _, l := range tasks[1:] {
+			if Normalise(l.TaskText) != text {
+				same = false
+			}
+		}
+		if !same {
+			r.warn(Warning{Key: k, Line: tasks[1].Num, Kind: WarnConflict, Message: fmt.Sprintf("%d lines carry this key with different texts; nothing is amended until one text remains", len(tasks))})
+			continue
+		}
+		if text == Normalise(a.Text) {
+			continue
+		}
+		rec := r.record(TypeAmended, k)
+		rec.Origin = "requester"
+		rec.ID = fmt.Sprintf("a:%s:%d", k, a.TermsRev+1)
+		rec.Terms = &Terms{Text: text, Due: a.Due}
+		rec.TermsRev = a.TermsRev + 1
+		rec.Supersedes = []string{a.NeedID}
+		r.out.Send = append(r.out.Send, rec)
+		r.acts[k] = overlay(a, rec)
+	}
+}
+
+// ---- step 5: reconcile ---------------------------------------------------
+
+// reconcile is §4 step 5 over the raised, open, not withdrawn keys that no
+// line carries: a key whose line looks rewritten gets a warning and nothing
+// else; the others get one registrar claim (outcome done) per open period,
+// id c:<key>:r<reopens>. order, when given, is the order keys are visited
+// (fixtures); otherwise keys are visited in ascending order.
+func (r *registrar) reconcile(order []string) {
+	if order == nil {
+		order = sortedKeys(r.acts)
+	}
+	carried := r.carriers()
+	var feats []lineFeatures // built once, on demand
+	for _, k := range order {
+		a := r.acts[k]
+		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] {
+			continue
+		}
+		id := fmt.Sprintf("c:%s:r%d", k, a.Reopens)
+		if hasClaim(a, id) {
+			continue
+		}
+		if feats == nil {
+			feats = r.taskFeatures()
+		}
+		f := features(a.Text)
+		if n, ok := rewriteOf(f, feats); ok {
+			r.warn(Warning{Key: k, Line: n, Kind: WarnRewrite, Message: fmt.Sprintf("no line carries this key any more, and line %d looks like a rewrite of its terms (%q); nothing was sent — relabel or settle it by hand", n, a.Text)})
+			continue
+		}
+		rec := r.record(TypeClaimed, k)
+		rec.Origin = "registrar"
+		rec.ID = id
+		rec.Outcome = "done"
+		src := r.in.Source
+		if src == "" {
+			src = "the state document"
+		}
+		rec.Evidence = &Evidence{Basis: fmt.Sprintf("the line %q is no longer in the tasks section of %s; the registrar reads a vanished line as done (a deletion is never a withdrawal)", a.Text, src)}
+		r.out.Send = append(r.out.Send, rec)
+	}
+}
+
+func hasClaim(a *ActState, id string) bool {
+	for _, c := range a.Claims {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// The rewrite similarity measure (§4 step 5 leaves it to implementations).
+//
+// A text is case-folded and reduced to its letters and digits (so spacing,
+// punctuation and their widths do not count), then to its set of character
+// bigrams (a one-character text is its one character). Two texts are a
+// rewrite of each other when the Sørensen–Dice coefficient of their bigram
+// sets is at least 0.5, or when at least 80% of the smaller set is in the
+// larger one and the smaller has at least 4 bigrams (an addition such as
+// "Renew the domain" → "Renew the domain for two years"). Character bigrams
+// work the same for English words and for Chinese, which has no spaces.
+// The measure errs towards warning: a false warning costs the operator a
+// look; a false claim asks the principal about work still to be done.
+const (
+	rewriteDice        = 0.5
+	rewriteContainment = 0.8
+	rewriteMinBigrams  = 4
+)
+
+type lineFeatures struct {
+	num     int
+	bigrams map[string]struct{}
+}
+
+func features(text string) map[string]struct{} {
+	var rs []rune
+	for _, c := range strings.ToLower(text) {
+		if unicode.IsLetter(c) || unicode.IsNumber(c) {
+			rs = append(rs, c)
+		}
+	}
+	m := map[string]struct{}{}
+	if len(rs) == 1 {
+		m[string(rs)] = struct{}{}
+	}
+	for i := 0; i+1 < len(rs); i++ {
+		m[string(rs[i:i+2])] = struct{}{}
+	}
+	return m
+}
+
+// Similar reports whether b looks like a rewrite of a under the measure above.
+func Similar(a, b string) bool {
+	return similarSets(features(a), features(b))
+}
+
+func similarSets(a, b map[string]struct{}) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	small, large := a, b
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	common := 0
+	for g := range small {
+		if _, ok := large[g]; ok {
+			common++
+		}
+	}
+	dice := 2 * float64(common) / float64(len(a)+len(b))
+	if dice >= rewriteDice {
+		return true
+	}
+	return len(small) >= rewriteMinBigrams && float64(common) >= rewriteContainment*float64(len(small))
+}
+
+func (r *registrar) taskFeatures() []lineFeatures {
+	feats := []lineFeatures{}
+	for i := range r.d.Lines {
+		if l := &r.d.Lines[i]; l.Kind == KindTask {
+			feats = append(feats, lineFeatures{num: l.Num, bigrams: features(l.TaskText)})
+		}
+	}
+	return feats
+}
+
+func rewriteOf(f map[string]struct{}, feats []lineFeatures) (int, bool) {
+	for _, lf := range feats {
+		if similarSets(f, lf.bigrams) {
+			return lf.num, true
+		}
+	}
+	return 0, false
+}
+
+// ---- step 6: write once --------------------------------------------------
+
+// finish renders the document once and reports what is left to tell.
+func (r *registrar) finish() RunOutput {
+	for _, p := range r.d.Problems() {
+		kind := WarnMalformed
+		for _, m := range r.d.Mixed {
+			if m.Line == p.Line {
+				kind = WarnProfile
+			}
+		}
+		w := Warning{Line: p.Line, Kind: kind, Message: p.Reason}
+		if p.Line-1 < len(r.d.Lines) && p.Line > 0 {
+			w.Key = r.d.Lines[p.Line-1].Key
+		}
+		r.out.Warnings = append(r.out.Warnings, w)
+	}
+	out := r.d.Bytes()
+	if bytes.Equal(out, r.in.Document) {
+		out = r.in.Document
+	} else {
+		r.out.Changed = true
+	}
+	r.out.Document = out
+	sort.SliceStable(r.out.Warnings, func(i, j int) bool {
+		wi, wj := r.out.Warnings[i], r.out.Warnings[j]
+		if (wi.Line == 0) != (wj.Line == 0) {
+			return wi.Line != 0
+		}
+		return wi.Line < wj.Line
+	})
+	return r.out
+}
