@@ -1,0 +1,19 @@
+//go:build !unix
+
+package home
+
+import "os"
+
+// pidAlive: without kill(pid, 0), a process handle that opens counts as
+// alive; FindProcess fails on Windows when the pid is gone.
+func pidAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}
+
+// syncDir: folders cannot be fsynced here; the rename is already atomic.
+func syncDir(string) {}

@@ -1,0 +1,284 @@
+package home
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// ConflictError is a save whose expected_version is not the stored version:
+// someone else saved the passport since it was read.
+type ConflictError struct {
+	ID       string
+	Expected int64
+	Found    int64
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("conflict: passport %s changed since it was read: expected version %d, found %d (read it again and redo the change)",
+		e.ID, e.Expected, e.Found)
+}
+
+// BusyError is a save that could not get the lock within LockTimeout.
+type BusyError struct{ Lock string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("passport store is busy: %s is held by another writer", e.Lock)
+}
+
+// Timestamp formats t as the reference stamps passports: RFC 3339 UTC,
+// whole seconds ("2026-08-16T03:11:04Z").
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// Save writes state v as the next version of its passport, provided the
+// stored version is still expectedVersion (0 for a passport not yet in the
+// store). It returns the saved state and leaves v unchanged.
+//
+// Like the reference's save: the lock <id>.json.lock is held for the whole
+// read-compare-write; the saved object is v with id, version (stored + 1),
+// created_at (the stored one, else v's, else now) and updated_at (now) set
+// in place — keys v lacks are added last in that order; and the file is
+// replaced atomically (temp file, fsync, rename, fsync of the folder), so a
+// failed or interrupted save leaves the previous version whole.
+func (s *Store) Save(v *ojson.Value, expectedVersion int64) (*ojson.Value, error) {
+	if v.Kind() != ojson.Object {
+		return nil, errors.New("passport state must be a JSON object")
+	}
+	if expectedVersion < 0 || expectedVersion > 1<<53-1 {
+		return nil, fmt.Errorf("expected_version must be a non-negative integer, not %d", expectedVersion)
+	}
+	idv, ok := v.Get("id").Str()
+	if !ok {
+		return nil, errors.New("passport state has no string id")
+	}
+	id := strings.TrimSpace(idv)
+	if err := ValidID(id); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("passport store %s: %w", s.dir, err)
+	}
+	path := s.Path(id)
+	lock := path + ".lock"
+	if err := s.acquire(lock); err != nil {
+		return nil, err
+	}
+	defer os.Remove(lock)
+
+	existing, err := readState(path, id)
+	if err != nil {
+		return nil, err
+	}
+	var current int64
+	if existing != nil {
+		current = existing.Version
+	}
+	if current != expectedVersion {
+		return nil, &ConflictError{ID: id, Expected: expectedVersion, Found: current}
+	}
+
+	if beforeWrite != nil {
+		beforeWrite()
+	}
+	now := Timestamp(s.now())
+	saved := v.Clone()
+	saved.Set("id", ojson.NewString(id))
+	saved.Set("version", ojson.NewInt(current+1))
+	created := ojson.NewString(now)
+	if existing != nil && truthy(existing.V.Get("created_at")) {
+		created = existing.V.Get("created_at").Clone()
+	} else if truthy(v.Get("created_at")) {
+		created = v.Get("created_at").Clone()
+	}
+	saved.Set("created_at", created)
+	saved.Set("updated_at", ojson.NewString(now))
+
+	if err := writeAtomic(path, ojson.Canonical(saved)); err != nil {
+		return nil, err
+	}
+	return saved, nil
+}
+
+// Update reads passport id, lets fn change it, and saves it with the version
+// read as expected_version: a concurrent change in between is a
+// *ConflictError, never a lost update.
+func (s *Store) Update(id string, fn func(v *ojson.Value) error) (*ojson.Value, error) {
+	st, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	v := st.V.Clone()
+	if err := fn(v); err != nil {
+		return nil, err
+	}
+	return s.Save(v, st.Version)
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// truthy is JavaScript's truthiness for a JSON value (absent is undefined).
+func truthy(v *ojson.Value) bool {
+	switch v.Kind() {
+	case ojson.Null:
+		return false
+	case ojson.Bool:
+		b, _ := v.Bool()
+		return b
+	case ojson.Number:
+		f, _ := v.Number()
+		return f != 0 && f == f
+	case ojson.String:
+		return v.Text() != ""
+	}
+	return true
+}
+
+// writeAtomic replaces path with data: a temp file beside it (named as the
+// reference names its own, <path>.tmp-<pid>-<hex>, so neither side lists
+// it), fsync, rename, fsync of the folder. On any failure the temp file is
+// removed and path is untouched.
+func writeAtomic(path string, data []byte) (err error) {
+	tmp := fmt.Sprintf("%s.tmp-%d-%s", path, os.Getpid(), randHex(4))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: fsync: %w", tmp, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", tmp, err)
+	}
+	if err = rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// beforeWrite, when set by a test, runs between the version check and the
+// write, widening the window a missing lock would let another writer into.
+var beforeWrite func()
+
+// rename is os.Rename; tests replace it to simulate a crash before the
+// rename lands.
+var rename = os.Rename
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// lockBody is what a lock file holds, as the reference writes it.
+type lockBody struct {
+	PID       int    `json:"pid"`
+	CreatedAt string `json:"created_at"`
+}
+
+// acquire takes the lock file exclusively, retiring a stale one, and waits
+// up to LockTimeout for a live one.
+func (s *Store) acquire(lock string) error {
+	started := time.Now()
+	for {
+		err := createLock(lock, s.now())
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("lock %s: %w", lock, err)
+		}
+		if s.retireStale(lock) {
+			continue
+		}
+		if time.Since(started) >= s.LockTimeout {
+			return &BusyError{Lock: lock}
+		}
+		time.Sleep(s.RetryDelay)
+	}
+}
+
+func createLock(lock string, now time.Time) error {
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	body := fmt.Sprintf(`{"pid":%d,"created_at":"%s"}`, os.Getpid(), now.UTC().Format("2006-01-02T15:04:05.000Z"))
+	if _, err := f.WriteString(body); err != nil {
+		f.Close()
+		os.Remove(lock)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	return nil
+}
+
+// retireStale removes lock when it is older than StaleAfter and its owner
+// is provably gone (or it holds no readable owner), as the reference does:
+// rename it aside first so two retirers cannot both win and delete a fresh
+// lock. It reports whether the caller should try again at once.
+func (s *Store) retireStale(lock string) bool {
+	info, err := os.Stat(lock)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil || s.now().Sub(info.ModTime()) < s.StaleAfter {
+		return false
+	}
+	if data, err := os.ReadFile(lock); err == nil {
+		// A partial or unreadable lock has no live owner to prove; it may go.
+		if v, _, err := ojson.Parse(data); err == nil {
+			if pid, ok := v.Get("pid").Int(); ok && pid > 0 && pidAlive(int(pid)) {
+				return false
+			}
+		}
+	} else if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	retired := fmt.Sprintf("%s.stale-%d-%s", lock, os.Getpid(), randHex(4))
+	if err := os.Rename(lock, retired); err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	os.Remove(retired)
+	return true
+}
+
+// parseJSNumber reads a numeric string as JavaScript's Number() would for
+// the forms a version can plausibly take.
+func parseJSNumber(s string) (float64, error) {
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		n, err := strconv.ParseUint(s[2:], 16, 64)
+		return float64(n), err
+	}
+	lower := strings.ToLower(s)
+	if strings.Contains(lower, "inf") || strings.Contains(lower, "nan") || strings.Contains(s, "_") {
+		return 0, errors.New("not a number")
+	}
+	return strconv.ParseFloat(s, 64)
+}
