@@ -1,0 +1,374 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// Harness is what tp writes as origin.harness (§3).
+const Harness = "tp"
+
+// AskedAt is the field tp adds to an ask recorded in the passport that stays
+// home when that passport sends it (§4.3): it tells the asks this passport
+// sent apart from the asks it received to answer, so a receipt carries only
+// the latter back. It never travels in a pack.
+const AskedAt = "asked_at"
+
+// Local bookkeeping on a stored passport that describes this machine only
+// (file paths, digests of packs landed here); it is not part of the task
+// state and never travels in a pack.
+var localOnly = []string{"landed_from", "receipts_merged"}
+
+// BuildOptions is everything a pack carries besides the passport (§3).
+type BuildOptions struct {
+	Kind    string         // model.KindHandoff (the default) or model.KindReceipt
+	Files   []string       // luggage on this machine: files, or folders that keep their shape
+	Asks    []*ojson.Value // asks sent with this pack (§4.3); a missing id is minted
+	Checks  []*ojson.Value // landing checks (§4.4); a missing id is minted, required defaults to true
+	Note    string
+	Actor   string    // origin.actor (D14)
+	Machine string    // origin.machine (D14)
+	Now     time.Time // packed_at; zero means time.Now()
+}
+
+// Built is a pack ready to write plus what must be recorded at home.
+type Built struct {
+	// Source is the pack object and its luggage, unsealed: pack.Write seals
+	// and refuses, so nothing here has been judged yet.
+	Source Source
+	// Home is the stored passport with the asks this pack sends appended
+	// (marked with AskedAt), to be saved with the version it was read at, so
+	// a receipt has somewhere to land (§4.3). Nil when the pack sends no asks.
+	Home *ojson.Value
+	// Sent are the asks this pack sends, as they appear in the pack.
+	Sent []model.Ask
+	// Files are the luggage files with the local path each one comes from.
+	Files []LocalFile
+}
+
+// LocalFile is one luggage file: its name in the pack and where it is here.
+type LocalFile struct {
+	Name string
+	Path string
+	Size int64
+}
+
+// Build makes the pack object of §3 from a stored passport: kind, origin
+// (harness "tp"), packed_at, lineage, note, the task state, asks and landing
+// checks; luggage files and folders keep their shape under data/files/.
+//
+// Lineage (§3, §3.1): the passport's kept chain plus its own
+// "<id>@<version>"; root_id never changes; from_version is the passport's
+// version. A receipt carries the asks the passport received (with their
+// answers) plus the new ones; a handoff carries the new ones only. Build does
+// not touch the stored passport: Built.Home is a copy to save.
+func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
+	if stored.Obj() == nil {
+		return nil, errors.New("the stored passport is not a JSON object")
+	}
+	pp := model.Passport{V: stored}
+	id := pp.ID()
+	if id == "" {
+		return nil, errors.New("the stored passport has no id")
+	}
+	kind := o.Kind
+	if kind == "" {
+		kind = model.KindHandoff
+	}
+	if kind != model.KindHandoff && kind != model.KindReceipt {
+		return nil, fmt.Errorf("kind %q: a pack is a handoff or a receipt (§3)", kind)
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	packedAt := now.UTC().Format(time.RFC3339)
+
+	// Ids for new asks and checks must not collide with the ones the
+	// passport already holds: a receipt is merged by ask id (D6).
+	used := map[string]bool{}
+	for _, a := range stored.Get("asks").Items() {
+		used[model.Ask{V: a}.ID()] = true
+	}
+	sent, err := normaliseAsks(o.Asks, used)
+	if err != nil {
+		return nil, err
+	}
+	checks, err := normaliseChecks(o.Checks)
+	if err != nil {
+		return nil, err
+	}
+
+	files, err := collectLuggage(o.Files)
+	if err != nil {
+		return nil, err
+	}
+
+	state := stored.Clone()
+	for _, k := range localOnly {
+		state.Obj().Delete(k)
+	}
+
+	lin := model.LineageOf(stored.Get("lineage")).Extend(id, pp.Version())
+
+	var asks []*ojson.Value
+	if kind == model.KindReceipt {
+		// The asks this passport received go back with their answers; the
+		// ones it sent elsewhere are not questions for the receiver.
+		for _, a := range stored.Get("asks").Items() {
+			if a.Has(AskedAt) {
+				continue
+			}
+			c := a.Clone()
+			c.Obj().Delete(AskedAt)
+			asks = append(asks, c)
+		}
+	}
+	for _, a := range sent {
+		asks = append(asks, a.V.Clone())
+	}
+
+	obj := ojson.NewObject()
+	obj.Set("spec", ojson.NewString(model.SpecBag))
+	obj.Set("kind", ojson.NewString(kind))
+	obj.Set("packed_at", ojson.NewString(packedAt))
+	origin := ojson.NewObject()
+	origin.Set("actor", ojson.NewString(o.Actor))
+	origin.Set("machine", ojson.NewString(o.Machine))
+	origin.Set("harness", ojson.NewString(Harness))
+	obj.Set("origin", origin)
+	obj.Set("lineage", lin.Value())
+	obj.Set("note", ojson.NewString(o.Note))
+	obj.Set("passport", state)
+	obj.Set("asks", ojson.NewArray(asks...))
+	var cv []*ojson.Value
+	for _, c := range checks {
+		cv = append(cv, c.V)
+	}
+	obj.Set("landing_checks", ojson.NewArray(cv...))
+
+	b := &Built{Sent: sent, Files: files}
+	b.Source.Object = obj
+	for _, f := range files {
+		path := f.Path
+		b.Source.Luggage = append(b.Source.Luggage, LuggageSource{
+			Name: f.Name,
+			Size: f.Size,
+			Open: func() (io.ReadCloser, error) { return os.Open(path) },
+		})
+	}
+	if len(sent) > 0 {
+		home := stored.Clone()
+		list := home.Get("asks")
+		if list.Kind() != ojson.Array {
+			list = ojson.NewArray()
+			home.Set("asks", list)
+		}
+		for _, a := range sent {
+			c := a.V.Clone()
+			c.Set(AskedAt, ojson.NewString(packedAt))
+			list.Append(c)
+		}
+		b.Home = home
+	}
+	return b, nil
+}
+
+// ParseAsk reads the command line's --ask "what|accept|why" (DESIGN.md §4).
+// The pipe makes the sender write an accept rule; an ask without one is
+// refused when the pack is written (§4.3).
+func ParseAsk(s string) *ojson.Value {
+	parts := strings.SplitN(s, "|", 3)
+	for len(parts) < 3 {
+		parts = append(parts, "")
+	}
+	a := ojson.NewObject()
+	a.Set("what", ojson.NewString(strings.TrimSpace(parts[0])))
+	a.Set("why", ojson.NewString(strings.TrimSpace(parts[2])))
+	a.Set("accept", ojson.NewString(strings.TrimSpace(parts[1])))
+	return a
+}
+
+// ParseCheck reads the command line's --check "check|how"; such a check is
+// required.
+func ParseCheck(s string) *ojson.Value {
+	check, how, _ := strings.Cut(s, "|")
+	c := ojson.NewObject()
+	c.Set("check", ojson.NewString(strings.TrimSpace(check)))
+	c.Set("how", ojson.NewString(strings.TrimSpace(how)))
+	c.Set("required", ojson.NewBool(true))
+	return c
+}
+
+// ReadList reads a JSON array of asks or checks (--asks FILE, --checks FILE).
+func ReadList(path string) ([]*ojson.Value, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	v, _, err := ojson.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if v.Kind() != ojson.Array {
+		return nil, fmt.Errorf("%s: expected a JSON array, found %s", path, v.Kind())
+	}
+	return v.Items(), nil
+}
+
+// normaliseAsks gives each ask the §4.3 shape: id (minted "aN" when absent,
+// never one already used), to, what, why, accept, status open, answer null.
+// Fields it does not know are kept.
+func normaliseAsks(in []*ojson.Value, used map[string]bool) ([]model.Ask, error) {
+	next := 1
+	mint := func() string {
+		for used["a"+strconv.Itoa(next)] {
+			next++
+		}
+		return "a" + strconv.Itoa(next)
+	}
+	var out []model.Ask
+	for i, v := range in {
+		if v.Obj() == nil {
+			return nil, fmt.Errorf("ask %d is not a JSON object", i+1)
+		}
+		id := strings.TrimSpace(v.Get("id").Text())
+		if id == "" {
+			id = mint()
+		} else if used[id] {
+			return nil, fmt.Errorf("ask id %q is already used by this passport; ids must be unique so a receipt can answer them (§4.4.1)", id)
+		}
+		used[id] = true
+		a := model.NewAsk(id, strings.TrimSpace(v.Get("what").Text()), strings.TrimSpace(v.Get("why").Text()), strings.TrimSpace(v.Get("accept").Text()))
+		if to := strings.TrimSpace(v.Get("to").Text()); to != "" {
+			a.V.Set("to", ojson.NewString(to))
+		}
+		for _, m := range v.Obj().Members() {
+			if !a.V.Has(m.Key) {
+				a.V.Set(m.Key, m.Value.Clone())
+			}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// normaliseChecks gives each landing check the §4.4 shape: id (minted "cN"
+// when absent), check, how, required (true unless false is given).
+func normaliseChecks(in []*ojson.Value) ([]model.LandingCheck, error) {
+	used := map[string]bool{}
+	next := 1
+	var out []model.LandingCheck
+	for i, v := range in {
+		if v.Obj() == nil {
+			return nil, fmt.Errorf("landing check %d is not a JSON object", i+1)
+		}
+		check := strings.TrimSpace(v.Get("check").Text())
+		if check == "" {
+			return nil, fmt.Errorf("landing check %d says nothing to check (§4.4)", i+1)
+		}
+		id := strings.TrimSpace(v.Get("id").Text())
+		if id == "" {
+			for used["c"+strconv.Itoa(next)] {
+				next++
+			}
+			id = "c" + strconv.Itoa(next)
+		} else if used[id] {
+			return nil, fmt.Errorf("landing check id %q is used twice", id)
+		}
+		used[id] = true
+		req := true
+		if b, ok := v.Get("required").Bool(); ok {
+			req = b
+		}
+		c := model.NewLandingCheck(id, check, strings.TrimSpace(v.Get("how").Text()), req)
+		for _, m := range v.Obj().Members() {
+			if !c.V.Has(m.Key) {
+				c.V.Set(m.Key, m.Value.Clone())
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// collectLuggage turns --file paths into luggage: a file is carried under
+// its base name, a folder under its own name with its shape kept. Links
+// inside a folder are not followed (the pack must not carry what the link
+// points at by accident); a path named explicitly is.
+func collectLuggage(paths []string) ([]LocalFile, error) {
+	var out []LocalFile
+	seen := map[string]string{}
+	add := func(name, path string, size int64) error {
+		if prev, ok := seen[name]; ok {
+			return fmt.Errorf("luggage %q comes from both %s and %s", name, prev, path)
+		}
+		seen[name] = path
+		out = append(out, LocalFile{Name: name, Path: path, Size: size})
+		return nil
+	}
+	for _, p := range paths {
+		clean := filepath.Clean(p)
+		info, err := os.Stat(clean)
+		if err != nil {
+			return nil, fmt.Errorf("luggage: %w", err)
+		}
+		abs, err := filepath.Abs(clean)
+		if err != nil {
+			return nil, fmt.Errorf("luggage: %w", err)
+		}
+		base := filepath.Base(abs)
+		if base == string(filepath.Separator) || base == "." {
+			return nil, fmt.Errorf("luggage %s has no name to carry it under", p)
+		}
+		if info.Mode().IsRegular() {
+			if err := add(base, clean, info.Size()); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !info.IsDir() {
+			return nil, fmt.Errorf("luggage %s is neither a file nor a folder", p)
+		}
+		var found []LocalFile
+		err = filepath.WalkDir(clean, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.Type().IsRegular() {
+				return nil // folders are walked; links and devices are not carried
+			}
+			rel, err := filepath.Rel(clean, path)
+			if err != nil {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			found = append(found, LocalFile{Name: base + "/" + filepath.ToSlash(rel), Path: path, Size: fi.Size()})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("luggage: %w", err)
+		}
+		sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
+		for _, f := range found {
+			if err := add(f.Name, f.Path, f.Size); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}

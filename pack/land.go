@@ -1,0 +1,438 @@
+package pack
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// Decisions are what the person landing chose, gathered by the TUI or taken
+// from flags. The zero value lands with every check pending, every fact as
+// sealed, and the luggage in the store.
+type Decisions struct {
+	// CheckStatus records what the person attests for a landing check, by
+	// id: passed, failed or skipped (pending is the default). tp never runs
+	// a check's how to find out (D12).
+	CheckStatus map[string]string
+	// TrustOwnFacts restores the ✓ of sealed facts whose verified_on is
+	// this machine (§4.2) — and no other. It is the person's explicit
+	// choice; Landed.Warnings carries §4.2's warning when it restored any.
+	TrustOwnFacts bool
+	// Answers answers asks of the landed pack by id (answered_by is
+	// Env.Actor@Env.Machine, answered_at now).
+	Answers map[string]string
+	// Again lands a file that was landed before (Plan.AlreadyLandedAs).
+	Again bool
+	// FilesOut puts the luggage in this folder instead of <store>/<id>.files.
+	// It must not exist yet.
+	FilesOut string
+	// Progress, when set, is called as luggage bytes are written.
+	Progress func(done, total int64)
+	// Context cancels a landing; nil means never. A cancelled landing leaves
+	// nothing behind: no files folder, no passport.
+	Context context.Context
+}
+
+// Landed is what a landing did.
+type Landed struct {
+	ID       string   `json:"id"`
+	Version  int64    `json:"version"`
+	Path     string   `json:"path"`      // the passport file
+	FilesDir string   `json:"files_dir"` // "" when the pack carried no luggage
+	Files    []string `json:"files"`     // where each luggage file was written
+	Restored []string `json:"restored"`  // claims whose ✓ --trust-own-facts restored
+	// Warnings are for the person: §4.2's warning when a ✓ was restored,
+	// credential-like luggage (D5: landing warns, it does not refuse).
+	Warnings  []string `json:"warnings"`
+	NextSteps []Step   `json:"next_steps"`
+}
+
+// TrustWarning is §4.2's warning, shown whenever --trust-own-facts restores
+// a ✓.
+const TrustWarning = "verified_on is written by whoever wrote the pack: matching this machine proves the pack says the fact was proven here, not that it was. Restoring the ✓ trusts the pack's whole journey; it belongs to packs you made yourself (§4.2)."
+
+// Land lands a handoff as a new local passport (§3.1, §4.2–§4.5, DESIGN.md
+// §2 flow 2): plan.ID as the id, the pack's lineage kept, facts as sealed
+// (TrustOwnFacts restores only this machine's), asks stored, landing checks
+// stored with a status (pending unless attested in d), next steps ordered
+// as the plan says, and landed_from recording the file's digest.
+//
+// The luggage is streamed into a temporary folder inside the store (or next
+// to Decisions.FilesOut) — only inside it, never following an existing
+// link, without execute bits — and renamed into place when every byte is
+// written and verified; the passport is saved last. Any failure or
+// cancellation on the way removes what was written: no half passport, no
+// files folder. A file landed before is refused unless d.Again.
+func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
+	if plan == nil || plan.obj == nil {
+		return nil, errors.New("land: no plan (make one with PlanLanding)")
+	}
+	if plan.Kind != model.KindHandoff || plan.Merge != nil {
+		return nil, &Error{File: plan.File, Rule: RuleReceiptNotLanded, Detail: "a receipt is merged (Merge), never landed as a new passport (§4.4.1)"}
+	}
+	if plan.AlreadyLandedAs != "" && !d.Again {
+		return nil, &Error{File: plan.File, Rule: RuleAlreadyLanded,
+			Detail: "this file was already landed as " + plan.AlreadyLandedAs + " (--again lands it once more as a new passport)"}
+	}
+	if err := d.validate(plan); err != nil {
+		return nil, err
+	}
+	ctx := d.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	env := plan.env
+	now := env.now()
+
+	state, restored, err := landedState(plan, d, env, now)
+	if err != nil {
+		return nil, err
+	}
+	out := &Landed{ID: plan.ID, Restored: restored, Files: []string{}, Warnings: []string{}}
+	if out.Restored == nil {
+		out.Restored = []string{}
+	}
+	if len(restored) > 0 {
+		out.Warnings = append(out.Warnings, TrustWarning)
+	}
+
+	filesDir := st.FilesDir(plan.ID)
+	if d.FilesOut != "" {
+		abs, err := filepath.Abs(d.FilesOut)
+		if err != nil {
+			return nil, err
+		}
+		filesDir = abs
+		state.Get("landed_from").Set("files_dir", ojson.NewString(abs))
+	}
+	open := plan.open
+	if p != nil {
+		open = p.OpenLuggage
+	}
+	if len(plan.luggage) > 0 {
+		if err := os.MkdirAll(st.Dir(), 0o755); err != nil {
+			return nil, fmt.Errorf("passport store %s: %w", st.Dir(), err)
+		}
+		files, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
+		if err != nil {
+			return nil, err
+		}
+		out.FilesDir, out.Files = filesDir, files
+	}
+
+	saved, err := st.Save(state, 0)
+	if err != nil {
+		if out.FilesDir != "" {
+			os.RemoveAll(out.FilesDir)
+		}
+		return nil, err
+	}
+	out.Version, _ = saved.Get("version").Int()
+	out.Path = st.Path(plan.ID)
+	out.NextSteps = plan.steps(d)
+	return out, nil
+}
+
+// validate checks every decision names something in the plan, before
+// anything is written.
+func (d Decisions) validate(plan *Plan) error {
+	checks := map[string]bool{}
+	for _, c := range plan.Checks {
+		checks[c.ID] = true
+	}
+	for id, s := range d.CheckStatus {
+		if !checks[id] {
+			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no landing check " + id + " in this pack"}
+		}
+		switch s {
+		case model.CheckPassed, model.CheckFailed, model.CheckSkipped, model.CheckPending:
+		default:
+			return &Error{File: plan.File, Rule: RuleDecision, Detail: "landing check " + id + ": status " + s + " is not passed, failed or skipped"}
+		}
+	}
+	asks := map[string]bool{}
+	for _, a := range plan.Asks {
+		asks[a.ID] = true
+	}
+	for id := range d.Answers {
+		if !asks[id] {
+			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no ask " + id + " in this pack"}
+		}
+	}
+	return nil
+}
+
+// landedState is the new passport: the pack's task state under the new id,
+// with facts sealed, asks and checks stored, next steps ordered, lineage
+// kept and landed_from recorded.
+func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value, []string, error) {
+	at := home.Timestamp(now)
+	obj := plan.obj.Clone()
+	Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
+	state := obj.Get("passport")
+	if state.Obj() == nil {
+		state = ojson.NewObject()
+	}
+	for _, k := range localOnly {
+		state.Obj().Delete(k)
+	}
+	state.Set("id", ojson.NewString(plan.ID))
+	state.Set("version", ojson.NewInt(0))
+	state.Set("machine_id", ojson.NewString(env.Machine))
+	state.Set("created_at", ojson.NewString(at))
+	state.Set("updated_at", ojson.NewString(at))
+
+	var restored []string
+	if d.TrustOwnFacts && env.Machine != "" {
+		for _, f := range state.Get("facts").Items() {
+			fact := model.Fact{V: f}
+			if f.Obj() == nil || !fact.Sealed() || fact.VerifiedOn() != env.Machine {
+				continue
+			}
+			f.Set("verified", ojson.NewBool(true))
+			f.Set("needs_reverify", ojson.NewBool(false))
+			restored = append(restored, fact.Claim())
+		}
+	}
+
+	asks := ojson.NewArray()
+	for _, a := range obj.Get("asks").Items() {
+		c := a.Clone()
+		if c.Obj() != nil {
+			c.Obj().Delete(AskedAt)
+		}
+		asks.Append(c)
+	}
+	state.Set("asks", asks)
+	for _, id := range sortedKeys(d.Answers) {
+		if err := home.AnswerAsk(state, id, d.Answers[id], env.by(), now); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	checks := ojson.NewArray()
+	for _, c := range obj.Get("landing_checks").Items() {
+		cc := c.Clone()
+		if cc.Obj() != nil {
+			cc.Set("status", ojson.NewString(model.CheckPending))
+		}
+		checks.Append(cc)
+	}
+	state.Set("landing_checks", checks)
+	for _, id := range sortedKeys(d.CheckStatus) {
+		if err := home.SetCheck(state, id, d.CheckStatus[id], env.by(), now); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	lin := obj.Get("lineage")
+	if lin.Obj() == nil {
+		lin = model.LineageOf(nil).Value()
+	}
+	state.Set("lineage", lin.Clone())
+
+	var steps []string
+	for _, s := range plan.steps(d) {
+		steps = append(steps, s.Text)
+	}
+	state.Set("next_steps", ojson.NewStrings(steps))
+
+	lf := ojson.NewObject()
+	file := plan.File
+	if abs, err := filepath.Abs(file); err == nil && file != "" {
+		file = abs
+	}
+	lf.Set("file", ojson.NewString(file))
+	lf.Set("sha256", ojson.NewString(plan.SHA256))
+	lf.Set("kind", ojson.NewString(plan.Kind))
+	lf.Set("landed_at", ojson.NewString(at))
+	origin := ojson.NewObject()
+	origin.Set("actor", ojson.NewString(plan.Sender.Actor))
+	origin.Set("machine", ojson.NewString(plan.Sender.Machine))
+	origin.Set("harness", ojson.NewString(plan.Sender.Harness))
+	lf.Set("origin", origin)
+	state.Set("landed_from", lf)
+	return state, restored, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// extract streams every luggage file into a fresh temporary folder beside
+// dest and renames it to dest when all of them are written, synced and
+// match their digests. The folder is opened as an os.Root, so no name can
+// reach outside it; files are created exclusively (a name twice, or a link
+// planted meanwhile, fails) with mode 0644: no execute bits. On any error or
+// cancellation the temporary folder is removed and dest is never created.
+func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, error) {
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	parent := filepath.Dir(dest)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	tmp := filepath.Join(parent, "."+filepath.Base(dest)+".landing-"+randHex(6))
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	root, err := os.OpenRoot(tmp)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+
+	var total, done int64
+	for _, l := range luggage {
+		total += l.Size
+	}
+	if progress != nil {
+		progress(0, total)
+	}
+	buf := make([]byte, 1<<20)
+	names := make([]string, 0, len(luggage))
+	for _, l := range luggage {
+		name, err := luggageName(l.Name)
+		if err != nil {
+			return nil, err
+		}
+		if dir := path.Dir(name); dir != "." {
+			if err := root.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+			}
+		}
+		n, err := extractOne(ctx, root, name, l, open, buf, func(n int64) {
+			done += n
+			if progress != nil {
+				progress(done, total)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		_ = n
+		names = append(names, filepath.Join(dest, filepath.FromSlash(name)))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	syncDir(tmp)
+	// The temporary folder is ours and fresh; dest was checked absent above,
+	// and rename(2) refuses a non-empty folder appearing there meanwhile.
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return nil, err
+	}
+	syncDir(parent)
+	ok = true
+	sort.Strings(names)
+	return names, nil
+}
+
+// extractOne writes one luggage file, checking its digest and size.
+func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), buf []byte, step func(int64)) (int64, error) {
+	r, err := open(l.Name)
+	if err != nil {
+		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
+	}
+	defer r.Close()
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
+	}
+	defer f.Close()
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		k, rerr := r.Read(buf)
+		if k > 0 {
+			if _, err := f.Write(buf[:k]); err != nil {
+				return n, fmt.Errorf("luggage %s: %w", l.Name, err)
+			}
+			n += int64(k)
+			step(int64(k))
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return n, fmt.Errorf("luggage %s: %w", l.Name, rerr)
+		}
+	}
+	if l.Size > 0 && n != l.Size {
+		return n, &Error{Entry: "data/files/" + l.Name, Rule: RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", n, l.Size)}
+	}
+	if err := f.Sync(); err != nil {
+		return n, err
+	}
+	return n, f.Close()
+}
+
+// luggageName checks a luggage name is a plain relative path before it is
+// used on disk (the reader refused hostile names already, D10; this is the
+// last line).
+func luggageName(name string) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", &Error{Entry: "data/files/" + name, Rule: RulePathTraversal, Detail: "luggage name " + why}
+	}
+	if name == "" || strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/") {
+		return bad("is empty, absolute, or holds a backslash or NUL")
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return bad("has an empty, . or .. segment")
+		}
+	}
+	return name, nil
+}
+
+func syncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,345 @@
+package pack
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// MergePreview is what merging a receipt will change in its target
+// (§4.4.1, D6), shown before anything is written.
+type MergePreview struct {
+	Target        string `json:"target"` // the passport the receipt answers (Lineage.ReceiptTarget)
+	TargetTitle   string `json:"target_title"`
+	TargetVersion int64  `json:"target_version"` // the version read; the save expects it
+	// AsksChanged are the target's asks the receipt answers or drops:
+	// before → after.
+	AsksChanged []AskChange `json:"asks_changed"`
+	// AsksAdopted are the receipt's asks with no counterpart in the target:
+	// questions aimed back at this side, adopted as open (§4.4.1.3).
+	AsksAdopted []PlanAsk `json:"asks_adopted"`
+	// AsksUnchanged are ids of the receipt's asks that change nothing.
+	AsksUnchanged []string `json:"asks_unchanged"`
+	// ChecksReported are the receipt's landing checks: they describe the
+	// sender's machine and are reported, never adopted (§4.4.1.5).
+	ChecksReported []PlanCheck `json:"checks_reported"`
+	// FactsAdded are the receipt's facts the target does not hold yet (by
+	// claim), added as sealed as §4.2 says (§4.4.1.4).
+	FactsAdded []PlanFact `json:"facts_added"`
+	// AlreadyMerged says this very file (by SHA256) was merged before:
+	// merging it again changes nothing (D6).
+	AlreadyMerged bool `json:"already_merged"`
+	// Changes counts what the merge writes; 0 means it writes nothing.
+	Changes int `json:"changes"`
+
+	merged *ojson.Value // the target as it will be saved
+}
+
+// AskChange is one ask of the target before and after the merge.
+type AskChange struct {
+	ID     string   `json:"id"`
+	What   string   `json:"what"`
+	Before AskState `json:"before"`
+	After  AskState `json:"after"`
+}
+
+// AskState is the part of an ask a receipt may change (§4.4.1.2).
+type AskState struct {
+	Status     string `json:"status"`
+	Answer     string `json:"answer,omitempty"`
+	AnsweredBy string `json:"answered_by,omitempty"`
+	AnsweredAt string `json:"answered_at,omitempty"`
+}
+
+// Merged is what a merge did.
+type Merged struct {
+	Target   string   `json:"target"`
+	Version  int64    `json:"version"`
+	Changed  bool     `json:"changed"`
+	FilesDir string   `json:"files_dir,omitempty"`
+	Files    []string `json:"files"`
+	Restored []string `json:"restored"`
+	Warnings []string `json:"warnings"`
+}
+
+// The rule a receipt's target follows, quoted when --into names another
+// passport.
+const quoteReceiptRule = `"A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain ... It MAY be merged into that passport only." (TaskPack §4.4.1; D6)`
+
+// PlanMerge makes the plan for a receipt (DESIGN.md §2 flow 3): it finds
+// the target by D6 (Lineage.ReceiptTarget: the entry before the last in the
+// chain, or root_id for a chain of one), reads it, and previews the merge.
+//
+// into is the --into flag: "" lets the receipt name its target; any other
+// passport is refused with the rule quoted. A handoff is refused (§4.4.1.1:
+// a handoff is never merged). A target missing from the store is an error
+// naming the id looked for. Nothing is written.
+func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
+	pl, err := newPlan(p, env)
+	if err != nil {
+		return nil, err
+	}
+	if pl.Kind != model.KindReceipt {
+		return nil, &Error{File: p.Path, Rule: RuleHandoffMerge,
+			Detail: "this is a " + pl.Kind + ", and an implementation MUST refuse to merge a handoff at all (§4.4.1); land it without --into to make a new passport"}
+	}
+	lin := model.PackObject{V: pl.obj}.Lineage()
+	target := lin.ReceiptTarget()
+	if target == "" {
+		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+			Detail: "the receipt's lineage names no passport to answer (no chain entry before the sender, no root_id)"}
+	}
+	into = strings.TrimSpace(into)
+	if into != "" && into != target {
+		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+			Detail: "refusing to merge into " + into + ": this receipt answers " + target + ". " + quoteReceiptRule}
+	}
+	stored, err := st.Get(target)
+	if err != nil {
+		var nf *home.ErrNotFound
+		if errors.As(err, &nf) {
+			return nil, &Error{File: p.Path, Rule: RuleTargetMissing,
+				Detail: "this receipt answers " + target + " (the entry before the last in lineage.chain, D6), which is not in the store " + st.Dir()}
+		}
+		return nil, err
+	}
+	pl.Merge = preview(stored, pl)
+	dir := filepath.Join(st.FilesDir(target), receiptFolder(pl))
+	pl.FilesDir = dir
+	pl.placeLuggage(dir)
+	pl.NextSteps = []Step{} // a receipt never touches next_steps (§4.4.1.2)
+	return pl, nil
+}
+
+// receiptFolder is where a receipt's luggage goes inside the target's files
+// folder: one folder per sender version, so receipts never mix.
+func receiptFolder(pl *Plan) string {
+	name := "receipt-" + pl.Sender.PassportID + "@" + ojson.FormatNumber(float64(pl.Sender.Version))
+	if err := home.ValidID(strings.NewReplacer("@", "_").Replace(name)); err != nil {
+		name = "receipt-" + pl.SHA256[:min(12, len(pl.SHA256))]
+	}
+	return name
+}
+
+// preview computes the merged target and what changes (D6).
+func preview(stored *home.Stored, pl *Plan) *MergePreview {
+	mp := &MergePreview{
+		Target:         stored.Passport().ID(),
+		TargetTitle:    stored.Passport().Title(),
+		TargetVersion:  stored.Version,
+		AsksChanged:    []AskChange{},
+		AsksAdopted:    []PlanAsk{},
+		AsksUnchanged:  []string{},
+		ChecksReported: pl.Checks,
+		FactsAdded:     []PlanFact{},
+	}
+	for _, r := range stored.V.Get("receipts_merged").Items() {
+		if pl.SHA256 != "" && r.Get("sha256").Text() == pl.SHA256 {
+			mp.AlreadyMerged = true
+			return mp
+		}
+	}
+	merged := stored.V.Clone()
+	obj := pl.obj.Clone()
+	Seal(obj) // a receipt's facts cross a machine like any others (§4.4.1.4)
+
+	asks := merged.Get("asks")
+	if asks.Kind() != ojson.Array {
+		asks = ojson.NewArray()
+	}
+	byID := map[string]*ojson.Value{}
+	for _, a := range asks.Items() {
+		if id := (model.Ask{V: a}).ID(); id != "" {
+			byID[id] = a
+		}
+	}
+	adoptedAny := false
+	for _, ra := range obj.Get("asks").Items() {
+		if ra.Obj() == nil {
+			continue
+		}
+		r := model.Ask{V: ra}
+		t, ok := byID[r.ID()]
+		if !ok {
+			c := ra.Clone()
+			c.Obj().Delete(AskedAt)
+			c.Set("status", ojson.NewString(model.AskOpen))
+			asks.Append(c)
+			byID[r.ID()] = c
+			mp.AsksAdopted = append(mp.AsksAdopted, planAsk(model.Ask{V: c}))
+			adoptedAny = true
+			continue
+		}
+		// Only an answer or a drop travels home: a receipt still holding an
+		// ask open says nothing new, and must not reopen one answered here.
+		if rs := r.Status(); rs != model.AskAnswered && rs != model.AskDropped {
+			mp.AsksUnchanged = append(mp.AsksUnchanged, r.ID())
+			continue
+		}
+		before := askState(model.Ask{V: t})
+		for _, k := range []string{"answer", "status", "answered_by", "answered_at"} {
+			if ra.Has(k) {
+				t.Set(k, ra.Get(k).Clone())
+			}
+		}
+		after := askState(model.Ask{V: t})
+		if before == after {
+			mp.AsksUnchanged = append(mp.AsksUnchanged, r.ID())
+			continue
+		}
+		mp.AsksChanged = append(mp.AsksChanged, AskChange{ID: r.ID(), What: model.Ask{V: t}.What(), Before: before, After: after})
+	}
+	if adoptedAny && !merged.Has("asks") {
+		merged.Set("asks", asks)
+	}
+
+	claims := map[string]bool{}
+	for _, f := range (model.Passport{V: merged}).Facts() {
+		claims[f.Claim()] = true
+	}
+	facts := merged.Get("facts")
+	for i, f := range (model.PackObject{V: obj}).Passport().Facts() {
+		if f.V.Obj() == nil || claims[f.Claim()] {
+			continue
+		}
+		claims[f.Claim()] = true
+		if facts.Kind() != ojson.Array {
+			facts = ojson.NewArray()
+			merged.Set("facts", facts)
+		}
+		facts.Append(f.V.Clone())
+		mp.FactsAdded = append(mp.FactsAdded, PlanFact{Index: i, Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(),
+			Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn(), ThisMachine: f.Sealed() && f.VerifiedOn() != "" && f.VerifiedOn() == pl.env.Machine})
+	}
+	mp.Changes = len(mp.AsksChanged) + len(mp.AsksAdopted) + len(mp.FactsAdded) + len(pl.luggage)
+	mp.merged = merged
+	return mp
+}
+
+func askState(a model.Ask) AskState {
+	return AskState{Status: a.Status(), Answer: answerText(a.V.Get("answer")), AnsweredBy: a.AnsweredBy(), AnsweredAt: a.AnsweredAt()}
+}
+
+// Merge merges a receipt into its target (§4.4.1, D6) as plan previewed:
+// answers and statuses onto the matching asks, unknown asks adopted as open,
+// new facts added sealed (d.TrustOwnFacts restores only this machine's),
+// landing checks reported and not adopted; goal, current_state and
+// next_steps are never touched. The receipt's digest is appended to the
+// target's receipts_merged, so merging the same file again changes nothing
+// (and writes nothing). The save expects the version the plan read: a
+// passport changed in between is a *home.ConflictError, never a lost update.
+// Luggage goes to <target>.files/receipt-<sender>@<version>/ (or
+// d.FilesOut), written like Land's, before the save; a failed save removes it.
+func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
+	if plan == nil || plan.Merge == nil {
+		return nil, errors.New("merge: no merge plan (make one with PlanMerge)")
+	}
+	mp := plan.Merge
+	out := &Merged{Target: mp.Target, Version: mp.TargetVersion, Files: []string{}, Restored: []string{}, Warnings: []string{}}
+	if mp.AlreadyMerged || mp.Changes == 0 {
+		return out, nil
+	}
+	if len(d.CheckStatus) > 0 {
+		return nil, &Error{File: plan.File, Rule: RuleDecision,
+			Detail: "a receipt's landing checks describe the sender's machine; they are reported, not adopted, so there is nothing to attest (§4.4.1)"}
+	}
+	if len(d.Answers) > 0 {
+		return nil, &Error{File: plan.File, Rule: RuleDecision, Detail: "answer asks with tp asks after the merge, not while merging"}
+	}
+	ctx := d.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	env := plan.env
+	now := env.now()
+	merged := mp.merged.Clone()
+
+	if d.TrustOwnFacts && env.Machine != "" {
+		facts := merged.Get("facts").Items()
+		added := map[string]bool{}
+		for _, f := range mp.FactsAdded {
+			added[f.Claim] = true
+		}
+		for _, f := range facts {
+			fact := model.Fact{V: f}
+			if !added[fact.Claim()] || !fact.Sealed() || fact.VerifiedOn() != env.Machine {
+				continue
+			}
+			f.Set("verified", ojson.NewBool(true))
+			f.Set("needs_reverify", ojson.NewBool(false))
+			out.Restored = append(out.Restored, fact.Claim())
+		}
+		if len(out.Restored) > 0 {
+			out.Warnings = append(out.Warnings, TrustWarning)
+		}
+	}
+
+	rec := ojson.NewObject()
+	rec.Set("sha256", ojson.NewString(plan.SHA256))
+	rec.Set("merged_at", ojson.NewString(home.Timestamp(now)))
+	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
+	list := merged.Get("receipts_merged")
+	if list.Kind() != ojson.Array {
+		list = ojson.NewArray()
+		merged.Set("receipts_merged", list)
+	}
+	list.Append(rec)
+
+	if len(plan.luggage) > 0 {
+		dest := plan.FilesDir
+		if d.FilesOut != "" {
+			abs, err := filepath.Abs(d.FilesOut)
+			if err != nil {
+				return nil, err
+			}
+			dest = abs
+		} else if err := realFolder(st.FilesDir(mp.Target)); err != nil {
+			return nil, err
+		}
+		open := plan.open
+		if p != nil {
+			open = p.OpenLuggage
+		}
+		files, err := extract(ctx, plan.luggage, open, dest, d.Progress)
+		if err != nil {
+			return nil, err
+		}
+		out.FilesDir, out.Files = dest, files
+	}
+
+	saved, err := st.Save(merged, mp.TargetVersion)
+	if err != nil {
+		if out.FilesDir != "" {
+			os.RemoveAll(out.FilesDir)
+		}
+		return nil, err
+	}
+	out.Version, _ = saved.Get("version").Int()
+	out.Changed = true
+	return out, nil
+}
+
+// realFolder makes sure the target's files folder is a folder of its own,
+// not a link to somewhere else (D10: never follow an existing link).
+func realFolder(dir string) error {
+	info, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return &Error{Entry: dir, Rule: RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
+	}
+	return nil
+}

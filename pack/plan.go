@@ -1,0 +1,441 @@
+package pack
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/pack/scan"
+)
+
+// Env is who and where the landing happens (D14) and the clock.
+type Env struct {
+	Machine string           // this machine: hostname unless TP_MACHINE
+	Actor   string           // the person landing: --actor, TP_ACTOR, git user.name, $USER
+	Now     func() time.Time // nil means time.Now
+}
+
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e Env) by() string { return e.Actor + "@" + e.Machine }
+
+// Plan is the landing plan (TaskPack §3.1, §4.2–§4.5; DESIGN.md §2 flows 2
+// and 3): everything a person must see before a pack lands, as data. Every
+// string in it that came from the pack is the pack's own text, unsanitised:
+// a renderer passes each one through model/sanitize (D11) and quotes it as
+// the sender's. The JSON tags are the --json shape.
+//
+// A plan is made by PlanLanding (a handoff) or PlanMerge (a receipt; then
+// Merge is set) and consumed by Land or Merge with the person's Decisions.
+// Making a plan writes nothing.
+type Plan struct {
+	File     string   `json:"file"`
+	Encoding Encoding `json:"encoding"`
+	Kind     string   `json:"kind"`
+	SHA256   string   `json:"sha256"` // of the pack file: how "already landed" is recognised
+
+	// ID is the new local passport id a handoff lands as (§3.1); empty for
+	// a receipt, which lands into Merge.Target.
+	ID       string `json:"id,omitempty"`
+	FilesDir string `json:"files_dir,omitempty"` // where the luggage goes
+
+	Sender    Sender      `json:"sender"`
+	Lineage   PlanLineage `json:"lineage"`
+	Title     string      `json:"title"`
+	Goal      string      `json:"goal"`
+	Note      string      `json:"note"`
+	Integrity Integrity   `json:"integrity"`
+
+	// Checks are the landing checks, required ones first (§4.4).
+	Checks []PlanCheck `json:"landing_checks"`
+	// Facts are every fact with its seal (§4.2).
+	Facts []PlanFact `json:"facts"`
+	// Asks are the pack's asks (§4.3).
+	Asks []PlanAsk `json:"asks"`
+	// Instructions are instruction fields and text that reads like an
+	// instruction (§4.5, D13): reported, quoted, never acted on.
+	Instructions []scan.Finding `json:"instructions"`
+	// Credentials are credential-like strings and transcript-like text
+	// (D5). Landing warns; it does not refuse.
+	Credentials []scan.Finding `json:"credentials"`
+	// Repairs are what the lenient read had to fix (D4).
+	Repairs []Repair `json:"repairs"`
+	// Luggage is each file and where it will be written.
+	Luggage []PlanLuggage `json:"luggage"`
+	// NextSteps are in the order §4.4 demands: required landing checks,
+	// re-verification of sealed facts, open asks, then the sender's own
+	// next steps. Land writes them as the passport's next_steps.
+	NextSteps []Step `json:"next_steps"`
+	// AlreadyLandedAs names the passport this very file (by SHA256) was
+	// landed as before; Land refuses unless Decisions.Again.
+	AlreadyLandedAs string `json:"already_landed_as,omitempty"`
+	// Warnings are one line each for a person (lineage gaps, stray store
+	// files, anything else worth knowing before landing).
+	Warnings []string `json:"warnings"`
+
+	// Merge is set on a receipt's plan: what the merge will change.
+	Merge *MergePreview `json:"merge,omitempty"`
+
+	obj     *ojson.Value // the pack object as read (repaired by the lenient read)
+	luggage []Luggage
+	open    func(name string) (io.ReadCloser, error)
+	env     Env
+}
+
+// Sender is who packed and from which passport (§3).
+type Sender struct {
+	Actor      string `json:"actor"`
+	Machine    string `json:"machine"`
+	Harness    string `json:"harness"`
+	PassportID string `json:"passport_id"`
+	Version    int64  `json:"version"`
+	PackedAt   string `json:"packed_at"`
+}
+
+// By is "<actor>@<machine>", how the sender's suggestions are attributed (D12).
+func (s Sender) By() string { return s.Actor + "@" + s.Machine }
+
+// PlanLineage is the pack's lineage (§3) and, for a receipt, its target.
+type PlanLineage struct {
+	RootID      string   `json:"root_id"`
+	FromVersion int64    `json:"from_version"`
+	Chain       []string `json:"chain"`
+}
+
+// Integrity says how the pack's bytes were vouched for.
+type Integrity struct {
+	Verified     bool   `json:"verified"`
+	How          string `json:"how"`
+	LuggageFiles int    `json:"luggage_files"`
+	LuggageBytes int64  `json:"luggage_bytes"`
+	Unvouched    int    `json:"unvouched"` // flat attachments that declared no sha256
+}
+
+// PlanCheck is one landing check (§4.4). How is the sender's suggestion,
+// never an instruction: SuggestedBy says whose, and nothing headless runs it.
+type PlanCheck struct {
+	ID          string `json:"id"`
+	Check       string `json:"check"`
+	How         string `json:"how"`
+	SuggestedBy string `json:"suggested_by"` // "suggested by <actor>@<machine>"
+	Required    bool   `json:"required"`
+	Status      string `json:"status"` // pending unless decided
+}
+
+// PlanFact is one fact and its seal (§4.2).
+type PlanFact struct {
+	Index      int    `json:"index"`
+	Claim      string `json:"claim"`
+	Scope      string `json:"scope"` // as written; "" when the fact has none (counts as machine)
+	Verified   bool   `json:"verified"`
+	Sealed     bool   `json:"sealed"`
+	VerifiedOn string `json:"verified_on,omitempty"`
+	// ThisMachine says verified_on names this machine: only then may
+	// --trust-own-facts restore the ✓ (§4.2).
+	ThisMachine bool `json:"this_machine"`
+}
+
+// PlanAsk is one ask (§4.3).
+type PlanAsk struct {
+	ID         string `json:"id"`
+	To         string `json:"to"`
+	What       string `json:"what"`
+	Why        string `json:"why"`
+	Accept     string `json:"accept"`
+	Status     string `json:"status"`
+	Answer     string `json:"answer,omitempty"`
+	AnsweredBy string `json:"answered_by,omitempty"`
+	AnsweredAt string `json:"answered_at,omitempty"`
+}
+
+// PlanLuggage is one luggage file and where it lands.
+type PlanLuggage struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	To     string `json:"to"`
+}
+
+// Step kinds, in the order §4.4 demands.
+const (
+	StepCheck    = "landing-check"
+	StepReverify = "re-verify"
+	StepAsk      = "ask"
+	StepSender   = "sender"
+)
+
+// Step is one next step of the landed passport.
+type Step struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref,omitempty"` // check id, fact index, ask id
+	Text string `json:"text"`
+}
+
+// PlanLanding makes the landing plan for a handoff (DESIGN.md §2 flow 2). It
+// mints the new local id (§3.1) and says where the luggage will go
+// (st.FilesDir of that id; Decisions.FilesOut moves it). A receipt is
+// refused here: it is merged, never landed as a new passport (§4.4.1) — use
+// PlanMerge.
+func PlanLanding(p *Pack, st *home.Store, env Env) (*Plan, error) {
+	pl, err := newPlan(p, env)
+	if err != nil {
+		return nil, err
+	}
+	if pl.Kind != model.KindHandoff {
+		return nil, &Error{File: p.Path, Rule: RuleReceiptNotLanded,
+			Detail: "this is a " + pl.Kind + "; a receipt is merged into the passport that asked (tp land without --into finds it), never landed as a new passport (§4.4.1)"}
+	}
+	id, err := st.NewID()
+	if err != nil {
+		return nil, err
+	}
+	pl.ID = id
+	pl.FilesDir = st.FilesDir(id)
+	pl.placeLuggage(pl.FilesDir)
+	landed, warn := findLanded(st, pl.SHA256)
+	pl.AlreadyLandedAs = landed
+	pl.Warnings = append(pl.Warnings, warn...)
+	pl.NextSteps = pl.steps(Decisions{})
+	return pl, nil
+}
+
+// Rules this file and merge.go add to the ones in refuse.go.
+const (
+	RuleReceiptNotLanded = "§4.4.1 receipt-not-landed" // a receipt given to a handoff landing
+	RuleHandoffMerge     = "§4.4.1 handoff-not-merged" // a handoff given to a merge
+	RuleReceiptTarget    = "§4.4.1 receipt-target"     // --into names another passport, or no target
+	RuleTargetMissing    = "§4.4.1 target-missing"     // the target is not in the store
+	RuleAlreadyLanded    = "already-landed"            // the same file landed before
+	RuleDecision         = "decision"                  // a decision naming no check or ask
+)
+
+// newPlan fills the parts of a plan that handoffs and receipts share.
+func newPlan(p *Pack, env Env) (*Plan, error) {
+	obj := p.Object
+	if obj.Obj() == nil {
+		return nil, &Error{File: p.Path, Rule: RuleObject, Detail: "the pack object is not a JSON object"}
+	}
+	po := model.PackObject{V: obj}
+	lin := po.Lineage()
+	o := po.Origin()
+	pp := po.Passport()
+	pl := &Plan{
+		File:     p.Path,
+		Encoding: p.Encoding,
+		Kind:     po.Kind(),
+		SHA256:   p.Digest,
+		Title:    pp.Title(),
+		Goal:     pp.Goal(),
+		Note:     po.Note(),
+		Lineage:  PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Repairs:  append([]Repair{}, p.Repairs...),
+		obj:      obj,
+		luggage:  p.Luggage,
+		open:     p.OpenLuggage,
+		env:      env,
+	}
+	if pl.Lineage.Chain == nil {
+		pl.Lineage.Chain = []string{}
+	}
+	pl.Sender = Sender{Actor: o.Actor, Machine: o.Machine, Harness: o.Harness, PackedAt: po.PackedAt()}
+	if id, v, ok := lin.Sender(); ok {
+		pl.Sender.PassportID, pl.Sender.Version = id, v
+	} else {
+		pl.Sender.PassportID, pl.Sender.Version = pp.ID(), pp.Version()
+	}
+	if !lin.HasRootID {
+		pl.Warnings = append(pl.Warnings, "lineage has no root_id (§3): the chain this task came through is incomplete")
+	}
+	if !lin.HasFromVersion {
+		pl.Warnings = append(pl.Warnings, "lineage has no from_version (§3)")
+	}
+	if len(lin.Chain) == 0 {
+		pl.Warnings = append(pl.Warnings, "lineage has no chain (§3): the sender is not named")
+	}
+
+	pl.Integrity = Integrity{Verified: true, LuggageFiles: len(p.Luggage)}
+	switch p.Encoding {
+	case EncodingBag:
+		pl.Integrity.How = "BagIt manifests (sha256) verified"
+	default:
+		pl.Integrity.How = "attachment sha256 digests verified"
+	}
+	for _, l := range p.Luggage {
+		pl.Integrity.LuggageBytes += l.Size
+		if l.SHA256 == "" {
+			pl.Integrity.Unvouched++
+		}
+	}
+	if pl.Integrity.Unvouched > 0 {
+		pl.Integrity.How += "; " + strconv.Itoa(pl.Integrity.Unvouched) + " attachment(s) declared no sha256 and are vouched for by nobody"
+	}
+
+	by := "suggested by " + pl.Sender.By()
+	var req, opt []PlanCheck
+	for _, c := range po.LandingChecks() {
+		pc := PlanCheck{ID: c.ID(), Check: c.Check(), How: c.How(), SuggestedBy: by, Required: c.Required(), Status: model.CheckPending}
+		if pc.Required {
+			req = append(req, pc)
+		} else {
+			opt = append(opt, pc)
+		}
+	}
+	pl.Checks = append(append([]PlanCheck{}, req...), opt...)
+
+	for i, f := range pp.Facts() {
+		pf := PlanFact{Index: i, Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn()}
+		pf.ThisMachine = pf.Sealed && pf.VerifiedOn != "" && pf.VerifiedOn == env.Machine
+		pl.Facts = append(pl.Facts, pf)
+	}
+	for _, a := range po.Asks() {
+		pl.Asks = append(pl.Asks, planAsk(a))
+	}
+	pl.Instructions, pl.Credentials = findings(obj)
+	if pl.Checks == nil {
+		pl.Checks = []PlanCheck{}
+	}
+	if pl.Facts == nil {
+		pl.Facts = []PlanFact{}
+	}
+	if pl.Asks == nil {
+		pl.Asks = []PlanAsk{}
+	}
+	if pl.Repairs == nil {
+		pl.Repairs = []Repair{}
+	}
+	if pl.Warnings == nil {
+		pl.Warnings = []string{}
+	}
+	pl.Luggage = []PlanLuggage{}
+	return pl, nil
+}
+
+func planAsk(a model.Ask) PlanAsk {
+	return PlanAsk{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(), Accept: a.Accept(),
+		Status: a.Status(), Answer: answerText(a.V.Get("answer")), AnsweredBy: a.AnsweredBy(), AnsweredAt: a.AnsweredAt()}
+}
+
+// answerText shows an answer that may be any JSON value.
+func answerText(v *ojson.Value) string {
+	switch v.Kind() {
+	case ojson.Null:
+		return ""
+	case ojson.String:
+		return v.Text()
+	}
+	return string(ojson.Compact(v))
+}
+
+// placeLuggage says where each luggage file will be written.
+func (pl *Plan) placeLuggage(dir string) {
+	pl.Luggage = pl.Luggage[:0]
+	for _, l := range pl.luggage {
+		pl.Luggage = append(pl.Luggage, PlanLuggage{Name: l.Name, Bytes: l.Size, SHA256: l.SHA256,
+			To: filepath.Join(dir, filepath.FromSlash(path.Clean(l.Name)))})
+	}
+}
+
+// steps orders the next steps as §4.4 demands: required landing checks
+// first (those not yet attested passed or skipped), then re-verification of
+// each fact still sealed, then open asks, then the sender's own steps.
+func (pl *Plan) steps(d Decisions) []Step {
+	out := []Step{}
+	for _, c := range pl.Checks {
+		if !c.Required {
+			continue
+		}
+		if s := d.CheckStatus[c.ID]; s == model.CheckPassed || s == model.CheckSkipped {
+			continue
+		}
+		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: "Required landing check " + c.ID + ": " + c.Check})
+	}
+	restore := d.TrustOwnFacts
+	for _, f := range pl.Facts {
+		if !f.Sealed || (restore && f.ThisMachine) {
+			continue
+		}
+		on := f.VerifiedOn
+		if on == "" {
+			on = "another machine"
+		}
+		out = append(out, Step{Kind: StepReverify, Ref: strconv.Itoa(f.Index),
+			Text: "Re-verify before relying on it (proven only on " + on + "): " + f.Claim})
+	}
+	for _, a := range pl.Asks {
+		if a.Status != model.AskOpen {
+			continue
+		}
+		if _, answered := d.Answers[a.ID]; answered {
+			continue
+		}
+		t := "Answer ask " + a.ID + ": " + a.What
+		if a.Accept != "" {
+			t += " (answered when: " + a.Accept + ")"
+		}
+		out = append(out, Step{Kind: StepAsk, Ref: a.ID, Text: t})
+	}
+	for _, s := range (model.PackObject{V: pl.obj}).Passport().NextSteps() {
+		out = append(out, Step{Kind: StepSender, Text: s})
+	}
+	return out
+}
+
+// findLanded finds the passport a pack with this digest was landed as.
+func findLanded(st *home.Store, digest string) (string, []string) {
+	if digest == "" {
+		return "", nil
+	}
+	list, skipped, err := st.List()
+	var warn []string
+	if err != nil {
+		warn = append(warn, "could not look for an earlier landing of this file: "+err.Error())
+	}
+	if len(skipped) > 0 {
+		warn = append(warn, fmt.Sprintf("the store has %d unreadable file(s), skipped while looking for an earlier landing", len(skipped)))
+	}
+	for _, e := range list {
+		if e.V.Get("landed_from").Get("sha256").Text() == digest {
+			return e.ID, warn
+		}
+	}
+	return "", warn
+}
+
+// joinNonEmpty joins the non-empty parts.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// findings sorts the pattern table's findings (D5, D13) over the whole pack
+// object into what reads like instructions and what looks like a
+// credential or a transcript. Landing reports them all and refuses none.
+func findings(obj *ojson.Value) (instr, creds []scan.Finding) {
+	instr, creds = []scan.Finding{}, []scan.Finding{}
+	for _, f := range scan.Object(obj) {
+		switch f.Class {
+		case scan.InstructionField, scan.Instruction:
+			instr = append(instr, f)
+		default:
+			creds = append(creds, f)
+		}
+	}
+	return instr, creds
+}
