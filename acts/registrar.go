@@ -108,12 +108,12 @@ func Run(in RunInput) (RunOutput, error) {
 
 // registrar is the working state of one run.
 type registrar struct {
-	in    RunInput
-	keys  KeyDeriver
-	d     *Document
-	out   RunOutput
-	acts  map[string]*ActState // the project's acts, plus those raised by this run
-	fresh map[string]bool      // keys raised by this run
+	in            RunInput
+	keys          KeyDeriver
+	d             *Document
+	out           RunOutput
+	acts          map[string]*ActState // the project's acts, plus those raised by this run
+	fresh         map[string]bool      // keys raised by this run
 	warnedSettled map[string]bool
 }
 
