@@ -1,0 +1,500 @@
+package scan
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Class says which of the refusals or warnings a Finding belongs to.
+type Class string
+
+const (
+	Credential       Class = "credential"        // §4.1, C7
+	Transcript       Class = "transcript"        // §4.1, C8
+	InstructionField Class = "instruction-field" // §4.5.1, D13 (refused)
+	Instruction      Class = "instruction"       // §4.5.2, D13 (reported)
+)
+
+// Finding is one match of the pattern table.
+type Finding struct {
+	Class Class  `json:"class"`
+	Rule  string `json:"rule"` // pattern id, e.g. "github-token", "private-key", "role-prefix"
+	// Where is a JSON path in the pack object ("passport.facts[2].claim",
+	// key names too) or "data/files/<name>@<byte offset>". The string-level
+	// functions leave it empty and set Offset; Object and LuggageScanner fill
+	// it.
+	Where string `json:"where"`
+	// Excerpt is short context; a credential in it is redacted to its first
+	// four bytes and "…", and nothing after a credential is shown.
+	Excerpt string `json:"excerpt"`
+	// Offset is the byte offset of the match in the scanned string or file.
+	Offset int64 `json:"-"`
+}
+
+// credRule is one credential shape. A candidate is found by a literal anchor
+// (the token's distinctive prefix) and confirmed by re, which is anchored at
+// the candidate start and names the secret itself as group "t".
+type credRule struct {
+	id      string
+	anchors []string
+	fold    bool // anchors compare ASCII case-insensitively
+	re      *regexp.Regexp
+	// window is how many bytes from the candidate start re may see. Bounded
+	// shapes need their longest match plus one byte, so that the right-hand
+	// boundary is judged on a real byte and not on the end of the window; that
+	// is also what makes a streamed scan agree with a whole-string scan.
+	window int
+	// before judges the byte before the candidate (-1 at the start of the
+	// data); nil means "not a letter, digit or underscore", so "task-passport"
+	// or a base64 run containing "AKIA" never starts a token.
+	before func(b int) bool
+	check  func(tok []byte) bool // extra confirmation of the secret
+	show   int                   // leading bytes of the secret an Excerpt shows
+	label  bool                  // the match is a non-secret label (key block header), shown whole
+}
+
+func rx(s string) *regexp.Regexp { return regexp.MustCompile(`\A` + s) }
+
+func anyBefore(int) bool { return true }
+
+// schemeBefore: "://" must follow a URL scheme.
+func schemeBefore(b int) bool { return b >= 0 && (isAlnum(byte(b)) || b == '+' || b == '.' || b == '-') }
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func wordBefore(b int) bool { return b < 0 || !(isAlnum(byte(b)) || b == '_') }
+
+func hasDigit(tok []byte) bool {
+	for _, c := range tok {
+		if c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// The credential table (D5). Minimum lengths are the real formats' lengths or
+// a little under, so a token that is one character short, a prefix in prose
+// ("sk-" in "task-passport", "hf_" in hf_model, "AKIA" alone) or a public key
+// block does not fire.
+//
+// Decisions beyond D5's list, and why:
+//   - Stripe test keys (sk_test_, rk_test_) count: they authenticate to a real
+//     account's test data, and a handoff has no reason to carry one.
+//   - JWTs (three base64url segments, the first two starting "eyJ") count: in
+//     practice they are bearer session tokens.
+//   - A password inside a URL ("postgres://app:s3cret@db") counts, unless it
+//     is an obvious placeholder; connection strings are the commonest way a
+//     passport's facts would leak a secret.
+//   - AWS secret access keys have no prefix; they are caught where they are
+//     named (aws_secret_access_key = …), as in ~/.aws/credentials.
+//   - Also: Slack webhooks, SendGrid, age secret keys, Azure storage/service
+//     bus keys, Stripe webhook secrets, PuTTY private key files.
+//   - Not: Twilio (its secret, the auth token, is 32 bare hex digits with no
+//     shape of its own: it cannot be told from a digest), generic
+//     "password=" assignments (documentation is full of them).
+var credRules = []credRule{
+	// Any PEM/OpenSSH/PGP private key: the header is enough, as in the
+	// reference implementation; "BEGIN PUBLIC KEY" and certificates are not.
+	{id: "private-key", anchors: []string{"-----BEGIN "}, before: anyBefore, label: true, window: 64,
+		re: rx(`(?P<t>-----BEGIN [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)`)},
+	{id: "putty-private-key", anchors: []string{"PuTTY-User-Key-File-"}, before: anyBefore, label: true, window: 32,
+		re: rx(`(?P<t>PuTTY-User-Key-File-[23]: )`)},
+	{id: "age-secret-key", anchors: []string{"AGE-SECRET-KEY-1"}, show: 4, window: 16 + 58 + 1,
+		re: rx(`(?P<t>AGE-SECRET-KEY-1[0-9A-Z]{58})(?:[^0-9A-Za-z]|\z)`)},
+	// sk- is shared by Anthropic and OpenAI; the most specific shape wins.
+	{id: "anthropic-key", anchors: []string{"sk-ant-"}, show: 4, window: 256,
+		re: rx(`(?P<t>sk-ant-[A-Za-z0-9_-]{32,})`)},
+	{id: "openai-key", anchors: []string{"sk-"}, show: 4, window: 256,
+		re: rx(`(?P<t>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,})`)},
+	// Legacy "sk-" + 48: ask for 20+, and a digit when shorter than 32, so a
+	// hyphen-less word run after "sk-" in prose does not fire.
+	{id: "openai-key", anchors: []string{"sk-"}, show: 4, window: 256,
+		re: rx(`(?P<t>sk-[A-Za-z0-9]{20,})`),
+		check: func(t []byte) bool { return len(t) >= 3+32 || hasDigit(t) }},
+	{id: "github-token", anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, show: 4, window: 4 + 251 + 1,
+		re: rx(`(?P<t>gh[pousr]_[A-Za-z0-9]{36,251})(?:[^A-Za-z0-9]|\z)`)},
+	{id: "github-token", anchors: []string{"github_pat_"}, show: 4, window: 11 + 244 + 1,
+		re: rx(`(?P<t>github_pat_[A-Za-z0-9_]{60,244})(?:[^A-Za-z0-9_]|\z)`)},
+	{id: "gitlab-token", anchors: []string{"glpat-"}, show: 4, window: 256,
+		re: rx(`(?P<t>glpat-[A-Za-z0-9_-]{20,})`)},
+	{id: "slack-token", anchors: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, show: 4, window: 256,
+		re: rx(`(?P<t>xox[abprs]-[A-Za-z0-9-]{20,})`), check: hasDigit},
+	{id: "slack-webhook", anchors: []string{"hooks.slack.com/services/"}, before: anyBefore, show: 4, window: 256,
+		re: rx(`(?P<t>hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})`)},
+	{id: "aws-access-key", anchors: []string{"AKIA", "ASIA"}, show: 4, window: 21,
+		re: rx(`(?P<t>A[KS]IA[A-Z0-9]{16})(?:[^A-Za-z0-9]|\z)`)},
+	{id: "aws-secret-key", anchors: []string{"secret_access_key"}, fold: true, before: anyBefore, show: 4, window: 17 + 2 + 16 + 2 + 40 + 1,
+		re: rx(`(?i:secret_access_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?P<t>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)`)},
+	{id: "google-api-key", anchors: []string{"AIza"}, show: 4, window: 40,
+		re: rx(`(?P<t>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|\z)`)},
+	{id: "stripe-key", anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, show: 4, window: 256,
+		re: rx(`(?P<t>[sr]k_(?:live|test)_[0-9A-Za-z]{24,})`)},
+	{id: "stripe-webhook-secret", anchors: []string{"whsec_"}, show: 4, window: 256,
+		re: rx(`(?P<t>whsec_[A-Za-z0-9+/]{32,})`)},
+	{id: "npm-token", anchors: []string{"npm_"}, show: 4, window: 41,
+		re: rx(`(?P<t>npm_[A-Za-z0-9]{36})(?:[^A-Za-z0-9]|\z)`)},
+	// The fixed part is the base64 of the macaroon's "pypi.org" (or
+	// "test.pypi.org") location, which every real token starts with.
+	{id: "pypi-token", anchors: []string{"pypi-"}, show: 4, window: 512,
+		re: rx(`(?P<t>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})`)},
+	{id: "huggingface-token", anchors: []string{"hf_"}, show: 4, window: 256,
+		re: rx(`(?P<t>hf_[A-Za-z0-9]{30,})`)},
+	{id: "sendgrid-key", anchors: []string{"SG."}, show: 4, window: 3 + 22 + 1 + 43 + 1,
+		re: rx(`(?P<t>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|\z)`)},
+	{id: "azure-key", anchors: []string{"AccountKey=", "SharedAccessKey="}, before: anyBefore, show: 4, window: 16 + 88 + 1,
+		re: rx(`(?:AccountKey=(?P<t>[A-Za-z0-9+/]{86}==)|SharedAccessKey=(?P<t2>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))`)},
+	{id: "jwt", anchors: []string{"eyJ"}, before: func(b int) bool { return wordBefore(b) && b != '-' }, show: 4, window: 8192,
+		re: rx(`(?P<t>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`)},
+	{id: "url-password", anchors: []string{"://"}, before: schemeBefore, show: 0, window: 3 + 64 + 1 + 128 + 2,
+		re:    rx(`://[^\s/:@"'<>\\]{1,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
+		check: func(t []byte) bool { return !placeholderPassword(string(t)) }},
+}
+
+// placeholderPassword: documentation writes "user:password@host"; that is a
+// shape, not a secret.
+func placeholderPassword(p string) bool {
+	switch strings.ToLower(p) {
+	case "password", "passwd", "pass", "pwd", "secret", "mypassword", "yourpassword",
+		"your_password", "your-password", "pass123", "changeme!", "xxx", "xxxx", "xxxxxx", "redacted":
+		return true
+	}
+	switch p[0] {
+	case '<', '$', '{', '%', '*', '[', '(':
+		return true
+	}
+	same := true
+	for i := 1; i < len(p); i++ {
+		if p[i] != p[0] {
+			same = false
+			break
+		}
+	}
+	return same
+}
+
+// anchorEntry is one literal prefix and the rules it may start, in table
+// order. pivot is the index of the byte the prefilter searches for: the
+// rarest byte of the anchor in text and in random data (a punctuation mark
+// where there is one), so one IndexByte pass per distinct pivot byte finds
+// every candidate.
+type anchorEntry struct {
+	lit   string
+	fold  bool
+	pivot int
+	rules []int
+}
+
+type pivotGroup struct {
+	b      byte
+	byPrev [256][]*anchorEntry // entries whose pivot has a byte before it, keyed by that byte
+	byNext [256][]*anchorEntry // entries whose pivot is the first byte, keyed by the byte after
+}
+
+var (
+	pivots    []*pivotGroup
+	maxWindow int // longest rule window
+	maxAnchor int // longest anchor
+)
+
+const pivotPreference = "-_:.JA"
+
+func init() {
+	byLit := map[string]*anchorEntry{}
+	var order []*anchorEntry
+	for i, r := range credRules {
+		if r.window > maxWindow {
+			maxWindow = r.window
+		}
+		for _, a := range r.anchors {
+			e := byLit[a]
+			if e == nil {
+				e = &anchorEntry{lit: a, fold: r.fold, pivot: choosePivot(a)}
+				byLit[a] = e
+				order = append(order, e)
+			}
+			e.rules = append(e.rules, i)
+			if len(a) > maxAnchor {
+				maxAnchor = len(a)
+			}
+		}
+	}
+	// "sk-" must try the specific shapes first: rules were appended in table
+	// order already, and "sk-ant-" is its own anchor whose candidate also
+	// appears under "sk-"; scanning dedups by start, trying longer anchors
+	// first.
+	groups := map[byte]*pivotGroup{}
+	for _, e := range order {
+		b := e.lit[e.pivot]
+		g := groups[b]
+		if g == nil {
+			g = &pivotGroup{b: b}
+			groups[b] = g
+			pivots = append(pivots, g)
+		}
+		add := func(tab *[256][]*anchorEntry, c byte) {
+			tab[c] = append(tab[c], e)
+			if e.fold {
+				tab[swapCase(c)] = append(tab[swapCase(c)], e)
+			}
+		}
+		if e.pivot > 0 {
+			add(&g.byPrev, e.lit[e.pivot-1])
+		} else {
+			add(&g.byNext, e.lit[1])
+		}
+	}
+	for _, g := range pivots {
+		for _, tab := range []*[256][]*anchorEntry{&g.byPrev, &g.byNext} {
+			for c := range tab {
+				sort.SliceStable(tab[c], func(i, j int) bool { return len(tab[c][i].lit) > len(tab[c][j].lit) })
+			}
+		}
+	}
+}
+
+func swapCase(c byte) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return c - 32
+	case c >= 'A' && c <= 'Z':
+		return c + 32
+	}
+	return c
+}
+
+func choosePivot(a string) int {
+	for i := 0; i < len(pivotPreference); i++ {
+		if j := strings.IndexByte(a, pivotPreference[i]); j >= 0 && !(j == 0 && len(a) == 1) {
+			return j
+		}
+	}
+	return 0
+}
+
+func (e *anchorEntry) at(buf []byte, s int) bool {
+	if s < 0 || s+len(e.lit) > len(buf) {
+		return false
+	}
+	w := buf[s : s+len(e.lit)]
+	if e.fold {
+		return bytes.EqualFold(w, []byte(e.lit))
+	}
+	return string(w) == e.lit
+}
+
+// candidate is an anchor found at start (an index into the buffer).
+type candidate struct {
+	start int
+	e     *anchorEntry
+}
+
+// engine holds what a scan carries from one buffer to the next.
+type engine struct {
+	lastEnd  int64 // absolute end of the last finding's secret; nothing before it is matched or shown again
+	found    []Finding
+	count    int
+	max      int // 0: unlimited
+	cands    []candidate
+	tplWhere func(off int64) string
+	spans    bool   // keep spans (whole-string scans only)
+	hits     []span // every secret found, when spans is set
+}
+
+type span struct {
+	r      *credRule
+	t0, t1 int
+}
+
+const excerptContext = 20 // bytes of context shown before a secret
+
+// scan confirms every candidate whose start lies in [from, limit) of buf,
+// where buf[0] is at absolute offset base. dataStart says whether buf[0] is
+// the first byte of the data (so a candidate at 0 has no byte before it).
+// Every candidate in that range must have its whole window in buf unless buf
+// ends at the end of the data.
+func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) {
+	en.cands = en.cands[:0]
+	hi := limit + maxAnchor
+	if hi > len(buf) {
+		hi = len(buf)
+	}
+	for _, g := range pivots {
+		i := from
+		for i < hi {
+			j := bytes.IndexByte(buf[i:hi], g.b)
+			if j < 0 {
+				break
+			}
+			p := i + j
+			i = p + 1
+			if p > 0 {
+				for _, e := range g.byPrev[buf[p-1]] {
+					if s := p - e.pivot; s >= from && s < limit && e.at(buf, s) {
+						en.cands = append(en.cands, candidate{s, e})
+					}
+				}
+			}
+			if p+1 < len(buf) {
+				for _, e := range g.byNext[buf[p+1]] {
+					if s := p; s >= from && s < limit && e.at(buf, s) {
+						en.cands = append(en.cands, candidate{s, e})
+					}
+				}
+			}
+		}
+	}
+	if len(en.cands) == 0 {
+		return
+	}
+	sort.SliceStable(en.cands, func(i, j int) bool {
+		if en.cands[i].start != en.cands[j].start {
+			return en.cands[i].start < en.cands[j].start
+		}
+		return len(en.cands[i].e.lit) > len(en.cands[j].e.lit)
+	})
+	lastStart := -1
+	for _, c := range en.cands {
+		if c.start == lastStart || base+int64(c.start) < en.lastEnd {
+			continue
+		}
+		if en.confirm(buf, base, c, dataStart) {
+			lastStart = c.start
+		}
+	}
+}
+
+func (en *engine) confirm(buf []byte, base int64, c candidate, dataStart bool) bool {
+	prev := -1
+	if c.start > 0 {
+		prev = int(buf[c.start-1])
+	} else if !dataStart {
+		panic("scan: candidate without its preceding byte")
+	}
+	for _, ri := range c.e.rules {
+		r := &credRules[ri]
+		before := r.before
+		if before == nil {
+			before = wordBefore
+		}
+		if !before(prev) {
+			continue
+		}
+		end := c.start + r.window
+		if end > len(buf) {
+			end = len(buf)
+		}
+		w := buf[c.start:end]
+		m := r.re.FindSubmatchIndex(w)
+		if m == nil {
+			continue
+		}
+		t0, t1 := -1, -1
+		for k, name := range r.re.SubexpNames() {
+			if (name == "t" || name == "t2") && m[2*k] >= 0 {
+				t0, t1 = m[2*k], m[2*k+1]
+				break
+			}
+		}
+		tok := w[t0:t1]
+		if r.check != nil && !r.check(tok) {
+			continue
+		}
+		en.add(buf, base, r, c.start+t0, c.start+t1)
+		return true
+	}
+	return false
+}
+
+func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) {
+	cs := t0 - excerptContext
+	if cs < 0 {
+		cs = 0
+	}
+	if le := en.lastEnd - base; le > int64(cs) {
+		cs = int(le)
+	}
+	ctx := buf[cs:t0]
+	if k := bytes.LastIndexAny(ctx, "\r\n"); k >= 0 {
+		ctx = ctx[k+1:]
+	}
+	for n := 0; n < 3 && len(ctx) > 0 && ctx[0]&0xC0 == 0x80; n++ {
+		ctx = ctx[1:]
+	}
+	en.lastEnd = base + int64(t1)
+	en.count++
+	if en.spans {
+		en.hits = append(en.hits, span{r, t0, t1})
+	}
+	if en.max > 0 && len(en.found) >= en.max {
+		return
+	}
+	f := Finding{Class: Credential, Rule: r.id, Offset: base + int64(t0),
+		Excerpt: string(ctx) + redact(r, buf[t0:t1])}
+	if en.tplWhere != nil {
+		f.Where = en.tplWhere(f.Offset)
+	}
+	en.found = append(en.found, f)
+}
+
+func redact(r *credRule, tok []byte) string {
+	if r.label {
+		return string(tok) + "…"
+	}
+	n := r.show
+	if n > len(tok)/2 {
+		n = len(tok) / 2
+	}
+	return string(tok[:n]) + "…"
+}
+
+// Credentials returns every credential in s (D5), in order of offset.
+// Where is empty; Offset is the byte offset of the secret in s.
+func Credentials(s string) []Finding {
+	var en engine
+	b := []byte(s)
+	en.scan(b, 0, 0, len(b), true)
+	return en.found
+}
+
+// spansOf returns every secret in s, in order.
+func spansOf(s string) []span {
+	en := engine{spans: true}
+	b := []byte(s)
+	en.scan(b, 0, 0, len(b), true)
+	return en.hits
+}
+
+// redactRange returns s[lo:hi] with every secret redacted; a secret cut by
+// either end of the range is redacted too (one that began before lo is shown
+// as "…" only).
+func redactRange(s string, spans []span, lo, hi int) string {
+	var out strings.Builder
+	pos := lo
+	for _, h := range spans {
+		if h.t1 <= lo || h.t0 >= hi {
+			continue
+		}
+		if h.t0 > pos {
+			out.WriteString(s[pos:h.t0])
+		}
+		if h.t0 >= lo {
+			out.WriteString(redact(h.r, []byte(s[h.t0:h.t1])))
+		} else {
+			out.WriteString("…")
+		}
+		pos = h.t1
+	}
+	if pos < hi {
+		out.WriteString(s[pos:hi])
+	}
+	return out.String()
+}
+
+// redactCredentials replaces every credential in s by its redacted form, so
+// an excerpt of a transcript or an instruction never shows a secret.
+func redactCredentials(s string) string { return redactRange(s, spansOf(s), 0, len(s)) }

@@ -1,0 +1,184 @@
+package scan
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// instrRule is one shape of a sentence that reads like an instruction to an
+// AI (D13). strong rules are injection on their face ("ignore previous
+// instructions", "do not tell the user"); the others are imperatives to run
+// something, which are also the ordinary content of an ask or a landing
+// check's how, so Object does not report them there (§4.5.3: asks are data
+// consumed by a trusted instruction).
+type instrRule struct {
+	id     string
+	re     *regexp.Regexp
+	strong bool
+}
+
+var instrRules = []instrRule{
+	// English.
+	{"ignore-previous", regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|the|your|my|of|these|those|every)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing|initial|other)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines?|commands?|constraints?)\b`), true},
+	{"disregard-above", regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything|what)\s+)?(?:(?:written|said|stated|you\s+(?:were|have\s+been)\s+told)\s+)?(?:above|before\s+this|previously|so\s+far|up\s+to\s+now)\b|\bdisregard\s+the\s+(?:above|previous|preceding)\b`), true},
+	{"you-are-now", regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|free|DAN|jailbroken|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byour\s+new\s+(?:role|instructions?|task|goal|persona)\s+(?:is|are)\b`), true},
+	{"if-you-are-ai", regexp.MustCompile(`(?i)\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|chatbot|model)\b|\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|llm|assistant|agent|model|claude|chatgpt)\b`), true},
+	{"new-instructions", regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true},
+	{"do-not-tell", regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|notify|alert|warn|ask)\s+(?:the\s+)?(?:user|human|operator|person|owner|anyone)\b|\bwithout\s+(?:asking|telling|informing|notifying|confirmation|confirming|consent|permission|approval)\b`), true},
+	{"prompt-markup", regexp.MustCompile(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true},
+	{"pipe-to-shell", regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:iwr|irm|invoke-(?:webrequest|restmethod))\b[^\n|;]{0,300}\|\s*iex\b`), true},
+	{"you-must-run", regexp.MustCompile(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false},
+	{"execute-following", regexp.MustCompile(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false},
+	// Chinese. No \b: Han text has no word boundaries.
+	{"zh-ignore-previous", regexp.MustCompile(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要理睬|抛开)掉?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原有|原来|所有|一切|全部)`), true},
+	{"zh-you-are-now", regexp.MustCompile(`你现在是|从现在(?:开始|起)[，,]?\s*你|假装你是|你的新(?:角色|任务|指令|身份)`), true},
+	{"zh-do-not-tell", regexp.MustCompile(`不要(?:告诉|告知|通知|提醒|询问|让)(?:用户|人类|操作员|主人|任何人)|(?:无需|不用|不必|不需要)(?:询问|征求|经过)?(?:用户|人类)?(?:的)?(?:确认|同意|许可|批准)`), true},
+	{"zh-new-instructions", regexp.MustCompile(`(?:新的|真正的|隐藏的|额外的|重要)(?:指令|指示|系统提示)[:：]|系统提示词?[:：]|如果你是(?:一个)?(?:AI|ai|人工智能|大模型|语言模型|助手|智能体)`), true},
+	{"zh-execute", regexp.MustCompile(`请(?:你)?(?:立即|马上|直接|立刻|自动)?(?:执行|运行)|(?:执行|运行)(?:以下|下面|下列|如下)|(?:立即|马上|立刻|自动)(?:执行|运行)`), false},
+	{"zh-you-must-run", regexp.MustCompile(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false},
+}
+
+// Instructions returns every sentence of s that reads like an instruction to
+// an AI (D13; spec §4.5.2: reported to the human, never executed), English and
+// Chinese. Where is empty; Offset is the byte offset of the match; Excerpt is
+// the sentence around it, with credentials redacted.
+func Instructions(s string) []Finding { return instructions(s, false) }
+
+func instructions(s string, strongOnly bool) []Finding {
+	var out []Finding
+	var spans []span
+	spansDone := false
+	for i := range instrRules {
+		r := &instrRules[i]
+		if strongOnly && !r.strong {
+			continue
+		}
+		for _, m := range r.re.FindAllStringIndex(s, -1) {
+			if !spansDone {
+				spans, spansDone = spansOf(s), true
+			}
+			out = append(out, Finding{Class: Instruction, Rule: r.id, Offset: int64(m[0]),
+				Excerpt: sentence(s, spans, m[0], m[1])})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
+	return out
+}
+
+const (
+	sentenceBefore = 80  // bytes looked at before a match for the sentence start
+	sentenceAfter  = 120 // and after it for the sentence end
+)
+
+// sentence is the sentence of s around [i, j), bounded, on rune boundaries,
+// with credentials redacted.
+func sentence(s string, spans []span, i, j int) string {
+	lo := i - sentenceBefore
+	if lo < 0 {
+		lo = 0
+	}
+	for k := i - 1; k >= lo; k-- {
+		c := s[k]
+		if c == '\n' || c == '\r' || (c == '.' || c == '!' || c == '?') && k+1 < len(s) && s[k+1] == ' ' {
+			lo = k + 1
+			break
+		}
+		if r, n := utf8.DecodeLastRuneInString(s[:k+1]); n > 1 && strings.ContainsRune("。！？；", r) {
+			lo = k + 1
+			break
+		}
+	}
+	for lo < i && !utf8.RuneStart(s[lo]) {
+		lo++
+	}
+	hi := j + sentenceAfter
+	if hi > len(s) {
+		hi = len(s)
+	}
+	for k := j; k < hi; k++ {
+		c := s[k]
+		if c == '\n' || c == '\r' {
+			hi = k
+			break
+		}
+		if c == '.' || c == '!' || c == '?' {
+			hi = k + 1
+			break
+		}
+		if r, n := utf8.DecodeRuneInString(s[k:]); n > 1 && strings.ContainsRune("。！？；", r) {
+			hi = k + n
+			break
+		}
+	}
+	for hi < len(s) && hi > j && !utf8.RuneStart(s[hi]) {
+		hi--
+	}
+	out := strings.TrimFunc(redactRange(s, spans, lo, hi), unicode.IsSpace)
+	if lo > 0 && lo == i-sentenceBefore {
+		out = "…" + out
+	}
+	if hi < len(s) && hi == j+sentenceAfter {
+		out += "…"
+	}
+	return out
+}
+
+// Instruction fields (§4.5.1: "how_to_use_this_file and friends are
+// forbidden"). A key is compared after folding case and dropping separators
+// (space, _, -, ., :), so howToUseThisFile, HOW-TO-USE and "how to use" are
+// one name.
+//
+// The list: the exact names below; any name starting "howtouse"; any name
+// ending "instruction(s)", "prompt(s)" or "directive(s)" (agent_instructions,
+// system_prompt, customInstructions). Not "how", "how_to_verify", "check" or
+// "note": those are data the spec itself defines or invites.
+var instructionFieldNames = map[string]bool{
+	"howtousethisfile": true, "howtouse": true,
+	"readmefirst": true, "readfirst": true, "readthisfirst": true,
+	"systemmessage": true, "developermessage": true,
+	"noteforai": true, "notetoai": true, "notetoagent": true, "notetoassistant": true, "notetomodel": true,
+	"noteforagent": true, "noteforassistant": true, "messagetoai": true, "messagetoagent": true,
+	"forai": true, "foragent": true, "toai": true, "aitodo": true, "todoforai": true, "agenttodo": true,
+	"jailbreak": true,
+	"autorun": true, "autoexec": true, "autoexecute": true, "onload": true, "onland": true,
+	"onlanding": true, "onopen": true, "onreceive": true, "postland": true, "runonland": true, "runonopen": true,
+	"使用说明": true, "使用方法": true, "如何使用": true, "如何使用此文件": true, "如何使用这个文件": true,
+	"指令": true, "指示": true, "系统提示": true, "系统提示词": true, "提示词": true,
+	"给ai的说明": true, "给ai的指示": true, "致ai": true,
+}
+
+var instructionFieldSuffixes = []string{"instruction", "instructions", "prompt", "prompts", "directive", "directives", "指令", "提示词"}
+
+// normalizeKey folds case and drops separators.
+func normalizeKey(key string) string {
+	var b strings.Builder
+	for _, r := range key {
+		switch r {
+		case ' ', '_', '-', '.', ':', '\t', '　':
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// IsInstructionField reports whether a key of the pack object names an
+// instruction field (§4.5.1, D13).
+func IsInstructionField(key string) bool {
+	k := normalizeKey(key)
+	if k == "" {
+		return false
+	}
+	if instructionFieldNames[k] || strings.HasPrefix(k, "howtouse") {
+		return true
+	}
+	for _, suf := range instructionFieldSuffixes {
+		if strings.HasSuffix(k, suf) {
+			return true
+		}
+	}
+	return false
+}

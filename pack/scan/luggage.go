@@ -1,0 +1,102 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+)
+
+// LuggageScanner searches a luggage file's bytes for credentials (C7: "in the
+// luggage", every byte, not a prefix). Write it the file as a stream: it keeps
+// a fixed-size buffer (the overlap a token may span plus one chunk), so memory
+// does not grow with the file, and a token split across two writes is found
+// exactly as if it had been written whole.
+type LuggageScanner struct {
+	name     string
+	buf      []byte
+	base     int64 // absolute offset of buf[0]
+	frontier int64 // candidates starting before this were judged
+	en       engine
+	done     bool
+}
+
+// MaxLuggageFindings bounds the findings a LuggageScanner keeps (it still
+// counts them all, see Count): a file made of tokens must not make the
+// scanner's memory grow with it.
+const MaxLuggageFindings = 1000
+
+const luggageChunk = 256 << 10
+
+// keepBack is how much of what was already judged stays in the buffer: the
+// excerpt's context and the byte before a candidate.
+const keepBack = excerptContext + 1
+
+// NewLuggageScanner returns a scanner for the luggage file data/files/<name>.
+func NewLuggageScanner(name string) *LuggageScanner {
+	s := &LuggageScanner{name: name, buf: make([]byte, 0, keepBack+maxWindow+luggageChunk)}
+	s.en.max = MaxLuggageFindings
+	s.en.tplWhere = func(off int64) string { return fmt.Sprintf("data/files/%s@%d", name, off) }
+	return s
+}
+
+// ErrScannerDone is returned by Write after Findings has been called.
+var ErrScannerDone = errors.New("scan: write after Findings")
+
+// Write scans p. It never fails before Findings is called.
+func (s *LuggageScanner) Write(p []byte) (int, error) {
+	if s.done {
+		return 0, ErrScannerDone
+	}
+	n := len(p)
+	for len(p) > 0 {
+		k := copy(s.buf[len(s.buf):cap(s.buf)], p)
+		s.buf = s.buf[:len(s.buf)+k]
+		p = p[k:]
+		if len(s.buf) == cap(s.buf) {
+			s.process(false)
+		}
+	}
+	return n, nil
+}
+
+// process judges every candidate whose window is complete (all of them when
+// final), then drops what no later candidate or excerpt can need.
+func (s *LuggageScanner) process(final bool) {
+	limit := len(s.buf)
+	if !final {
+		limit -= maxWindow
+	}
+	from := int(s.frontier - s.base)
+	if limit <= from {
+		return
+	}
+	s.en.scan(s.buf, s.base, from, limit, s.base == 0)
+	s.frontier = s.base + int64(limit)
+	if final {
+		return
+	}
+	keep := limit - keepBack
+	if keep <= 0 {
+		return
+	}
+	n := copy(s.buf, s.buf[keep:])
+	s.buf = s.buf[:n]
+	s.base += int64(keep)
+}
+
+// Findings finishes the scan and returns the credentials found, each with
+// Where "data/files/<name>@<offset>" (at most MaxLuggageFindings of them).
+// Call it after the last Write.
+func (s *LuggageScanner) Findings() []Finding {
+	if !s.done {
+		s.process(true)
+		s.done = true
+	}
+	return s.en.found
+}
+
+// Count is the number of credentials found, including any beyond
+// MaxLuggageFindings. It is final once Findings has been called.
+func (s *LuggageScanner) Count() int { return s.en.count }
+
+// Name is the luggage name the scanner was made for.
+func (s *LuggageScanner) Name() string { return s.name }

@@ -1,0 +1,120 @@
+package scan
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Roles of a chat transcript (§4.1, C8). A role line is a line that starts —
+// after blank space, quote marks, list bullets, heading marks or emphasis —
+// with a role name and a colon ("User:", "**Assistant:**", "ChatGPT said:",
+// "用户：", "> Human: …"), or a heading that is only a role name ("## User").
+var (
+	humanRoles = []string{"user", "human", "you", "用户", "人类", "ユーザー"}
+	aiRoles    = []string{"assistant", "ai", "chatgpt", "claude", "gemini", "bard", "copilot", "bot",
+		"gpt", "助手", "助理", "ai助手", "机器人", "アシスタント"}
+	// Lines with these roles are transcript lines too, but they prove
+	// nothing on their own: "System: Ubuntu 22.04" is a fact.
+	otherRoles = []string{"system", "tool", "function", "系统", "工具"}
+)
+
+var (
+	roleAlt    = strings.Join(append(append(append([]string{}, aiRoles...), humanRoles...), otherRoles...), "|")
+	roleLineRe = regexp.MustCompile(`(?i)^[\s>*#_\-•|]*(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
+		roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`)
+	roleHeadRe = regexp.MustCompile(`(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`)
+)
+
+type side int
+
+const (
+	sideNone side = iota
+	sideHuman
+	sideAI
+	sideOther
+)
+
+func roleSide(role string) side {
+	role = strings.ToLower(role)
+	for _, r := range humanRoles {
+		if role == r {
+			return sideHuman
+		}
+	}
+	for _, r := range aiRoles {
+		if role == r {
+			return sideAI
+		}
+	}
+	if strings.HasPrefix(role, "gpt") {
+		return sideAI
+	}
+	for _, r := range otherRoles {
+		if role == r {
+			return sideOther
+		}
+	}
+	return sideNone
+}
+
+// lineSide says whether one line opens a turn, and whose.
+func lineSide(line string) side {
+	if len(line) > 200 {
+		line = line[:200] // a role prefix is near the start; keeps long lines cheap
+	}
+	if m := roleLineRe.FindStringSubmatch(line); m != nil {
+		return roleSide(m[1])
+	}
+	if m := roleHeadRe.FindStringSubmatch(line); m != nil {
+		return roleSide(m[1])
+	}
+	return sideNone
+}
+
+// IsTranscript reports whether s reads as a chat transcript: at least one
+// line opens a human turn ("User:", "Human:", "You said:", "用户：") and at
+// least one line opens an AI turn ("Assistant:", "AI:", "ChatGPT:", "助手：").
+//
+// Why this threshold: the reference implementation refuses any string with a
+// single line starting "User:", which also refuses a fact such as
+// "User: maria" or "System: Ubuntu\nUser: root". A conversation needs two
+// parties, and a transcript worth refusing has a model speaking in it; two
+// lines of the same role, or a human role with "System:", are notes, not a
+// conversation.
+func IsTranscript(s string) bool {
+	_, ok := transcriptStart(s)
+	return ok
+}
+
+// transcriptStart returns the first role line of a transcript in s.
+func transcriptStart(s string) (string, bool) {
+	if !strings.ContainsAny(s, ":：#") {
+		return "", false
+	}
+	var human, ai bool
+	first := ""
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexAny(s, "\n\r"); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		switch lineSide(line) {
+		case sideHuman:
+			human = true
+		case sideAI:
+			ai = true
+		case sideOther:
+		default:
+			continue
+		}
+		if first == "" {
+			first = line
+		}
+		if human && ai {
+			return first, true
+		}
+	}
+	return "", false
+}
