@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+)
+
+func newChecksCmd(io *IO, g *globalOpts) *cobra.Command {
+	var sets []string
+	var actor string
+	cmd := &cobra.Command{
+		Use:   "checks ID [--set ID=passed|failed|skipped]...",
+		Short: "Show or record a passport's landing checks",
+		Long: `Show a passport's landing checks (TaskPack §4.4) with their status: pending,
+passed, failed or skipped. --set c1=passed records what you attest about a
+check (checked_by <actor>@<machine>, checked_at); --set c1=pending withdraws
+it. The sender's "how" is shown as the sender's suggestion and never run.`,
+		Example: `  tp checks TP-7W3R-S7E5
+  tp checks TP-7W3R-S7E5 --set c1=passed --set c2=skipped`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openStore(io, g)
+			if err != nil {
+				return err
+			}
+			type set struct{ id, status string }
+			var ss []set
+			seen := map[string]bool{}
+			for _, raw := range sets {
+				id, status, err := parseAssignment("--set", raw)
+				if err != nil {
+					return err
+				}
+				if status, err = home.ParseCheckStatus(strings.TrimSpace(status)); err != nil {
+					return fmt.Errorf("--set %s: %w", sanitize.Line(id), err)
+				}
+				if seen[id] {
+					return fmt.Errorf("check %s is set twice", sanitize.Line(id))
+				}
+				seen[id] = true
+				ss = append(ss, set{id, status})
+			}
+			var v *ojson.Value
+			var version int64
+			if len(ss) > 0 {
+				by := actorAndMachine(io, actor)
+				now := time.Now()
+				v, err = s.Update(args[0], func(v *ojson.Value) error {
+					for _, x := range ss {
+						if err := home.SetCheck(v, x.id, x.status, by, now); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					return storeHint(err)
+				}
+				version, _ = v.Get("version").Int()
+			} else {
+				st, err := s.Get(args[0])
+				if err != nil {
+					return storeHint(err)
+				}
+				v, version = st.V, st.Version
+			}
+			id := v.Get("id").Text()
+			if g.json {
+				out := asksJSON{ID: id, Version: version, Checks: v.Get("landing_checks").Items()}
+				if out.Checks == nil {
+					out.Checks = []*ojson.Value{}
+				}
+				return writeHomeJSON(io.Out, out)
+			}
+			for _, x := range ss {
+				fmt.Fprintf(io.Out, "%s: %s\n", sanitize.Line(x.id), x.status)
+			}
+			if len(ss) > 0 {
+				fmt.Fprintf(io.Out, "saved %s version %d\n\n", sanitize.Line(id), version)
+			}
+			renderChecks(io.Out, id, home.Checks(v), sender(v))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&sets, "set", nil, "record a check: ID=passed|failed|skipped|pending (repeatable)")
+	f.StringVar(&actor, "actor", "", "who attests (default $TP_ACTOR, git user.name, $USER)")
+	return cmd
+}
+
+// sender names who wrote the checks' "how", from landed_from.origin (D12).
+func sender(v *ojson.Value) string {
+	o := v.Get("landed_from").Get("origin")
+	a, m := o.Get("actor").Text(), o.Get("machine").Text()
+	if a == "" && m == "" {
+		return "the sender"
+	}
+	return orDash(a) + "@" + orDash(m)
+}
+
+func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from string) {
+	pending := 0
+	for _, c := range checks {
+		if home.CheckStatus(c) == model.CheckPending {
+			pending++
+		}
+	}
+	fmt.Fprintf(w, "%s · %d landing checks, %d pending\n", sanitize.Line(id), len(checks), pending)
+	for _, c := range checks {
+		head := home.CheckStatus(c)
+		if c.Required() {
+			head += " · required"
+		}
+		if by := c.V.Get("checked_by").Text(); by != "" {
+			head += " · by " + sanitize.Line(by) + " at " + orDash(c.V.Get("checked_at").Text())
+		}
+		fmt.Fprintf(w, "\n%s  %s\n", sanitize.Line(c.ID()), head)
+		field(w, "check", c.Check())
+		if c.How() != "" {
+			field(w, "how", c.How()+"\n(suggested by "+from+"; tp never runs it)")
+		}
+	}
+}

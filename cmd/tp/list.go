@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+)
+
+// listJSON is `tp list --json`.
+type listJSON struct {
+	Store     string         `json:"store"`
+	Passports []home.Entry   `json:"passports"`
+	Skipped   []home.Skipped `json:"skipped"`
+}
+
+func newListCmd(io *IO, g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the passports in the home store",
+		Long: `List the passports in the store, most recently updated first: id, version,
+open asks, pending landing checks, lineage root and title. Files in the store
+that cannot be read are reported on stderr and skipped.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := openStore(io, g)
+			if err != nil {
+				return err
+			}
+			entries, skipped, err := s.List()
+			if err != nil {
+				return err
+			}
+			for _, sk := range skipped {
+				fmt.Fprintf(io.Err, "tp: warning: skipped %s: %s\n", sanitize.Line(sk.File), sanitize.Line(sk.Reason))
+			}
+			if g.json {
+				out := listJSON{Store: s.Dir(), Passports: entries, Skipped: skipped}
+				if out.Passports == nil {
+					out.Passports = []home.Entry{}
+				}
+				if out.Skipped == nil {
+					out.Skipped = []home.Skipped{}
+				}
+				b, err := ojson.MarshalCanonical(out)
+				if err != nil {
+					return err
+				}
+				_, err = io.Out.Write(b)
+				return err
+			}
+			if len(entries) == 0 {
+				fmt.Fprintf(io.Out, "no passports in %s\n", sanitize.Line(s.Dir()))
+				return nil
+			}
+			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tVERSION\tOPEN ASKS\tPENDING CHECKS\tROOT\tTITLE")
+			for _, e := range entries {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", sanitize.Line(e.ID), e.Version,
+					count(e.OpenAsks), count(e.PendingChecks), sanitize.Line(e.RootID), sanitize.Line(e.Title))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func count(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/sanitize"
+)
+
+// openStore opens the passport store the command line points at: --store,
+// else D15's default ($TP_STORE, $TASK_PASSPORT_STORE, the XDG data dir).
+func openStore(io *IO, g *globalOpts) (*home.Store, error) {
+	dir := g.store
+	if dir == "" {
+		dir = home.DefaultDir(io.Env)
+	}
+	if dir == "" {
+		return nil, withHint(errors.New("no passport store: no --store, TP_STORE, TASK_PASSPORT_STORE, XDG_DATA_HOME or HOME"),
+			"pass --store DIR or set TP_STORE")
+	}
+	return home.Open(dir)
+}
+
+// storeHint adds what to do next to the store errors people meet.
+func storeHint(err error) error {
+	var nf *home.ErrNotFound
+	var ce *home.ConflictError
+	var busy *home.BusyError
+	switch {
+	case errors.As(err, &nf):
+		return withHint(err, "tp list shows the passports in this store; --store DIR picks another")
+	case errors.As(err, &ce):
+		return withHint(err, "another program saved "+sanitize.Line(ce.ID)+" meanwhile; run the command again")
+	case errors.As(err, &busy):
+		return withHint(err, "another tp or task-passport is saving; try again (a lock left by a dead process is retired after 30 s)")
+	}
+	return err
+}
+
+// actorAndMachine resolves who is acting here (D14), for answered_by and
+// checked_by.
+func actorAndMachine(io *IO, flag string) string {
+	return home.By(home.Actor(flag, io.Env), home.Machine(io.Env))
+}
