@@ -119,6 +119,9 @@ func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
 	for _, k := range localOnly {
 		state.Obj().Delete(k)
 	}
+	for _, a := range state.Get("asks").Items() {
+		a.Obj().Delete(AskedAt)
+	}
 
 	lin := model.LineageOf(stored.Get("lineage")).Extend(id, pp.Version())
 

@@ -18,6 +18,7 @@ import (
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/model/home"
 	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // Decisions are what the person landing chose, gathered by the TUI or taken
@@ -59,6 +60,9 @@ type Landed struct {
 	// credential-like luggage (D5: landing warns, it does not refuse).
 	Warnings  []string `json:"warnings"`
 	NextSteps []Step   `json:"next_steps"`
+	// Credentials are credential-like strings found in the luggage while
+	// it was written (D5: landing warns, it does not refuse).
+	Credentials []scan.Finding `json:"credentials"`
 }
 
 // TrustWarning is §4.2's warning, shown whenever --trust-own-facts restores
@@ -105,7 +109,7 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Landed{ID: plan.ID, Restored: restored, Files: []string{}, Warnings: []string{}}
+	out := &Landed{ID: plan.ID, Restored: restored, Files: []string{}, Warnings: []string{}, Credentials: []scan.Finding{}}
 	if out.Restored == nil {
 		out.Restored = []string{}
 	}
@@ -130,11 +134,15 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 		if err := os.MkdirAll(st.Dir(), 0o755); err != nil {
 			return nil, fmt.Errorf("passport store %s: %w", st.Dir(), err)
 		}
-		files, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
+		files, found, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
 		if err != nil {
 			return nil, err
 		}
 		out.FilesDir, out.Files = filesDir, files
+		out.Credentials = append(out.Credentials, found...)
+		for _, f := range found {
+			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
+		}
 	}
 
 	saved, err := st.Save(state, 0)
@@ -287,19 +295,27 @@ func sortedKeys(m map[string]string) []string {
 // reach outside it; files are created exclusively (a name twice, or a link
 // planted meanwhile, fails) with mode 0644: no execute bits. On any error or
 // cancellation the temporary folder is removed and dest is never created.
-func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, error) {
+func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, []scan.Finding, error) {
+	names, found, err := extractTo(ctx, luggage, open, dest, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	return names, found, nil
+}
+
+func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
 	if _, err := os.Lstat(dest); err == nil {
-		return nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
+		return nil, nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, nil, err
 	}
 	parent := filepath.Dir(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tmp := filepath.Join(parent, "."+filepath.Base(dest)+".landing-"+randHex(6))
 	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ok := false
 	defer func() {
@@ -309,7 +325,7 @@ func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadC
 	}()
 	root, err := os.OpenRoot(tmp)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer root.Close()
 
@@ -321,52 +337,53 @@ func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadC
 		progress(0, total)
 	}
 	buf := make([]byte, 1<<20)
-	names := make([]string, 0, len(luggage))
+	names = make([]string, 0, len(luggage))
 	for _, l := range luggage {
 		name, err := luggageName(l.Name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if dir := path.Dir(name); dir != "." {
 			if err := root.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
 		}
-		n, err := extractOne(ctx, root, name, l, open, buf, func(n int64) {
+		sc := scan.NewLuggageScanner(l.Name)
+		_, err = extractOne(ctx, root, name, l, open, buf, sc, func(n int64) {
 			done += n
 			if progress != nil {
 				progress(done, total)
 			}
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		_ = n
+		found = append(found, sc.Findings()...)
 		names = append(names, filepath.Join(dest, filepath.FromSlash(name)))
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	syncDir(tmp)
 	// The temporary folder is ours and fresh; dest was checked absent above,
 	// and rename(2) refuses a non-empty folder appearing there meanwhile.
 	if _, err := os.Lstat(dest); err == nil {
-		return nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
+		return nil, nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
 	}
 	if err := os.Rename(tmp, dest); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	syncDir(parent)
 	ok = true
 	sort.Strings(names)
-	return names, nil
+	return names, found, nil
 }
 
 // extractOne writes one luggage file, checking its digest and size.
-func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), buf []byte, step func(int64)) (int64, error) {
+func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, step func(int64)) (int64, error) {
 	r, err := open(l.Name)
 	if err != nil {
 		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
@@ -387,6 +404,7 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 			if _, err := f.Write(buf[:k]); err != nil {
 				return n, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
+			sc.Write(buf[:k])
 			n += int64(k)
 			step(int64(k))
 		}

@@ -309,11 +309,14 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 		if p != nil {
 			open = p.OpenLuggage
 		}
-		files, err := extract(ctx, plan.luggage, open, dest, d.Progress)
+		files, found, err := extract(ctx, plan.luggage, open, dest, d.Progress)
 		if err != nil {
 			return nil, err
 		}
 		out.FilesDir, out.Files = dest, files
+		for _, f := range found {
+			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); merged anyway (D5: landing warns)")
+		}
 	}
 
 	saved, err := st.Save(merged, mp.TargetVersion)

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/pack"
+)
+
+// landOptions are tp land's flags (DESIGN.md §4).
+type landOptions struct {
+	Into          string
+	FilesOut      string
+	DryRun        bool
+	Again         bool
+	Checks        []string // ID=passed|failed|skipped
+	TrustOwnFacts bool
+}
+
+// runLandTUI is set by the terminal UI; tp land uses it only when
+// io.Interactive(g). Every headless path below prints the plan and never
+// runs a check's how (D12).
+var runLandTUI func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error
+
+// landJSON is tp land --json: one document.
+type landJSON struct {
+	DryRun bool         `json:"dry_run"`
+	Plan   *pack.Plan   `json:"plan"`
+	Landed *pack.Landed `json:"landed,omitempty"`
+	Merged *pack.Merged `json:"merged,omitempty"`
+}
+
+func newLandCmd(io *IO, g *globalOpts) *cobra.Command {
+	var o landOptions
+	cmd := &cobra.Command{
+		Use:   "land FILE",
+		Short: "Land a handoff as a new passport, or merge a receipt into the passport that asked",
+		Long: `Land a TaskPack. A handoff becomes a new local passport (TaskPack §3.1): a new
+id, the pack's lineage kept, machine-scoped facts sealed, asks and landing
+checks stored (checks pending unless --check attests them), luggage written
+only inside the new passport's files folder, and next steps in the order §4.4
+demands: required landing checks, re-verification of sealed facts, asks, then
+the sender's own steps.
+
+A receipt is merged into the passport it answers (§4.4.1): the entry before the
+last in its lineage chain. Answers land on the matching asks, questions aimed
+back are adopted as open, landing checks are reported and not adopted, and the
+goal, current state and next steps are never touched. --into must name that
+same passport; any other is refused.
+
+The plan is printed first, quoted and attributed: the sender's "how" for each
+check is a suggestion and is never run here; text that reads like instructions,
+credential-like strings and every repair the reader made are listed.
+--dry-run prints the plan and writes nothing.`,
+		Example: `  tp land deck.taskpack --plain --dry-run
+  tp land deck.taskpack --plain --check c1=passed --check c2=skipped
+  tp land answers.taskpack.json --into TP-K7WF-3NQX`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if io.Interactive(g) && runLandTUI != nil {
+				return runLandTUI(cmd, io, g, args[0], o)
+			}
+			return runLandPlain(io, g, args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Into, "into", "", "merge a receipt into this passport (it must be the one the receipt answers)")
+	f.StringVar(&o.FilesOut, "files-out", "", "write the luggage into this new folder instead of the store")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print the plan and write nothing")
+	f.BoolVar(&o.Again, "again", false, "land a file that was landed before, as another new passport")
+	f.StringArrayVar(&o.Checks, "check", nil, "attest a landing check: ID=passed|failed|skipped (repeatable)")
+	f.BoolVar(&o.TrustOwnFacts, "trust-own-facts", false, "restore the ✓ of sealed facts verified on this very machine (§4.2)")
+	return cmd
+}
+
+// LandEnv is who is landing, here (D14).
+func landEnv(io *IO) pack.Env {
+	return pack.Env{Machine: home.Machine(io.Env), Actor: home.Actor("", io.Env)}
+}
+
+// ParseCheckFlags reads --check ID=status flags.
+func parseCheckFlags(flags []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		id, status, ok := strings.Cut(f, "=")
+		id, status = strings.TrimSpace(id), strings.TrimSpace(status)
+		if !ok || id == "" {
+			return nil, fmt.Errorf("--check %s: expected ID=passed|failed|skipped", sanitize.Line(f))
+		}
+		s, err := home.ParseCheckStatus(status)
+		if err != nil || s == model.CheckPending {
+			return nil, fmt.Errorf("--check %s: status must be passed, failed or skipped", sanitize.Line(f))
+		}
+		out[id] = s
+	}
+	return out, nil
+}
+
+func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
+	checks, err := parseCheckFlags(o.Checks)
+	if err != nil {
+		return err
+	}
+	p, err := pack.Open(file, pack.Options{})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	st, err := openStore(io, g)
+	if err != nil {
+		return err
+	}
+	env := landEnv(io)
+	receipt := model.PackObject{V: p.Object}.Kind() == model.KindReceipt
+	var plan *pack.Plan
+	if receipt || o.Into != "" {
+		plan, err = pack.PlanMerge(p, st, o.Into, env)
+	} else {
+		plan, err = pack.PlanLanding(p, st, env)
+	}
+	if err != nil {
+		return storeHint(err)
+	}
+	d := pack.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
+	doc := landJSON{DryRun: o.DryRun, Plan: plan}
+	if !g.json {
+		renderPlan(io.Out, plan)
+	}
+	if o.DryRun {
+		if g.json {
+			return writeJSON(io.Out, doc)
+		}
+		fmt.Fprintln(io.Out, "\ndry run: nothing written")
+		return nil
+	}
+	if plan.Merge != nil {
+		merged, err := pack.Merge(p, plan, st, d)
+		if err != nil {
+			return storeHint(err)
+		}
+		doc.Merged = merged
+		if g.json {
+			return writeJSON(io.Out, doc)
+		}
+		renderMerged(io.Out, plan, merged)
+		return nil
+	}
+	if plan.AlreadyLandedAs != "" && !o.Again {
+		return withHint(&pack.Error{File: plan.File, Rule: pack.RuleAlreadyLanded,
+			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
+			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
+	}
+	landed, err := pack.Land(p, plan, st, d)
+	if err != nil {
+		return storeHint(err)
+	}
+	doc.Landed = landed
+	if g.json {
+		return writeJSON(io.Out, doc)
+	}
+	renderLanded(io.Out, landed)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := ojson.MarshalCanonical(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// q quotes untrusted text for one line of plain output (D11).
+func q(s string) string { return `"` + sanitize.Line(s) + `"` }
+
+// renderPlan prints the landing plan as stable plain text. Everything from
+// the pack is sanitised and quoted; the sender's how is attributed.
+func renderPlan(w io.Writer, pl *pack.Plan) {
+	l := sanitize.Line
+	short := pl.SHA256
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	verb := "Landing"
+	if pl.Merge != nil {
+		verb = "Merging"
+	}
+	fmt.Fprintf(w, "%s %s (%s, %s, sha256 %s…)\n", verb, l(pl.File), l(pl.Kind), pl.Encoding, short)
+	fmt.Fprintf(w, "  from       %s@%s (harness %s), packed %s\n", q(pl.Sender.Actor), q(pl.Sender.Machine), q(pl.Sender.Harness), l(pl.Sender.PackedAt))
+	fmt.Fprintf(w, "  passport   %s %s\n", l(model.ChainEntry(pl.Sender.PassportID, pl.Sender.Version)), q(pl.Title))
+	fmt.Fprintf(w, "  goal       %s\n", q(pl.Goal))
+	fmt.Fprintf(w, "  lineage    root %s, chain %s\n", l(pl.Lineage.RootID), l(joinChain(pl.Lineage.Chain)))
+	if pl.Note != "" {
+		fmt.Fprintf(w, "  note       %s\n", q(pl.Note))
+	}
+	fmt.Fprintf(w, "  integrity  %s; %d luggage file(s), %d bytes\n", pl.Integrity.How, pl.Integrity.LuggageFiles, pl.Integrity.LuggageBytes)
+	if pl.Merge != nil {
+		fmt.Fprintf(w, "  answers    %s %s (version %d), the entry before the last in the chain (§4.4.1)\n", l(pl.Merge.Target), q(pl.Merge.TargetTitle), pl.Merge.TargetVersion)
+	} else {
+		fmt.Fprintf(w, "  lands as   %s (a new local id, §3.1)\n", l(pl.ID))
+	}
+	if pl.AlreadyLandedAs != "" {
+		fmt.Fprintf(w, "  NOTE       this file was already landed as %s\n", l(pl.AlreadyLandedAs))
+	}
+
+	if len(pl.Checks) > 0 {
+		title := "Landing checks (required first; each how is the sender's suggestion and is never run here):"
+		if pl.Merge != nil {
+			title = "Landing checks in this receipt describe the sender's machine: reported, not adopted (§4.4.1):"
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		for _, c := range pl.Checks {
+			req := "optional"
+			if c.Required {
+				req = "required"
+			}
+			fmt.Fprintf(w, "  %s [%s, %s] %s\n", l(c.ID), req, c.Status, q(c.Check))
+			if c.How != "" {
+				fmt.Fprintf(w, "      how, %s: %s\n", l(c.SuggestedBy), q(c.How))
+			}
+		}
+	}
+	if len(pl.Facts) > 0 {
+		fmt.Fprintf(w, "\nFacts (machine-scoped and unscoped facts arrive sealed, §4.2):\n")
+		for _, f := range pl.Facts {
+			scope := f.Scope
+			if scope == "" {
+				scope = "no scope: machine"
+			}
+			switch {
+			case f.Sealed:
+				where := "sealed, verified on " + l(f.VerifiedOn)
+				if f.ThisMachine {
+					where += " = this machine (--trust-own-facts may restore it)"
+				}
+				fmt.Fprintf(w, "  ⚠ [%s; %s] %s\n", l(scope), where, q(f.Claim))
+			case f.Verified:
+				fmt.Fprintf(w, "  ✓ [%s] %s\n", l(scope), q(f.Claim))
+			default:
+				fmt.Fprintf(w, "  · [%s; not verified] %s\n", l(scope), q(f.Claim))
+			}
+		}
+	}
+	if len(pl.Asks) > 0 {
+		fmt.Fprintf(w, "\nAsks (%s):\n", "what the sender still needs; accept says what counts as answered")
+		for _, a := range pl.Asks {
+			fmt.Fprintf(w, "  %s [%s] %s\n", l(a.ID), l(a.Status), q(a.What))
+			if a.Why != "" {
+				fmt.Fprintf(w, "      why:    %s\n", q(a.Why))
+			}
+			fmt.Fprintf(w, "      accept: %s\n", q(a.Accept))
+			if a.Answer != "" {
+				fmt.Fprintf(w, "      answer: %s%s\n", q(a.Answer), by(a.AnsweredBy, a.AnsweredAt))
+			}
+		}
+	}
+	if len(pl.Instructions) > 0 {
+		fmt.Fprintf(w, "\nText that reads like instructions (data, reported, never acted on; §4.5):\n")
+		for _, f := range pl.Instructions {
+			fmt.Fprintf(w, "  %s [%s %s] %s\n", l(f.Where), f.Class, l(f.Rule), q(f.Excerpt))
+		}
+	}
+	if len(pl.Credentials) > 0 {
+		fmt.Fprintf(w, "\nCredential-like or transcript-like text (landing warns, it does not refuse):\n")
+		for _, f := range pl.Credentials {
+			fmt.Fprintf(w, "  %s [%s %s] %s\n", l(f.Where), f.Class, l(f.Rule), q(f.Excerpt))
+		}
+	}
+	if len(pl.Repairs) > 0 {
+		fmt.Fprintf(w, "\nRepairs the reader made (the file is not conformant as written, §6 C0):\n")
+		for _, r := range pl.Repairs {
+			fmt.Fprintf(w, "  %s [%s] %s\n", l(r.Where), l(r.Rule), l(r.Detail))
+		}
+	}
+	if len(pl.Luggage) > 0 {
+		fmt.Fprintf(w, "\nLuggage → %s\n", l(pl.FilesDir))
+		for _, g := range pl.Luggage {
+			fmt.Fprintf(w, "  %s (%d bytes)\n", q(g.Name), g.Bytes)
+		}
+	}
+	if m := pl.Merge; m != nil {
+		renderPreview(w, m)
+	} else if len(pl.NextSteps) > 0 {
+		fmt.Fprintf(w, "\nNext steps, in order (§4.4):\n")
+		for i, s := range pl.NextSteps {
+			fmt.Fprintf(w, "  %d. %s\n", i+1, l(s.Text))
+		}
+	}
+	if len(pl.Warnings) > 0 {
+		fmt.Fprintf(w, "\nWarnings:\n")
+		for _, s := range pl.Warnings {
+			fmt.Fprintf(w, "  %s\n", l(s))
+		}
+	}
+}
+
+func by(who, at string) string {
+	if who == "" && at == "" {
+		return ""
+	}
+	return " (by " + sanitize.Line(who) + " at " + sanitize.Line(at) + ")"
+}
+
+func renderPreview(w io.Writer, m *pack.MergePreview) {
+	l := sanitize.Line
+	fmt.Fprintf(w, "\nWhat the merge changes in %s:\n", l(m.Target))
+	if m.AlreadyMerged {
+		fmt.Fprintf(w, "  nothing: this receipt was merged already (D6)\n")
+		return
+	}
+	for _, c := range m.AsksChanged {
+		fmt.Fprintf(w, "  ask %s %s: %s → %s", l(c.ID), q(c.What), l(c.Before.Status), l(c.After.Status))
+		if c.After.Answer != "" {
+			fmt.Fprintf(w, ", answer %s%s", q(c.After.Answer), by(c.After.AnsweredBy, c.After.AnsweredAt))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, a := range m.AsksAdopted {
+		fmt.Fprintf(w, "  ask %s adopted as open (a question for you): %s, accept %s\n", l(a.ID), q(a.What), q(a.Accept))
+	}
+	if len(m.AsksUnchanged) > 0 {
+		fmt.Fprintf(w, "  asks unchanged: %s\n", l(joinChain(m.AsksUnchanged)))
+	}
+	for _, f := range m.FactsAdded {
+		state := "✓"
+		if f.Sealed {
+			state = "sealed, verified on " + l(f.VerifiedOn)
+		}
+		fmt.Fprintf(w, "  fact added [%s]: %s\n", state, q(f.Claim))
+	}
+	if m.Changes == 0 {
+		fmt.Fprintf(w, "  nothing to change\n")
+	}
+	fmt.Fprintf(w, "  goal, current_state and next_steps are not touched (§4.4.1)\n")
+}
+
+func renderLanded(w io.Writer, ld *pack.Landed) {
+	l := sanitize.Line
+	fmt.Fprintf(w, "\nlanded as %s (version %d)\n", l(ld.ID), ld.Version)
+	if ld.FilesDir != "" {
+		fmt.Fprintf(w, "luggage in %s (%d file(s))\n", l(ld.FilesDir), len(ld.Files))
+	}
+	for _, c := range ld.Restored {
+		fmt.Fprintf(w, "restored ✓ (--trust-own-facts): %s\n", q(c))
+	}
+	for _, s := range ld.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", l(s))
+	}
+}
+
+func renderMerged(w io.Writer, pl *pack.Plan, m *pack.Merged) {
+	l := sanitize.Line
+	if !m.Changed {
+		fmt.Fprintf(w, "\nnothing changed in %s (version %d)\n", l(m.Target), m.Version)
+		return
+	}
+	fmt.Fprintf(w, "\nmerged into %s (now version %d)\n", l(m.Target), m.Version)
+	if m.FilesDir != "" {
+		fmt.Fprintf(w, "luggage in %s (%d file(s))\n", l(m.FilesDir), len(m.Files))
+	}
+	for _, c := range m.Restored {
+		fmt.Fprintf(w, "restored ✓ (--trust-own-facts): %s\n", q(c))
+	}
+	for _, s := range m.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", l(s))
+	}
+}

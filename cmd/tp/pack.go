@@ -1,0 +1,226 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/pack"
+)
+
+// packOptions are tp pack's flags (DESIGN.md §4).
+type packOptions struct {
+	out        string
+	flat       bool
+	receipt    bool
+	files      []string
+	asks       []string
+	checks     []string
+	asksFile   string
+	checksFile string
+	note       string
+	actor      string
+}
+
+// packJSON is tp pack --json.
+type packJSON struct {
+	OK            bool             `json:"ok"`
+	Pack          string           `json:"pack"`
+	Encoding      pack.Encoding    `json:"encoding"`
+	Kind          string           `json:"kind"`
+	PassportID    string           `json:"passport_id"`
+	Version       int64            `json:"version"`
+	HomeVersion   int64            `json:"home_version"` // after recording the asks sent
+	Lineage       pack.PlanLineage `json:"lineage"`
+	Asks          []string         `json:"asks"`
+	AsksRecorded  []string         `json:"asks_recorded"`
+	LandingChecks []string         `json:"landing_checks"`
+	Luggage       []string         `json:"luggage"`
+	Warnings      []string         `json:"warnings"`
+}
+
+func newPackCmd(io *IO, g *globalOpts) *cobra.Command {
+	var o packOptions
+	cmd := &cobra.Command{
+		Use:   "pack ID --out FILE",
+		Short: "Pack a passport into a TaskPack: a handoff, or with --receipt the answers going home",
+		Long: `Pack passport ID into a TaskPack (.taskpack, ZIP + BagIt; or with --flat the
+.taskpack.json single file). The pack's lineage is the passport's kept chain
+plus its own <id>@<version> (TaskPack §3); machine-scoped and unscoped facts
+leave sealed (§4.2); credentials, transcripts, instruction fields and asks
+without an accept rule are refused and nothing is written (§4.1).
+
+The asks sent are recorded in the passport that stays home (§4.3), so the
+receipt that answers them has somewhere to land. A --receipt carries back the
+asks this passport received, with their answers, and any new ones.
+
+Pre-flight warnings (absolute local paths no luggage carries, facts without
+scope, accept rules too vague to judge) go to stderr; they do not stop the pack.`,
+		Example: `  tp pack TP-K7WF-3NQX --out deck.taskpack --file outline.md --file figures \
+      --ask "Send the September close by region|A CSV with EMEA, APAC and AMER revenue|Slide 2" \
+      --check "Keynote opens the template|open -a Keynote template.key"
+  tp pack TP-K7WF-3NQX --receipt --out answers.taskpack.json --flat`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPack(io, g, args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "", "the pack file to write (required)")
+	f.BoolVar(&o.flat, "flat", false, "write the flat .taskpack.json form (attachments inline)")
+	f.BoolVar(&o.receipt, "receipt", false, "pack a receipt: the answers to the asks this passport received (§4.4.1)")
+	f.StringArrayVar(&o.files, "file", nil, "luggage: a file, or a folder that keeps its shape (repeatable)")
+	f.StringArrayVar(&o.asks, "ask", nil, `an ask: "what|accept|why" (repeatable; accept is required, §4.3)`)
+	f.StringArrayVar(&o.checks, "check", nil, `a required landing check: "check|how" (repeatable, §4.4)`)
+	f.StringVar(&o.asksFile, "asks", "", "a JSON array of asks")
+	f.StringVar(&o.checksFile, "checks", "", "a JSON array of landing checks")
+	f.StringVar(&o.note, "note", "", "one line for the receiver")
+	f.StringVar(&o.actor, "actor", "", "who is packing (default $TP_ACTOR, git user.name, $USER)")
+	return cmd
+}
+
+func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
+	if o.out == "" {
+		return withHint(fmt.Errorf("pack %s: --out FILE is required", sanitize.Line(id)), "name the pack file, e.g. --out handoff.taskpack")
+	}
+	st, err := openStore(io, g)
+	if err != nil {
+		return err
+	}
+	stored, err := st.Get(id)
+	if err != nil {
+		return storeHint(err)
+	}
+	var asks, checks []*ojson.Value
+	for _, a := range o.asks {
+		asks = append(asks, pack.ParseAsk(a))
+	}
+	if o.asksFile != "" {
+		more, err := pack.ReadList(o.asksFile)
+		if err != nil {
+			return err
+		}
+		asks = append(asks, more...)
+	}
+	for _, c := range o.checks {
+		checks = append(checks, pack.ParseCheck(c))
+	}
+	if o.checksFile != "" {
+		more, err := pack.ReadList(o.checksFile)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, more...)
+	}
+	kind := model.KindHandoff
+	if o.receipt {
+		kind = model.KindReceipt
+	}
+	built, err := pack.Build(stored.V, pack.BuildOptions{
+		Kind:    kind,
+		Files:   o.files,
+		Asks:    asks,
+		Checks:  checks,
+		Note:    o.note,
+		Actor:   home.Actor(o.actor, io.Env),
+		Machine: home.Machine(io.Env),
+	})
+	if err != nil {
+		return err
+	}
+	warnings := pack.Preflight(built)
+	for _, w := range warnings {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
+	}
+
+	enc := pack.EncodingBag
+	if o.flat {
+		enc = pack.EncodingFlat
+	}
+	// Write beside the target, record the asks at home, then put the pack
+	// in place: a pack whose asks were not recorded never appears, and a
+	// refused pack records nothing.
+	out, err := filepath.Abs(o.out)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".packing")
+	os.Remove(tmp)
+	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	homeVersion := stored.Version
+	var recorded []string
+	if built.Home != nil {
+		saved, err := st.Save(built.Home, stored.Version)
+		if err != nil {
+			os.Remove(tmp)
+			return storeHint(err)
+		}
+		homeVersion, _ = saved.Get("version").Int()
+		for _, a := range built.Sent {
+			recorded = append(recorded, a.ID())
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+
+	po := model.PackObject{V: built.Source.Object}
+	lin := po.Lineage()
+	res := packJSON{OK: true, Pack: o.out, Encoding: enc, Kind: kind, PassportID: stored.Passport().ID(),
+		Version: stored.Version, HomeVersion: homeVersion,
+		Lineage: pack.PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Asks:    []string{}, AsksRecorded: []string{}, LandingChecks: []string{}, Luggage: []string{}, Warnings: []string{}}
+	for _, a := range po.Asks() {
+		res.Asks = append(res.Asks, a.ID())
+	}
+	res.AsksRecorded = append(res.AsksRecorded, recorded...)
+	for _, c := range po.LandingChecks() {
+		res.LandingChecks = append(res.LandingChecks, c.ID())
+	}
+	for _, f := range built.Files {
+		res.Luggage = append(res.Luggage, f.Name)
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+	if g.json {
+		b, err := ojson.MarshalCanonical(res)
+		if err != nil {
+			return err
+		}
+		_, err = io.Out.Write(b)
+		return err
+	}
+	fmt.Fprintf(io.Out, "packed %s %s@%d → %s (%s)\n", kind, sanitize.Line(res.PassportID), res.Version, sanitize.Line(o.out), enc)
+	fmt.Fprintf(io.Out, "  lineage   root %s, chain %s\n", sanitize.Line(lin.RootID), sanitize.Line(joinChain(lin.Chain)))
+	fmt.Fprintf(io.Out, "  asks      %d", len(res.Asks))
+	if len(recorded) > 0 {
+		fmt.Fprintf(io.Out, " (recorded at home: %s; %s is now version %d)", sanitize.Line(joinChain(recorded)), sanitize.Line(res.PassportID), homeVersion)
+	}
+	fmt.Fprintln(io.Out)
+	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
+	fmt.Fprintf(io.Out, "  luggage   %d file(s)\n", len(res.Luggage))
+	return nil
+}
+
+func joinChain(s []string) string {
+	out := ""
+	for i, e := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += e
+	}
+	if out == "" {
+		return "-"
+	}
+	return out
+}
