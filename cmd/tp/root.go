@@ -111,6 +111,8 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 	// Each command lives in its own file; add one line here per command.
 	root.AddCommand(
 		newNewCmd(io, g), newListCmd(io, g), newShowCmd(io, g), newAsksCmd(io, g), newChecksCmd(io, g),
+		newPackCmd(io, g),
+		newLandCmd(io, g),
 	// commands
 	)
 	return root, g
