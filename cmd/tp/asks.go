@@ -14,12 +14,11 @@ import (
 	"github.com/tp-dev/tp/model/sanitize"
 )
 
-// asksJSON is `tp asks --json` (and `tp checks --json` with Checks).
+// asksJSON is `tp asks --json`: the stored asks, exactly.
 type asksJSON struct {
 	ID      string         `json:"id"`
 	Version int64          `json:"version"`
-	Asks    []*ojson.Value `json:"asks,omitempty"`
-	Checks  []*ojson.Value `json:"landing_checks,omitempty"`
+	Asks    []*ojson.Value `json:"asks"`
 }
 
 func newAsksCmd(io *IO, g *globalOpts) *cobra.Command {

@@ -14,6 +14,13 @@ import (
 	"github.com/tp-dev/tp/model/sanitize"
 )
 
+// checksJSON is `tp checks --json`: the stored landing checks, exactly.
+type checksJSON struct {
+	ID      string         `json:"id"`
+	Version int64          `json:"version"`
+	Checks  []*ojson.Value `json:"landing_checks"`
+}
+
 func newChecksCmd(io *IO, g *globalOpts) *cobra.Command {
 	var sets []string
 	var actor string
@@ -75,7 +82,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 			}
 			id := v.Get("id").Text()
 			if g.json {
-				out := asksJSON{ID: id, Version: version, Checks: v.Get("landing_checks").Items()}
+				out := checksJSON{ID: id, Version: version, Checks: v.Get("landing_checks").Items()}
 				if out.Checks == nil {
 					out.Checks = []*ojson.Value{}
 				}
