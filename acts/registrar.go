@@ -634,53 +634,77 @@ func hasClaim(a *ActState, id string) bool {
 // The rewrite similarity measure (§4 step 5 leaves it to implementations).
 //
 // A text is case-folded and reduced to its letters and digits (so spacing,
-// punctuation and their widths do not count), then to its set of character
-// bigrams (a one-character text is its one character). Two texts are a
-// rewrite of each other when the Sørensen–Dice coefficient of their bigram
-// sets is at least 0.5, or when at least 80% of the smaller set is in the
-// larger one and the smaller has at least 4 bigrams (an addition such as
-// "Renew the domain" → "Renew the domain for two years"). Character bigrams
-// work the same for English words and for Chinese, which has no spaces.
-// The measure errs towards warning: a false warning costs the operator a
-// look; a false claim asks the principal about work still to be done.
+// punctuation and their widths do not count). Two texts are a rewrite of
+// each other when any of these holds:
+//
+//   - the Sørensen–Dice coefficient of their sets of character bigrams is
+//     at least 0.5 (a one-character text is its one character);
+//   - at least 80% of the smaller bigram set is in the larger, and the
+//     smaller has at least 4 bigrams (an addition: "Renew the domain" →
+//     "Renew the domain for two years");
+//   - they share a run of at least 8 characters that is at least 40% of the
+//     shorter text, CJK characters counting twice ("Collect the shed key" →
+//     "Pick up the shed key from Ann").
+//
+// Character bigrams and runs work the same for English words and for
+// Chinese, which has no spaces. The measure errs towards warning: a false
+// warning costs the operator a look; a false claim asks the principal about
+// work still to be done.
 const (
 	rewriteDice        = 0.5
 	rewriteContainment = 0.8
 	rewriteMinBigrams  = 4
+	rewriteMinRun      = 8
+	rewriteRunShare    = 0.4
 )
 
 type lineFeatures struct {
-	num     int
+	num int
+	f   textFeatures
+}
+
+type textFeatures struct {
+	runes   []rune
+	weight  int // length, CJK counting twice
 	bigrams map[string]struct{}
 }
 
-func features(text string) map[string]struct{} {
-	var rs []rune
+func features(text string) textFeatures {
+	var f textFeatures
 	for _, c := range strings.ToLower(text) {
 		if unicode.IsLetter(c) || unicode.IsNumber(c) {
-			rs = append(rs, c)
+			f.runes = append(f.runes, c)
+			f.weight += runeWeight(c)
 		}
 	}
-	m := map[string]struct{}{}
+	rs := f.runes
+	f.bigrams = make(map[string]struct{}, len(rs))
 	if len(rs) == 1 {
-		m[string(rs)] = struct{}{}
+		f.bigrams[string(rs)] = struct{}{}
 	}
 	for i := 0; i+1 < len(rs); i++ {
-		m[string(rs[i:i+2])] = struct{}{}
+		f.bigrams[string(rs[i:i+2])] = struct{}{}
 	}
-	return m
+	return f
+}
+
+func runeWeight(c rune) int {
+	if unicode.In(c, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+		return 2
+	}
+	return 1
 }
 
 // Similar reports whether b looks like a rewrite of a under the measure above.
 func Similar(a, b string) bool {
-	return similarSets(features(a), features(b))
+	return similarFeatures(features(a), features(b))
 }
 
-func similarSets(a, b map[string]struct{}) bool {
-	if len(a) == 0 || len(b) == 0 {
+func similarFeatures(a, b textFeatures) bool {
+	if len(a.bigrams) == 0 || len(b.bigrams) == 0 {
 		return false
 	}
-	small, large := a, b
+	small, large := a.bigrams, b.bigrams
 	if len(small) > len(large) {
 		small, large = large, small
 	}
@@ -690,26 +714,55 @@ func similarSets(a, b map[string]struct{}) bool {
 			common++
 		}
 	}
-	dice := 2 * float64(common) / float64(len(a)+len(b))
-	if dice >= rewriteDice {
+	if 2*float64(common)/float64(len(a.bigrams)+len(b.bigrams)) >= rewriteDice {
 		return true
 	}
-	return len(small) >= rewriteMinBigrams && float64(common) >= rewriteContainment*float64(len(small))
+	if len(small) >= rewriteMinBigrams && float64(common) >= rewriteContainment*float64(len(small)) {
+		return true
+	}
+	if common < 3 {
+		return false // no shared run of 4 characters or more
+	}
+	run := longestCommonRun(a.runes, b.runes)
+	shorter := min(a.weight, b.weight)
+	return run >= rewriteMinRun && float64(run) >= rewriteRunShare*float64(shorter)
+}
+
+// longestCommonRun is the weight of the longest common substring of a and b
+// (dynamic programming over one row; texts are one line long).
+func longestCommonRun(a, b []rune) int {
+	best := 0
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				cur[j] = prev[j-1] + runeWeight(a[i-1])
+				if cur[j] > best {
+					best = cur[j]
+				}
+			} else {
+				cur[j] = 0
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return best
 }
 
 func (r *registrar) taskFeatures() []lineFeatures {
 	feats := []lineFeatures{}
 	for i := range r.d.Lines {
 		if l := &r.d.Lines[i]; l.Kind == KindTask {
-			feats = append(feats, lineFeatures{num: l.Num, bigrams: features(l.TaskText)})
+			feats = append(feats, lineFeatures{num: l.Num, f: features(l.TaskText)})
 		}
 	}
 	return feats
 }
 
-func rewriteOf(f map[string]struct{}, feats []lineFeatures) (int, bool) {
+func rewriteOf(f textFeatures, feats []lineFeatures) (int, bool) {
 	for _, lf := range feats {
-		if similarSets(f, lf.bigrams) {
+		if similarFeatures(f, lf.f) {
 			return lf.num, true
 		}
 	}
