@@ -64,7 +64,7 @@ an ask no longer needed. All changes are saved together, or none is.`,
 			if len(as)+len(drops) > 0 {
 				by := actorAndMachine(io, actor)
 				now := time.Now()
-				v, err = s.Update(args[0], func(v *ojson.Value) error {
+				v, err = s.Apply(args[0], func(v *ojson.Value) error {
 					for _, a := range as {
 						if err := home.AnswerAsk(v, a.id, a.text, by, now); err != nil {
 							return err

@@ -61,7 +61,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 			if len(ss) > 0 {
 				by := actorAndMachine(io, actor)
 				now := time.Now()
-				v, err = s.Update(args[0], func(v *ojson.Value) error {
+				v, err = s.Apply(args[0], func(v *ojson.Value) error {
 					for _, x := range ss {
 						if err := home.SetCheck(v, x.id, x.status, by, now); err != nil {
 							return err

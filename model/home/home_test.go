@@ -369,7 +369,7 @@ func TestUpdateKeepsUnknownFields(t *testing.T) {
 // the test of the lock and of expected_version is that no increment is lost.
 func increment(s *Store, id string) error {
 	for {
-		_, err := s.Update(id, func(v *ojson.Value) error {
+		_, err := s.Apply(id, func(v *ojson.Value) error {
 			n, _ := v.Get("counter").Int()
 			v.Set("counter", ojson.NewInt(n+1))
 			return nil
@@ -379,6 +379,44 @@ func increment(s *Store, id string) error {
 			continue
 		}
 		return err
+	}
+}
+
+func TestApplyRetriesConflicts(t *testing.T) {
+	s := newStore(t)
+	v, err := s.Create("t", "g", CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := v.Get("id").Text()
+	calls := 0
+	out, err := s.Apply(id, func(v *ojson.Value) error {
+		calls++
+		if calls == 1 { // someone else saves between our read and our save
+			st, _ := s.Get(id)
+			if _, err := s.Save(st.V, st.Version); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v.Set("mine", ojson.NewBool(true))
+		return nil
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("Apply: calls %d, err %v", calls, err)
+	}
+	if n, _ := out.Get("version").Int(); n != 3 {
+		t.Errorf("version %d, want 3 (ours on top of theirs)", n)
+	}
+	// Update, by contrast, reports the conflict.
+	calls = 0
+	_, err = s.Update(id, func(v *ojson.Value) error {
+		st, _ := s.Get(id)
+		s.Save(st.V, st.Version)
+		return nil
+	})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Expected != 3 || ce.Found != 4 {
+		t.Errorf("Update: %v", err)
 	}
 }
 

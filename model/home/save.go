@@ -123,6 +123,24 @@ func (s *Store) Update(id string, fn func(v *ojson.Value) error) (*ojson.Value, 
 	return s.Save(v, st.Version)
 }
 
+// Apply is Update that, on a conflict, reads the passport again and
+// re-applies fn, a few times. Use it only when fn states an intent that is
+// right on whatever version it meets ("a1 is answered with X", "c1
+// passed"); a change computed from what a person saw (a merge preview)
+// must use Update and show the conflict.
+func (s *Store) Apply(id string, fn func(v *ojson.Value) error) (*ojson.Value, error) {
+	for attempt := 1; ; attempt++ {
+		v, err := s.Update(id, fn)
+		var ce *ConflictError
+		if errors.As(err, &ce) && attempt < applyAttempts {
+			continue
+		}
+		return v, err
+	}
+}
+
+const applyAttempts = 10
+
 func (s *Store) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
