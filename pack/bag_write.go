@@ -1,0 +1,238 @@
+package pack
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zip"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// bagitTxt is bagit.txt (D2).
+const bagitTxt = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
+
+// sampleBytes is how much of a luggage file is test-compressed to decide
+// between deflate and store.
+const sampleBytes = 64 << 10
+
+// bagTagFiles builds the four tag files of D2 from the pack object and the
+// payload digests only, so that the flat form can rebuild them exactly.
+// payload lists data/... paths and their digests in manifest order.
+func bagTagFiles(obj *ojson.Value, payload []payloadSum, agent string) (bagit, info, manifest, tagmanifest []byte) {
+	var m bytes.Buffer
+	var octets int64
+	for _, p := range payload {
+		fmt.Fprintf(&m, "%s  %s\n", p.sha256, manifestPath(p.path))
+		octets += p.size
+	}
+	if agent == "" {
+		agent = "tp"
+	}
+	po := model.PackObject{V: obj}
+	st := po.Passport()
+	desc := st.Title()
+	if desc == "" {
+		desc = st.ID()
+	}
+	date := po.PackedAt()
+	if len(date) > 10 {
+		date = date[:10]
+	}
+	or := func(s, d string) string {
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Bag-Software-Agent: %s\n", tagValue(agent, 200))
+	fmt.Fprintf(&b, "Bagging-Date: %s\n", tagValue(date, 10))
+	fmt.Fprintf(&b, "External-Identifier: %s\n", tagValue(st.ID(), 200))
+	fmt.Fprintf(&b, "External-Description: %s\n", tagValue(desc, 200))
+	fmt.Fprintf(&b, "Source-Organization: %s\n", tagValue(or(po.Origin().Actor, "unknown"), 120))
+	fmt.Fprintf(&b, "Internal-Sender-Identifier: %s\n", tagValue(or(po.Origin().Machine, "unknown"), 120))
+	fmt.Fprintf(&b, "Payload-Oxum: %d.%d\n", octets, len(payload))
+	fmt.Fprintf(&b, "Bag-Spec: %s\n", model.BagSpecValue)
+	bagit = []byte(bagitTxt)
+	info = []byte(b.String())
+	manifest = m.Bytes()
+	var t bytes.Buffer
+	for _, f := range []struct {
+		name string
+		b    []byte
+	}{{tagBagIt, bagit}, {tagBagInfo, info}, {tagManifest, manifest}} {
+		sum := sha256.Sum256(f.b)
+		fmt.Fprintf(&t, "%s  %s\n", hex.EncodeToString(sum[:]), f.name)
+	}
+	return bagit, info, manifest, t.Bytes()
+}
+
+type payloadSum struct {
+	path   string
+	sha256 string
+	size   int64
+}
+
+// tagValue keeps a bag-info value on one line and at most max UTF-16 code
+// units (as the reference cuts it), never splitting a character.
+func tagValue(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	inBreak := false
+	for _, r := range s {
+		if r == '\r' || r == '\n' {
+			if !inBreak {
+				r = ' '
+				inBreak = true
+			} else {
+				continue
+			}
+		} else {
+			inBreak = false
+		}
+		if r < 0x20 || r == 0x7f {
+			r = ' '
+		}
+		w := len(utf16.Encode([]rune{r}))
+		if n+w > max {
+			break
+		}
+		n += w
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// manifestPath percent-encodes what BagIt §2.1.3 requires in a manifest
+// path: CR, LF and %.
+func manifestPath(p string) string {
+	if !strings.ContainsAny(p, "%\r\n") {
+		return p
+	}
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(p)
+}
+
+// zipTime is the entries' modification time: packed_at, so that the same
+// pack written twice is the same bytes.
+func zipTime(obj *ojson.Value) time.Time {
+	if t, err := time.Parse(time.RFC3339, model.PackObject{V: obj}.PackedAt()); err == nil && t.Year() >= 1980 && t.Year() < 2108 {
+		return t.UTC()
+	}
+	return time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// writeBag streams the bag as a ZIP in D2's entry order. sums are the
+// scanning pass's results; the writing pass re-reads each luggage file and
+// checks it is still the same bytes.
+func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions) error {
+	obj := src.Object
+	passport := ojson.Canonical(obj)
+	ps := sha256.Sum256(passport)
+	payload := []payloadSum{{path: payloadObject, sha256: hex.EncodeToString(ps[:]), size: int64(len(passport))}}
+	for i, l := range src.Luggage {
+		payload = append(payload, payloadSum{path: payloadFiles + l.Name, sha256: sums[i].sha256, size: sums[i].size})
+	}
+	bagit, info, manifest, tagmanifest := bagTagFiles(obj, payload, opts.Agent)
+
+	zw := zip.NewWriter(w)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, flate.BestSpeed)
+	})
+	mod := zipTime(obj)
+	header := func(name string, method uint16) *zip.FileHeader {
+		fh := &zip.FileHeader{Name: name, Method: method, Modified: mod}
+		fh.SetMode(0o644)
+		return fh
+	}
+	small := func(name string, b []byte, method uint16) error {
+		if method == zip.Deflate && !compressible(b) {
+			method = zip.Store
+		}
+		fw, err := zw.CreateHeader(header(name, method))
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write(b)
+		return err
+	}
+	if err := small(tagBagIt, bagit, zip.Store); err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		name string
+		b    []byte
+	}{{tagBagInfo, info}, {tagManifest, manifest}, {tagTagManifest, tagmanifest}, {payloadObject, passport}} {
+		if err := small(t.name, t.b, zip.Deflate); err != nil {
+			return err
+		}
+	}
+	buf := make([]byte, 256<<10)
+	for i, l := range src.Luggage {
+		if err := writeLuggageEntry(zw, header, l, sums[i], buf); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHeader, l LuggageSource, sum luggageSum, buf []byte) error {
+	rc, err := l.Open()
+	if err != nil {
+		return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
+	}
+	defer rc.Close()
+	n, err := io.ReadFull(rc, buf[:sampleBytes])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
+	}
+	method := zip.Store
+	if n > 0 && compressible(buf[:n]) {
+		method = zip.Deflate
+	}
+	fh := header(payloadFiles+l.Name, method)
+	fw, err := zw.CreateHeader(fh)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	mw := io.MultiWriter(fw, h)
+	mw.Write(buf[:n])
+	total := int64(n)
+	if n == sampleBytes {
+		k, err := io.CopyBuffer(mw, rc, buf)
+		total += k
+		if err != nil {
+			return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
+		}
+	}
+	if total != sum.size || hex.EncodeToString(h.Sum(nil)) != sum.sha256 {
+		return luggageChanged("", l.Name)
+	}
+	return nil
+}
+
+// compressible test-deflates a sample: luggage that does not shrink by a
+// tenth (images, archives, random bytes) is stored, not deflated.
+func compressible(sample []byte) bool {
+	var c countWriter
+	fw, _ := flate.NewWriter(&c, flate.BestSpeed)
+	fw.Write(sample)
+	fw.Close()
+	return c.n < int64(len(sample))*9/10
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+var _ = strconv.Itoa

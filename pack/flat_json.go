@@ -1,0 +1,458 @@
+package pack
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// jscan is a small streaming JSON scanner for the flat form's outer shape.
+// It keeps the byte offset so an attachment's "data" string can be found
+// again and decoded straight from the file, never held in memory.
+type jscan struct {
+	r   *bufio.Reader
+	pos int64
+}
+
+var errTruncated = errors.New("the JSON ends early")
+
+type jsonErr struct {
+	pos int64
+	msg string
+}
+
+func (e *jsonErr) Error() string { return fmt.Sprintf("malformed JSON at byte %d: %s", e.pos, e.msg) }
+
+func (s *jscan) fail(format string, a ...any) error {
+	return &jsonErr{pos: s.pos, msg: fmt.Sprintf(format, a...)}
+}
+
+func (s *jscan) readByte() (byte, error) {
+	c, err := s.r.ReadByte()
+	if err == io.EOF {
+		return 0, errTruncated
+	}
+	if err != nil {
+		return 0, err
+	}
+	s.pos++
+	return c, nil
+}
+
+func (s *jscan) unread() { s.r.UnreadByte(); s.pos-- }
+
+// peek returns the next non-space byte without consuming it; io.EOF at the
+// end of the input.
+func (s *jscan) peek() (byte, error) {
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			s.pos++
+			continue
+		}
+		s.r.UnreadByte()
+		return c, nil
+	}
+}
+
+func (s *jscan) expect(want byte) error {
+	c, err := s.peek()
+	if err == io.EOF {
+		return errTruncated
+	}
+	if err != nil {
+		return err
+	}
+	if c != want {
+		return s.fail("want %q, found %q", want, c)
+	}
+	s.readByte()
+	return nil
+}
+
+// capture copies one JSON value's bytes (structurally scanned, not
+// validated: ojson.Parse does that) into a buffer of at most max bytes.
+func (s *jscan) capture(max int) ([]byte, error) {
+	if _, err := s.peek(); err != nil {
+		if err == io.EOF {
+			return nil, errTruncated
+		}
+		return nil, err
+	}
+	var out []byte
+	depth := 0
+	for {
+		c, err := s.readByte()
+		if err != nil {
+			return nil, err
+		}
+		if len(out) >= max {
+			return nil, errTooBig
+		}
+		out = append(out, c)
+		switch c {
+		case '"':
+			for {
+				c, err := s.readByte()
+				if err != nil {
+					return nil, err
+				}
+				if len(out) >= max {
+					return nil, errTooBig
+				}
+				out = append(out, c)
+				if c == '\\' {
+					c, err := s.readByte()
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, c)
+					continue
+				}
+				if c == '"' {
+					break
+				}
+			}
+			if depth == 0 {
+				return out, nil
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return nil, s.fail("unbalanced %q", c)
+			}
+			if depth == 0 {
+				return out, nil
+			}
+		default:
+			if depth == 0 {
+				// A scalar: read up to the next delimiter.
+				for {
+					c, err := s.r.ReadByte()
+					if err != nil {
+						if err == io.EOF {
+							return out, nil
+						}
+						return nil, err
+					}
+					if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+						s.r.UnreadByte()
+						return out, nil
+					}
+					s.pos++
+					if len(out) >= max {
+						return nil, errTooBig
+					}
+					out = append(out, c)
+				}
+			}
+		}
+	}
+}
+
+var errTooBig = errors.New("value too large")
+
+// skipString skips a JSON string (the opening quote is next) and returns the
+// offset of its opening quote.
+func (s *jscan) skipString() (int64, error) {
+	if err := s.expect('"'); err != nil {
+		return 0, err
+	}
+	start := s.pos - 1
+	escaped := false
+	for {
+		chunk, err := s.r.ReadSlice('"')
+		s.pos += int64(len(chunk))
+		if err != nil && err != bufio.ErrBufferFull {
+			if err == io.EOF {
+				return 0, errTruncated
+			}
+			return 0, err
+		}
+		body := chunk
+		if err == nil {
+			body = chunk[:len(chunk)-1]
+		}
+		for _, c := range body {
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			}
+		}
+		if err == nil {
+			if escaped {
+				escaped = false
+				continue
+			}
+			return start, nil
+		}
+	}
+}
+
+// stringDecoder decodes the contents of a JSON string from r (positioned just
+// after the opening quote) as JavaScript would hold it, written out as UTF-8
+// the way Node's Buffer.from(s, "utf8") does: a lone surrogate and bytes
+// that are not UTF-8 become U+FFFD.
+type stringDecoder struct {
+	r       *bufio.Reader
+	done    bool
+	pending []byte // decoded bytes not yet returned
+	hiSur   rune   // a high surrogate waiting for its low half
+	badUTF8 bool
+	err     error
+}
+
+func newStringDecoder(r *bufio.Reader) *stringDecoder { return &stringDecoder{r: r} }
+
+func (d *stringDecoder) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(d.pending) > 0 {
+			k := copy(p[n:], d.pending)
+			d.pending = d.pending[k:]
+			n += k
+			continue
+		}
+		if d.err != nil {
+			break
+		}
+		if d.done {
+			d.err = io.EOF
+			break
+		}
+		d.step(p[n:], &n)
+	}
+	if n > 0 {
+		return n, nil
+	}
+	return 0, d.err
+}
+
+const replacement = "\uFFFD"
+
+func (d *stringDecoder) flushSur() {
+	if d.hiSur != 0 {
+		d.pending = append(d.pending, replacement...)
+		d.hiSur = 0
+	}
+}
+
+// step decodes a run of plain bytes straight into p, or one escape or
+// multi-byte sequence into pending.
+func (d *stringDecoder) step(p []byte, n *int) {
+	c, err := d.r.ReadByte()
+	if err != nil {
+		if err == io.EOF {
+			err = errTruncated
+		}
+		d.err = err
+		return
+	}
+	switch {
+	case c == '"':
+		d.flushSur()
+		d.done = true
+	case c == '\\':
+		e, err := d.r.ReadByte()
+		if err != nil {
+			d.err = errTruncated
+			return
+		}
+		if e != 'u' {
+			d.flushSur()
+		}
+		switch e {
+		case '"', '\\', '/':
+			d.pending = append(d.pending, e)
+		case 'b':
+			d.pending = append(d.pending, '\b')
+		case 'f':
+			d.pending = append(d.pending, '\f')
+		case 'n':
+			d.pending = append(d.pending, '\n')
+		case 'r':
+			d.pending = append(d.pending, '\r')
+		case 't':
+			d.pending = append(d.pending, '\t')
+		case 'u':
+			var h [4]byte
+			if _, err := io.ReadFull(d.r, h[:]); err != nil {
+				d.err = errTruncated
+				return
+			}
+			var r rune
+			for _, x := range h {
+				v := hexVal(x)
+				if v < 0 {
+					d.err = fmt.Errorf("bad \\u escape %q", h[:])
+					return
+				}
+				r = r<<4 | rune(v)
+			}
+			switch {
+			case r >= 0xD800 && r < 0xDC00:
+				d.flushSur()
+				d.hiSur = r
+			case r >= 0xDC00 && r < 0xE000:
+				if d.hiSur != 0 {
+					d.pending = utf8.AppendRune(d.pending, 0x10000+(d.hiSur-0xD800)<<10+(r-0xDC00))
+					d.hiSur = 0
+				} else {
+					d.pending = append(d.pending, replacement...)
+				}
+			default:
+				d.flushSur()
+				d.pending = utf8.AppendRune(d.pending, r)
+			}
+		default:
+			d.err = fmt.Errorf("bad escape \\%c", e)
+		}
+	case c < 0x20:
+		d.err = fmt.Errorf("control character 0x%02x inside a string", c)
+	case c < utf8.RuneSelf:
+		d.flushSur()
+		if len(d.pending) > 0 {
+			d.pending = append(d.pending, c)
+			return
+		}
+		p[0] = c
+		*n++
+		// Copy the rest of a plain ASCII run straight through.
+		buf, _ := d.r.Peek(d.r.Buffered())
+		k := 0
+		for k < len(buf) && k < len(p)-1 {
+			b := buf[k]
+			if b == '"' || b == '\\' || b < 0x20 || b >= utf8.RuneSelf {
+				break
+			}
+			k++
+		}
+		copy(p[1:], buf[:k])
+		d.r.Discard(k)
+		*n += k
+	default:
+		d.flushSur()
+		seq := []byte{c}
+		need := utf8Len(c)
+		for len(seq) < need {
+			b, err := d.r.Peek(1)
+			if err != nil || b[0]&0xC0 != 0x80 {
+				break
+			}
+			d.r.ReadByte()
+			seq = append(seq, b[0])
+		}
+		if r, size := utf8.DecodeRune(seq); r == utf8.RuneError && size <= 1 || size != len(seq) {
+			d.badUTF8 = true
+			d.pending = append(d.pending, replacement...)
+			return
+		}
+		d.pending = append(d.pending, seq...)
+	}
+}
+
+func utf8Len(c byte) int {
+	switch {
+	case c&0xE0 == 0xC0:
+		return 2
+	case c&0xF0 == 0xE0:
+		return 3
+	case c&0xF8 == 0xF0:
+		return 4
+	}
+	return 1
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// b64Decoder decodes base64 as leniently as Node's Buffer.from(s, "base64"):
+// the standard and URL-safe alphabets, whitespace and other characters
+// ignored, padding optional, decoding stops at the first "=".
+type b64Decoder struct {
+	src     io.Reader
+	in      []byte
+	quad    [4]byte
+	nq      int
+	out     []byte
+	stopped bool
+	err     error
+}
+
+func newB64Decoder(src io.Reader) *b64Decoder { return &b64Decoder{src: src, in: make([]byte, 32<<10)} }
+
+var b64val = func() [256]int8 {
+	var t [256]int8
+	for i := range t {
+		t[i] = -1
+	}
+	const std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := 0; i < 64; i++ {
+		t[std[i]] = int8(i)
+	}
+	t['-'] = 62
+	t['_'] = 63
+	return t
+}()
+
+func (d *b64Decoder) Read(p []byte) (int, error) {
+	for len(d.out) == 0 {
+		if d.err != nil {
+			return 0, d.err
+		}
+		n, err := d.src.Read(d.in)
+		for _, c := range d.in[:n] {
+			if d.stopped {
+				break
+			}
+			if c == '=' {
+				d.stopped = true
+				break
+			}
+			v := b64val[c]
+			if v < 0 {
+				continue
+			}
+			d.quad[d.nq] = byte(v)
+			d.nq++
+			if d.nq == 4 {
+				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2, d.quad[2]<<6|d.quad[3])
+				d.nq = 0
+			}
+		}
+		if err != nil {
+			switch d.nq {
+			case 2:
+				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4)
+			case 3:
+				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2)
+			}
+			d.nq = 0
+			d.err = err
+		}
+	}
+	k := copy(p, d.out)
+	d.out = d.out[k:]
+	if len(d.out) == 0 {
+		d.out = d.out[:0:0]
+	}
+	return k, nil
+}

@@ -1,0 +1,51 @@
+package pack
+
+// Limits bound what a reader accepts from a ZIP (D10). A zero field means the
+// default.
+type Limits struct {
+	MaxTotal   int64 // bytes, uncompressed, over all entries
+	MaxEntries int   // entries in the archive
+	MaxRatio   int64 // uncompressed:compressed, per entry and for the archive
+	RatioFloor int64 // the ratio is only judged for entries larger than this
+}
+
+// DefaultLimits are D10's: 16 GiB in total, 100,000 entries, a compression
+// ratio of at most 1000:1 for anything beyond 1 MiB.
+func DefaultLimits() Limits {
+	return Limits{MaxTotal: 16 << 30, MaxEntries: 100_000, MaxRatio: 1000, RatioFloor: 1 << 20}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxTotal <= 0 {
+		l.MaxTotal = d.MaxTotal
+	}
+	if l.MaxEntries <= 0 {
+		l.MaxEntries = d.MaxEntries
+	}
+	if l.MaxRatio <= 0 {
+		l.MaxRatio = d.MaxRatio
+	}
+	if l.RatioFloor <= 0 {
+		l.RatioFloor = d.RatioFloor
+	}
+	return l
+}
+
+// MaxObjectBytes bounds the pack object (data/passport.json, the flat
+// "passport", any other top-level flat member): it is parsed in memory,
+// unlike luggage.
+const MaxObjectBytes = 64 << 20
+
+// MaxInlineBytes is the flat writer's per-attachment limit (§2.2,
+// max_inline_attachment_bytes in the A2A descriptor).
+const MaxInlineBytes = 1 << 20
+
+// Options control a read.
+type Options struct {
+	Limits Limits
+	// Strict refuses any input that would need a repair (judging, §6 C0).
+	Strict bool
+	// Progress, when set, is called as payload bytes are verified.
+	Progress func(done, total int64)
+}

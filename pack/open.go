@@ -1,0 +1,375 @@
+package pack
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/zip"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// Pack is a pack as Open read it.
+type Pack struct {
+	Path     string
+	Encoding Encoding
+	// Object is the pack object after the lenient repairs listed in Repairs
+	// (none when the read was strict).
+	Object *ojson.Value
+	// Raw is the pack object as written, in D1 canonical form: the bytes of
+	// data/passport.json when they were canonical already, the flat
+	// "passport" member written canonically otherwise.
+	Raw     []byte
+	Luggage []Luggage
+	Repairs []Repair
+	// Digest is the sha256 (hex) of the file as a whole.
+	Digest string
+
+	l *loaded
+}
+
+// OpenLuggage streams one luggage file's bytes. The stream fails at its end
+// (with an *Error, rule §2.1 digest) if the bytes do not match the digest the
+// pack declared for them, so a reader that writes them somewhere must only
+// keep them once Read has returned io.EOF.
+func (p *Pack) OpenLuggage(name string) (io.ReadCloser, error) {
+	if p.l == nil {
+		return nil, errors.New("pack: closed")
+	}
+	for _, e := range p.l.luggage {
+		if e.name == name {
+			return e.openVerified(p.Path)
+		}
+	}
+	return nil, &Error{File: p.Path, Entry: name, Rule: RuleMissing, Detail: "no such luggage in this pack"}
+}
+
+// Close releases the file.
+func (p *Pack) Close() error {
+	if p.l == nil {
+		return nil
+	}
+	err := p.l.close()
+	p.l = nil
+	return err
+}
+
+// lentry is one luggage file as a reader found it.
+type lentry struct {
+	name     string // relative to data/files/
+	size     int64
+	declared string // the digest the pack vouches for; "" when a flat attachment declared none
+	actual   string // the digest of the bytes, once verified
+	open     func() (io.ReadCloser, error)
+}
+
+func (e *lentry) openVerified(file string) (io.ReadCloser, error) {
+	rc, err := e.open()
+	if err != nil {
+		return nil, err
+	}
+	want := e.declared
+	if want == "" {
+		want = e.actual
+	}
+	return &verifyingReader{rc: rc, h: sha256.New(), want: want, size: e.size, file: file, entry: "data/files/" + e.name}, nil
+}
+
+// verifyingReader passes bytes through and fails at EOF if they are not the
+// bytes that were vouched for.
+type verifyingReader struct {
+	rc          io.ReadCloser
+	h           hash.Hash
+	n, size     int64
+	want        string
+	file, entry string
+}
+
+func (v *verifyingReader) Read(p []byte) (int, error) {
+	n, err := v.rc.Read(p)
+	v.h.Write(p[:n])
+	v.n += int64(n)
+	if v.n > v.size {
+		return n, &Error{File: v.file, Entry: v.entry, Rule: RuleDigest, Detail: "more bytes than the pack declared"}
+	}
+	if err == io.EOF && v.want != "" && hex.EncodeToString(v.h.Sum(nil)) != v.want {
+		return n, &Error{File: v.file, Entry: v.entry, Rule: RuleDigest, Detail: "bytes do not match their sha256"}
+	}
+	return n, err
+}
+
+func (v *verifyingReader) Close() error { return v.rc.Close() }
+
+// loaded is what a reader found in a file, before any judgement: the shared
+// ground of Open (which refuses or repairs) and Conformance (which reports).
+type loaded struct {
+	path string
+	enc  Encoding
+	size int64
+
+	raw    []byte       // the pack object's bytes as written (bag) or as captured (flat)
+	obj    *ojson.Value // parsed as written; nil when it could not be
+	quirks ojson.Quirks
+
+	luggage    []*lentry
+	extra      []string    // bag payload files that are neither passport.json nor luggage
+	extraFiles []*zip.File // their entries
+
+	fatal    *Error   // the file could not be read at all past this point
+	problems []*Error // integrity and structure (C1)
+	objErr   []*Error // the pack object (C2): malformed, not an object, unknown spec/taskpack
+	repairs  []Repair // repairs outside the pack object (flat sha256, BOM of a flat file...)
+
+	bagTags map[string][]byte // bag tag files
+	closers []io.Closer
+}
+
+func (l *loaded) close() error {
+	var first error
+	for _, c := range l.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	l.closers = nil
+	return first
+}
+
+func (l *loaded) errf(entry, rule, format string, a ...any) *Error {
+	return &Error{File: l.path, Entry: entry, Rule: rule, Detail: fmt.Sprintf(format, a...)}
+}
+
+// sniff says which encoding the bytes are, never trusting the file name.
+func sniff(head []byte) (Encoding, bool) {
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")) || bytes.HasPrefix(head, []byte("PK\x06\x06")) {
+		return EncodingBag, true
+	}
+	h := bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	h = bytes.TrimLeft(h, " \t\r\n")
+	if len(h) > 0 && h[0] == '{' {
+		return EncodingFlat, true
+	}
+	return "", false
+}
+
+// load opens path and reads it as whichever encoding its bytes are. It
+// verifies every byte (the flat form while parsing, the bag through
+// verifyBag, which the caller runs with its own sinks).
+func load(path string, opts Options) (*loaded, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Rule: RuleNotAPack, Detail: err.Error()}
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &Error{File: path, Rule: RuleNotAPack, Detail: err.Error()}
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &Error{File: path, Rule: RuleNotAPack, Detail: "not a regular file"}
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	enc, ok := sniff(head[:n])
+	if !ok {
+		f.Close()
+		return nil, &Error{File: path, Rule: RuleNotAPack, Detail: "neither a ZIP (.taskpack) nor a JSON object (.taskpack.json)"}
+	}
+	l := &loaded{path: path, enc: enc, size: st.Size(), closers: []io.Closer{f}}
+	if enc == EncodingBag {
+		err = loadBag(l, f, opts.Limits.withDefaults())
+	} else {
+		err = loadFlat(l, f, opts.Limits.withDefaults())
+	}
+	if err != nil {
+		l.close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// objectChecks parses nothing: it judges the parsed pack object against the
+// rules a reader must enforce (§8 spec, D10 kind) and returns the problems.
+func objectChecks(l *loaded) (spec, kind *Error) {
+	if l.obj == nil {
+		return nil, nil
+	}
+	if s, ok := l.obj.Get("spec").Str(); !ok || s != model.SpecBag {
+		spec = l.errf(l.objectName(), RuleSpec, "spec %s is not one this reader knows (want %q)", quote(l.obj.Get("spec")), model.SpecBag)
+	}
+	if k := l.obj.Get("kind").Text(); k != model.KindHandoff && k != model.KindReceipt {
+		kind = l.errf(l.objectName(), RuleKind, "kind %s is neither handoff nor receipt", quote(l.obj.Get("kind")))
+	}
+	return spec, kind
+}
+
+func (l *loaded) objectName() string {
+	if l.enc == EncodingBag {
+		return "data/passport.json"
+	}
+	return "passport"
+}
+
+func quote(v *ojson.Value) string {
+	if v == nil {
+		return "(absent)"
+	}
+	s := string(ojson.Compact(v))
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}
+
+// Open reads a pack (either encoding, sniffed from the bytes), verifies
+// every byte against what the pack vouches for, and enforces D10. Unless
+// opts.Strict, it repairs what D4 lists and records each repair; strict, a
+// needed repair is an error (rule §6 C0 repair-needed).
+func Open(path string, opts Options) (*Pack, error) {
+	l, err := load(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := finishOpen(l, opts)
+	if err != nil {
+		l.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func finishOpen(l *loaded, opts Options) (*Pack, error) {
+	if l.fatal != nil {
+		return nil, l.fatal
+	}
+	if l.enc == EncodingBag {
+		if err := verifyBag(l, nil, opts.Progress); err != nil {
+			return nil, err
+		}
+	}
+	if len(l.problems) > 0 {
+		return nil, l.problems[0]
+	}
+	if len(l.objErr) > 0 {
+		return nil, l.objErr[0]
+	}
+	if specErr, kindErr := objectChecks(l); specErr != nil {
+		return nil, specErr
+	} else if kindErr != nil {
+		return nil, kindErr
+	}
+	repairs := append([]Repair{}, l.repairs...)
+	repairs = append(repairs, quirkRepairs(l)...)
+	canon := ojson.Canonical(l.obj)
+	if l.enc == EncodingBag && !bytes.Equal(canon, l.raw) {
+		repairs = append(repairs, Repair{Rule: RepairCanonical, Where: "data/passport.json",
+			Detail: "not written as D1 canonical JSON (JSON.stringify(v, null, 2) + newline)"})
+	}
+	obj := l.obj.Clone()
+	repairs = append(repairs, repairObject(obj)...)
+	if opts.Strict && len(repairs) > 0 {
+		r := repairs[0]
+		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%d repair(s) needed)", r.Detail, len(repairs))
+	}
+	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, l: l}
+	for _, e := range l.luggage {
+		sum := e.declared
+		if sum == "" {
+			sum = e.actual
+		}
+		p.Luggage = append(p.Luggage, Luggage{Name: e.name, Size: e.size, SHA256: sum})
+	}
+	d, err := fileDigest(l.path)
+	if err != nil {
+		return nil, l.errf("", RuleNotAPack, "%v", err)
+	}
+	p.Digest = d
+	return p, nil
+}
+
+func quirkRepairs(l *loaded) []Repair {
+	var out []Repair
+	where := l.objectName()
+	if l.enc != EncodingBag {
+		where = filepath.Base(l.path)
+	}
+	if l.quirks.BOM {
+		out = append(out, Repair{Rule: RepairBOM, Where: where, Detail: "a byte order mark precedes the JSON"})
+	}
+	if l.quirks.InvalidUTF8 {
+		out = append(out, Repair{Rule: RepairUTF8, Where: where, Detail: "bytes that are not UTF-8 were read as U+FFFD"})
+	}
+	for _, k := range l.quirks.DuplicateKeys {
+		out = append(out, Repair{Rule: RepairDuplicateKey, Where: where, Detail: fmt.Sprintf("key %q appears twice in one object; the last one was kept", k)})
+	}
+	for _, x := range l.extra {
+		out = append(out, Repair{Rule: RepairPayloadExtra, Where: x, Detail: "payload file outside data/files/ is not luggage; ignored"})
+	}
+	return out
+}
+
+func fileDigest(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// checkName enforces D10's rules for a name inside a pack: relative, forward
+// slashes, no "..", ".", empty segments, drive letters, NUL or controls, and
+// valid UTF-8. It returns the rule broken and why, or "".
+func checkName(name string) (rule, why string) {
+	switch {
+	case name == "":
+		return RulePathTraversal, "empty name"
+	case !isUTF8(name):
+		return RulePathEncoding, "name is not UTF-8"
+	case strings.ContainsRune(name, 0):
+		return RulePathNUL, "name contains NUL"
+	case strings.Contains(name, `\`):
+		return RulePathBackslash, "name contains a backslash"
+	case strings.HasPrefix(name, "/"):
+		return RulePathAbsolute, "absolute name"
+	case len(name) >= 2 && name[1] == ':' && isLetter(name[0]):
+		return RulePathAbsolute, "name starts with a drive letter"
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return RulePathNUL, "name contains a control character"
+		}
+	}
+	for _, seg := range strings.Split(strings.TrimSuffix(name, "/"), "/") {
+		switch seg {
+		case "..":
+			return RulePathTraversal, "name climbs out with .."
+		case ".", "":
+			return RulePathTraversal, "name has an empty or . segment"
+		}
+		if len(seg) >= 2 && seg[1] == ':' && isLetter(seg[0]) {
+			return RulePathAbsolute, "name has a drive letter"
+		}
+	}
+	return "", ""
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// foldName is the key under which two names collide on a case-insensitive
+// file system.
+func foldName(s string) string { return strings.ToLower(strings.ToUpper(s)) }

@@ -1,0 +1,87 @@
+package pack
+
+import (
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// Seal applies §4.2 to a pack object in place: every fact that is not
+// universal or org scoped (a fact with no scope counts as machine) leaves in
+// its sealed form — verified: false, needs_reverify: true, and verified_on
+// naming the machine where it was proven (the fact's own verified_on when it
+// has one, else origin.machine). Universal and org facts keep their ✓.
+//
+// Keys already present keep their place and new ones go last, as the
+// reference's {...fact, verified, needs_reverify, verified_on} does, so a
+// pack sealed here and one sealed there are the same bytes. Seal is
+// idempotent; it returns the JSON paths of the facts it changed.
+func Seal(obj *ojson.Value) []string {
+	machine := obj.Get("origin").Get("machine").Text()
+	var changed []string
+	for i, f := range obj.Get("passport").Get("facts").Items() {
+		if f.Kind() != ojson.Object {
+			continue
+		}
+		fact := model.Fact{V: f}
+		if fact.KeepsVerified() {
+			continue
+		}
+		on, hasOn := f.Get("verified_on").Str()
+		verified, isBool := f.Get("verified").Bool()
+		needs, _ := f.Get("needs_reverify").Bool()
+		if isBool && !verified && needs && hasOn && (on != "" || machine == "") {
+			continue // already sealed
+		}
+		f.Set("verified", ojson.NewBool(false))
+		f.Set("needs_reverify", ojson.NewBool(true))
+		if on == "" {
+			on = machine
+		}
+		f.Set("verified_on", ojson.NewString(on))
+		changed = append(changed, model.Path("passport", "facts", i))
+	}
+	return changed
+}
+
+// repairObject applies the lenient repairs of D4 to a pack object in place
+// and lists them: sealing, and the defaults the reference gives a missing
+// ask id (a<n>) and status (open), and a missing check id (c<n>) and
+// required (true).
+func repairObject(obj *ojson.Value) []Repair {
+	var out []Repair
+	for _, p := range Seal(obj) {
+		out = append(out, Repair{Rule: RepairSeal, Where: p,
+			Detail: "a machine-scoped or unscoped fact was not in its sealed form (verified: false, needs_reverify: true, verified_on); sealed it (§4.2)"})
+	}
+	for i, a := range obj.Get("asks").Items() {
+		if a.Kind() != ojson.Object {
+			continue
+		}
+		where := model.Path("asks", i)
+		if id, ok := a.Get("id").Str(); !ok || id == "" {
+			a.Set("id", ojson.NewString("a"+itoa(i+1)))
+			out = append(out, Repair{Rule: RepairAskID, Where: where, Detail: "ask had no id; called it a" + itoa(i+1)})
+		}
+		if s, ok := a.Get("status").Str(); !ok || s == "" {
+			a.Set("status", ojson.NewString(model.AskOpen))
+			out = append(out, Repair{Rule: RepairAskStatus, Where: where, Detail: "ask had no status; took it as open"})
+		}
+	}
+	for i, c := range obj.Get("landing_checks").Items() {
+		if c.Kind() != ojson.Object {
+			continue
+		}
+		where := model.Path("landing_checks", i)
+		if id, ok := c.Get("id").Str(); !ok || id == "" {
+			c.Set("id", ojson.NewString("c"+itoa(i+1)))
+			out = append(out, Repair{Rule: RepairCheckID, Where: where, Detail: "landing check had no id; called it c" + itoa(i+1)})
+		}
+		if _, ok := c.Get("required").Bool(); !ok {
+			c.Set("required", ojson.NewBool(true))
+			out = append(out, Repair{Rule: RepairCheckRequired, Where: where, Detail: "landing check had no required; took it as required"})
+		}
+	}
+	return out
+}
+
+func itoa(i int) string { return ojson.FormatNumber(float64(i)) }

@@ -1,0 +1,169 @@
+package pack
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// WriteOptions control a write.
+type WriteOptions struct {
+	// AllowLarge lets the flat writer inline attachments over 1 MiB (§2.2).
+	AllowLarge bool
+	// Agent is bag-info.txt's Bag-Software-Agent; "tp" when empty.
+	Agent string
+}
+
+// Write seals src's pack object (§4.2, on a copy), refuses what §4.1, §4.3,
+// §4.5, D5 and D13 forbid, and writes the pack in enc atomically: a
+// temporary file in the same folder, fsync, rename. On any failure nothing
+// is left at path (and an existing file there is untouched).
+func Write(path string, src Source, enc Encoding, opts WriteOptions) error {
+	obj, err := prepare(path, src)
+	if err != nil {
+		return err
+	}
+	src.Object = obj
+	if enc != EncodingBag && enc != EncodingFlat {
+		return &Error{File: path, Rule: RuleWrite, Detail: fmt.Sprintf("tp writes %s or %s, not %s (§8: retired encodings are never produced)", EncodingBag, EncodingFlat, enc)}
+	}
+	sums, err := refusals(src, nil)
+	if err != nil {
+		var re *RefusalError
+		if errors.As(err, &re) {
+			for _, it := range re.Items {
+				it.File = path
+			}
+		}
+		return err
+	}
+	if enc == EncodingFlat && !opts.AllowLarge {
+		for i, s := range sums {
+			if s.size > MaxInlineBytes {
+				return &Error{File: path, Entry: src.Luggage[i].Name, Rule: RuleInlineLimit,
+					Detail: fmt.Sprintf("attachment is %s, over the flat form's 1 MiB inline limit: chat apps will not carry it, so it travels as .taskpack (or pass --allow-large)", humanBytes(s.size))}
+			}
+		}
+	}
+	return atomicWrite(path, func(w *bufio.Writer) error {
+		if enc == EncodingBag {
+			return writeBag(w, src, sums, opts)
+		}
+		return writeFlat(w, src, sums)
+	})
+}
+
+// prepare checks what a writer must never produce (an unknown spec or kind,
+// luggage names a reader would refuse) and returns a sealed copy of the
+// pack object.
+func prepare(path string, src Source) (*ojson.Value, error) {
+	if src.Object == nil || src.Object.Kind() != ojson.Object {
+		return nil, &Error{File: path, Rule: RuleObject, Detail: "no pack object to write"}
+	}
+	obj := src.Object.Clone()
+	if s := obj.Get("spec").Text(); s != model.SpecBag {
+		return nil, &Error{File: path, Entry: "spec", Rule: RuleSpec, Detail: fmt.Sprintf("spec %s is not %q", quote(obj.Get("spec")), model.SpecBag)}
+	}
+	if k := obj.Get("kind").Text(); k != model.KindHandoff && k != model.KindReceipt {
+		return nil, &Error{File: path, Entry: "kind", Rule: RuleKind, Detail: fmt.Sprintf("kind %s is neither handoff nor receipt", quote(obj.Get("kind")))}
+	}
+	seen := map[string]string{}
+	for _, l := range src.Luggage {
+		if rule, why := checkName(l.Name); rule != "" {
+			return nil, &Error{File: path, Entry: printable(l.Name), Rule: rule, Detail: why}
+		}
+		k := foldName(l.Name)
+		if prev, dup := seen[k]; dup {
+			return nil, &Error{File: path, Entry: l.Name, Rule: RuleDuplicate, Detail: fmt.Sprintf("luggage name collides with %q", prev)}
+		}
+		seen[k] = l.Name
+	}
+	for k, name := range seen {
+		// "a" and "a/b" cannot both be files.
+		for i := 0; i < len(k); i++ {
+			if k[i] == '/' {
+				if _, file := seen[k[:i]]; file {
+					return nil, &Error{File: path, Entry: name, Rule: RuleDuplicate, Detail: fmt.Sprintf("%q is a file and also a folder here", seen[k[:i]])}
+				}
+			}
+		}
+	}
+	Seal(obj)
+	return obj, nil
+}
+
+// atomicWrite fills a temporary file beside path and renames it into place
+// once it is complete and on disk.
+func atomicWrite(path string, fill func(w *bufio.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err = fill(w); err != nil {
+		var pe *Error
+		if !errors.As(err, &pe) {
+			err = &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
+		} else if pe.File == "" {
+			pe.File = path
+		}
+		return err
+	}
+	if err = w.Flush(); err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		return &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// luggageChanged is returned when a luggage file's bytes differ between the
+// scanning pass and the writing pass.
+func luggageChanged(path, name string) error {
+	return &Error{File: path, Entry: name, Rule: RuleWrite, Detail: "luggage changed while it was being packed"}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// copyCounted copies r to w and returns the byte count.
+func copyCounted(w io.Writer, r io.Reader, buf []byte) (int64, error) {
+	return io.CopyBuffer(w, r, buf)
+}
