@@ -113,6 +113,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		newNewCmd(io, g), newListCmd(io, g), newShowCmd(io, g), newAsksCmd(io, g), newChecksCmd(io, g),
 		newPackCmd(io, g),
 		newLandCmd(io, g),
+		newConformanceCmd(io, g), newConvertCmd(io, g),
 	// commands
 	)
 	return root, g

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/pack"
+)
+
+func newConformanceCmd(io *IO, g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "conformance FILE",
+		Short: "Judge a pack against TaskPack 0.1 (C0–C10)",
+		Long: `Judge a .taskpack or .taskpack.json against TaskPack 0.1 §6: checks C0–C10,
+each with pass or fail and a reason. The file is read strictly: nothing is
+repaired, and anything a lenient reader would have had to repair fails C0.
+The encoding is sniffed from the bytes, not the name. Luggage is streamed,
+whatever its size.
+
+Exit codes:
+  0  conformant
+  1  not a pack at all (or unreadable)
+  2  a pack, not conformant`,
+		Example: `  tp conformance examples/handoff.taskpack
+  tp conformance handoff.taskpack.json --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := pack.Conformance(args[0], pack.Options{})
+			if err != nil {
+				return err
+			}
+			if g.json {
+				b, err := ojson.MarshalCanonical(r)
+				if err != nil {
+					return err
+				}
+				io.Out.Write(b)
+			} else {
+				renderReport(io, r)
+			}
+			if !r.Conformant {
+				return silentExit(exitNotConformant)
+			}
+			return nil
+		},
+	}
+}
+
+// renderReport prints a report as stable plain text; the file name and the
+// reasons quote the pack, so they go through sanitize (D11).
+func renderReport(io *IO, r *pack.Report) {
+	fmt.Fprintf(io.Out, "%s (%s, %s)\n", sanitize.Line(r.File), r.Spec, r.Encoding)
+	for _, c := range r.Checks {
+		mark := "pass"
+		if !c.Pass {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(io.Out, "%s %-4s %s\n", mark, c.ID, c.Requirement)
+		fmt.Fprintf(io.Out, "          %s\n", sanitize.Line(c.Reason))
+	}
+	verdict := "conformant"
+	if !r.Conformant {
+		verdict = "NOT conformant"
+	}
+	fmt.Fprintf(io.Out, "%s: %d/%d checks pass\n", verdict, r.Passed, r.Total)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/pack"
+)
+
+func newConvertCmd(io *IO, g *globalOpts) *cobra.Command {
+	var out string
+	var allowLarge bool
+	cmd := &cobra.Command{
+		Use:   "convert FILE --out FILE",
+		Short: "Turn a .taskpack into a .taskpack.json and back",
+		Long: `Convert a pack between its two encodings (TaskPack 0.1 §2): the ZIP + BagIt
+.taskpack and the flat .taskpack.json. The pack object and every luggage
+file's bytes carry over unchanged. An --out name ending in .json gets the flat
+form, one ending in .taskpack the bag; any other name gets the encoding the
+input is not. Retired .tpx/0.1 files are read, never written.
+
+The flat form refuses attachments over 1 MiB (a chat app will not carry
+them); --allow-large lifts that. The output is written atomically: on any
+error nothing is left behind.`,
+		Example: `  tp convert examples/handoff.taskpack --out /tmp/handoff.taskpack.json
+  tp convert handoff.taskpack.json --out handoff.taskpack
+  tp convert big.taskpack --out big.taskpack.json --allow-large`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return withHint(errors.New("convert needs --out FILE"), "tp convert FILE --out FILE")
+			}
+			err := pack.Convert(args[0], out, pack.WriteOptions{AllowLarge: allowLarge})
+			if err != nil {
+				var pe *pack.Error
+				if errors.As(err, &pe) && pe.Rule == pack.RuleInlineLimit {
+					return withHint(err, "keep it as .taskpack, or pass --allow-large")
+				}
+				return err
+			}
+			if g.json {
+				b, _ := ojson.MarshalCanonical(map[string]string{"in": args[0], "out": out})
+				io.Out.Write(b)
+				return nil
+			}
+			fmt.Fprintf(io.Out, "converted %s → %s\n", sanitize.Line(args[0]), sanitize.Line(out))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "where to write the converted pack")
+	cmd.Flags().BoolVar(&allowLarge, "allow-large", false, "let the flat form inline attachments over 1 MiB")
+	return cmd
+}
