@@ -131,11 +131,17 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 		open = p.OpenLuggage
 	}
 	if len(plan.luggage) > 0 {
-		if err := os.MkdirAll(st.Dir(), 0o755); err != nil {
+		// A store folder made here for a landing that then fails is removed
+		// again (only if still empty), so a refused landing leaves no trace.
+		_, statErr := os.Stat(st.Dir())
+		if err := os.MkdirAll(st.Dir(), 0o700); err != nil {
 			return nil, fmt.Errorf("passport store %s: %w", st.Dir(), err)
 		}
 		files, found, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
 		if err != nil {
+			if statErr != nil {
+				os.Remove(st.Dir())
+			}
 			return nil, err
 		}
 		out.FilesDir, out.Files = filesDir, files

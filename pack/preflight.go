@@ -60,7 +60,7 @@ func artifactText(v *ojson.Value) string {
 // carried reports whether a local path is luggage (a file packed, or inside
 // a folder packed) or names a luggage file by its name in the pack.
 func carried(p string, files []LocalFile) bool {
-	clean := filepath.Clean(p)
+	clean := filepath.Clean(strings.TrimPrefix(p, "file://"))
 	for _, f := range files {
 		abs, err := filepath.Abs(f.Path)
 		if err == nil && (abs == clean || strings.HasPrefix(abs, clean+string(filepath.Separator))) {

@@ -1,0 +1,255 @@
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// answerAndSave answers an ask in a stored passport, as tp asks --answer does.
+func answerAndSave(t *testing.T, st *home.Store, id, ask, text, by string) {
+	t.Helper()
+	if _, err := st.Update(id, func(v *ojson.Value) error { return home.AnswerAsk(v, ask, text, by, t0) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func raw(t *testing.T, st *home.Store, id string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(st.Path(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The end-to-end test of issue 3: A packs with two asks → B lands in another
+// store, answers one, drops none, asks one back → B packs a receipt → A
+// lands it.
+func TestEndToEndTwoStores(t *testing.T) {
+	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
+		t.Run(string(enc), func(t *testing.T) {
+			storeA, storeB := testStore(t), testStore(t)
+			a := newPassport(t, storeA, func(v *ojson.Value) {
+				v.Set("current_state", ojson.NewString("Slides 1-8 drafted"))
+				v.Set("next_steps", ojson.NewStrings([]string{"Draft slides 9-12"}))
+			})
+			before := get(t, storeA, a)
+			h := packIt(t, storeA, a, BuildOptions{Actor: "maria", Machine: "studio", Asks: []*ojson.Value{
+				ParseAsk("Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2"),
+				ParseAsk("May the hiring slide show headcount by team?|Yes or no from HR, with a name"),
+			}}, enc)
+			// §4.3: the asks sent are recorded at home.
+			homeA := get(t, storeA, a)
+			if askByID(homeA, "a1").V == nil || askByID(homeA, "a2").V == nil || !askByID(homeA, "a1").V.Has(AskedAt) {
+				t.Fatalf("asks not recorded at home: %s", ojson.Compact(homeA.Get("asks")))
+			}
+
+			_, lb := landIt(t, h, storeB, envOn("laptop", "bob"), Decisions{})
+			b := lb.ID
+			answerAndSave(t, storeB, b, "a1", "numbers.csv, signed by Lee", "bob@laptop")
+			r := packIt(t, storeB, b, BuildOptions{Kind: model.KindReceipt, Actor: "bob", Machine: "laptop", Asks: []*ojson.Value{
+				ParseAsk("Which brand template version?|The template file name and its version"),
+			}}, enc)
+			rp := openPack(t, r)
+			if got := (model.PackObject{V: rp.Object}).Lineage().ReceiptTarget(); got != a {
+				t.Fatalf("receipt target = %s, want %s", got, a)
+			}
+
+			pl, m := mergeIt(t, r, storeA, "", envOn("studio", "maria"))
+			if !m.Changed || pl.Merge.Target != a {
+				t.Fatalf("merge: %+v", m)
+			}
+			after := get(t, storeA, a)
+			if x := askByID(after, "a1"); x.Status() != model.AskAnswered || x.Answer() != "numbers.csv, signed by Lee" || x.AnsweredBy() != "bob@laptop" || x.AnsweredAt() == "" {
+				t.Errorf("a1 = %s", ojson.Compact(x.V))
+			}
+			if x := askByID(after, "a2"); x.Status() != model.AskOpen {
+				t.Errorf("a2 = %s", ojson.Compact(x.V))
+			}
+			x := askByID(after, "a3")
+			if x.V == nil || x.Status() != model.AskOpen || x.What() != "Which brand template version?" || x.V.Has(AskedAt) {
+				t.Errorf("B's question not adopted as open: %s", ojson.Compact(after.Get("asks")))
+			}
+			for _, k := range []string{"goal", "current_state", "next_steps", "title"} {
+				if !bytes.Equal(ojson.Compact(after.Get(k)), ojson.Compact(before.Get(k))) {
+					t.Errorf("%s changed: %s → %s", k, ojson.Compact(before.Get(k)), ojson.Compact(after.Get(k)))
+				}
+			}
+			if len(pl.Merge.AsksChanged) != 1 || pl.Merge.AsksChanged[0].Before.Status != "open" || pl.Merge.AsksChanged[0].After.Status != "answered" {
+				t.Errorf("preview: %+v", pl.Merge.AsksChanged)
+			}
+			if len(pl.Merge.AsksAdopted) != 1 || strings.Join(pl.Merge.AsksUnchanged, ",") != "a2" {
+				t.Errorf("preview: adopted %+v unchanged %v", pl.Merge.AsksAdopted, pl.Merge.AsksUnchanged)
+			}
+
+			// A second merge of the same receipt changes nothing.
+			once := raw(t, storeA, a)
+			pl2, m2 := mergeIt(t, r, storeA, a, envOn("studio", "maria"))
+			if m2.Changed || !pl2.Merge.AlreadyMerged || !bytes.Equal(once, raw(t, storeA, a)) {
+				t.Errorf("second merge changed something: %+v", m2)
+			}
+		})
+	}
+}
+
+// A→B→C: C's receipt answers B, whose questions C was carrying (§4.4.1).
+func TestEndToEndThreeStores(t *testing.T) {
+	sa, sb, sc := testStore(t), testStore(t), testStore(t)
+	a := newPassport(t, sa, nil)
+	h1 := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma", Asks: []*ojson.Value{ParseAsk("A's question|A precise answer with a name")}}, EncodingBag)
+	_, lb := landIt(t, h1, sb, envOn("mb", "b"), Decisions{})
+	b := lb.ID
+	h2 := packIt(t, sb, b, BuildOptions{Actor: "b", Machine: "mb", Asks: []*ojson.Value{ParseAsk("B's question|A precise answer with a date")}}, EncodingBag)
+	p2 := openPack(t, h2)
+	lin2 := (model.PackObject{V: p2.Object}).Lineage()
+	if lin2.RootID != a || len(lin2.Chain) != 2 || lin2.FromVersion != lin2.FromVersion || !strings.HasPrefix(lin2.Chain[1], b+"@") {
+		t.Fatalf("B's pack did not extend the chain: %+v", lin2)
+	}
+	// B's handoff carries B's question, not the one B received from A.
+	asks2 := (model.PackObject{V: p2.Object}).Asks()
+	if len(asks2) != 1 || asks2[0].What() != "B's question" || asks2[0].ID() != "a2" {
+		t.Fatalf("B's handoff asks: %s", ojson.Compact(p2.Object.Get("asks")))
+	}
+	_, lc := landIt(t, h2, sc, envOn("mc", "c"), Decisions{})
+	c := lc.ID
+	answerAndSave(t, sc, c, "a2", "2026-10-01", "c@mc")
+	r := packIt(t, sc, c, BuildOptions{Kind: model.KindReceipt, Actor: "c", Machine: "mc"}, EncodingFlat)
+	rp := openPack(t, r)
+	lin := (model.PackObject{V: rp.Object}).Lineage()
+	if lin.RootID != a || len(lin.Chain) != 3 || lin.ReceiptTarget() != b {
+		t.Fatalf("receipt lineage %+v, target %s", lin, lin.ReceiptTarget())
+	}
+	// Into A (the root) is refused: the receipt answers B.
+	aBefore := raw(t, sa, a)
+	_, err := PlanMerge(rp, sa, a, envOn("ma", "a"))
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Rule != RuleReceiptTarget {
+		t.Errorf("into the root: %v", err)
+	}
+	// And without --into in A's store, B is missing and named.
+	if _, err := PlanMerge(rp, sa, "", envOn("ma", "a")); !errors.As(err, &pe) || pe.Rule != RuleTargetMissing || !strings.Contains(err.Error(), b) {
+		t.Errorf("missing target: %v", err)
+	}
+	if !bytes.Equal(aBefore, raw(t, sa, a)) {
+		t.Error("A changed")
+	}
+	_, m := mergeIt(t, r, sb, b, envOn("mb", "b"))
+	if !m.Changed {
+		t.Fatal("nothing merged into B")
+	}
+	vb := get(t, sb, b)
+	if x := askByID(vb, "a2"); x.Status() != model.AskAnswered || x.Answer() != "2026-10-01" {
+		t.Errorf("B's a2 = %s", ojson.Compact(x.V))
+	}
+	// A's question, held by B, is untouched: C's receipt said nothing of it.
+	if x := askByID(vb, "a1"); x.Status() != model.AskOpen || x.What() != "A's question" {
+		t.Errorf("B's a1 = %s", ojson.Compact(x.V))
+	}
+}
+
+func TestMergeFactsAndChecks(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("facts", mustParse(t, `[{"claim":"port 8080 is free","scope":"machine","verified":true}]`))
+	})
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"",
+	 "passport":{"id":"TP-BBBB-BBBB","goal":"REWRITTEN","current_state":"REWRITTEN","next_steps":["REWRITTEN"],"facts":[
+	   {"claim":"port 8080 is free","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"studio"},
+	   {"claim":"the CFO approved","scope":"universal","verified":true},
+	   {"claim":"build passes","scope":"machine","verified":true}]},
+	 "asks":[],
+	 "landing_checks":[{"id":"c1","check":"laptop has the font","how":"fc-list","required":true}]}`
+	path := flatPack(t, obj)
+	before := get(t, st, a)
+	pl, m := mergeIt(t, path, st, "", envOn("studio", "maria"))
+	if !m.Changed {
+		t.Fatal("no change")
+	}
+	if len(pl.Merge.ChecksReported) != 1 {
+		t.Errorf("checks not reported: %+v", pl.Merge.ChecksReported)
+	}
+	after := get(t, st, a)
+	if after.Has("landing_checks") {
+		t.Errorf("a receipt's landing checks were adopted: %s", ojson.Compact(after.Get("landing_checks")))
+	}
+	facts := model.Passport{V: after}.Facts()
+	if len(facts) != 3 {
+		t.Fatalf("facts = %s", ojson.Compact(after.Get("facts")))
+	}
+	if !facts[0].Verified() {
+		t.Error("the target's own fact was overwritten by the receipt's sealed copy")
+	}
+	if !facts[1].Verified() || facts[1].Claim() != "the CFO approved" {
+		t.Errorf("universal fact: %s", ojson.Compact(facts[1].V))
+	}
+	if facts[2].Verified() || !facts[2].Sealed() || facts[2].VerifiedOn() != "laptop" {
+		t.Errorf("a machine fact in a receipt must arrive sealed (§4.4.1.4): %s", ojson.Compact(facts[2].V))
+	}
+	for _, k := range []string{"goal", "current_state", "next_steps"} {
+		if !bytes.Equal(ojson.Compact(after.Get(k)), ojson.Compact(before.Get(k))) {
+			t.Errorf("%s rewritten by a receipt", k)
+		}
+	}
+	if n := len(after.Get("receipts_merged").Items()); n != 1 {
+		t.Errorf("receipts_merged has %d entries", n)
+	}
+}
+
+func TestMergeDoesNotReopen(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"answered","answer":"done"}]`))
+	})
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"","passport":{},
+	 "asks":[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}],
+	 "landing_checks":[]}`
+	before := raw(t, st, a)
+	pl, m := mergeIt(t, flatPack(t, obj), st, "", envOn("s", "m"))
+	if m.Changed || pl.Merge.Changes != 0 || !bytes.Equal(before, raw(t, st, a)) {
+		t.Errorf("an open ask in a receipt reopened an answered one: %+v", pl.Merge)
+	}
+}
+
+func TestMergeConflict(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
+	})
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"","passport":{},
+	 "asks":[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"answered","answer":"yes"}],
+	 "landing_checks":[]}`
+	p := openPack(t, flatPack(t, obj))
+	pl, err := PlanMerge(p, st, "", envOn("s", "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone saves the target between the preview and the merge.
+	if _, err := st.Update(a, func(v *ojson.Value) error { v.Set("title", ojson.NewString("changed")); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	before := raw(t, st, a)
+	_, err = Merge(p, pl, st, Decisions{})
+	var ce *home.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a conflict", err)
+	}
+	if !bytes.Equal(before, raw(t, st, a)) {
+		t.Error("a conflicting merge wrote")
+	}
+}
