@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,7 +53,14 @@ type credRule struct {
 	before func(b int) bool
 	check  func(tok []byte) bool // extra confirmation of the secret
 	show   int                   // leading bytes of the secret an Excerpt shows
-	label  bool                  // the match is a non-secret label (key block header), shown whole
+	// run and min are a cheap precheck before the regexp: at least min bytes
+	// of the class run (ranges like "A-Za-z0-9_-") must follow the anchor.
+	// Without it, text dense with anchors ("hf_" in Python, "sk-" in CSS)
+	// would run the regexp at every one of them.
+	run    string
+	min    int
+	runSet *[256]bool
+	label  bool // the match is a non-secret label (key block header), shown whole
 }
 
 func rx(s string) *regexp.Regexp { return regexp.MustCompile(`\A` + s) }
@@ -60,7 +68,9 @@ func rx(s string) *regexp.Regexp { return regexp.MustCompile(`\A` + s) }
 func anyBefore(int) bool { return true }
 
 // schemeBefore: "://" must follow a URL scheme.
-func schemeBefore(b int) bool { return b >= 0 && (isAlnum(byte(b)) || b == '+' || b == '.' || b == '-') }
+func schemeBefore(b int) bool {
+	return b >= 0 && (isAlnum(byte(b)) || b == '+' || b == '.' || b == '-')
+}
 
 func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -100,55 +110,55 @@ func hasDigit(tok []byte) bool {
 var credRules = []credRule{
 	// Any PEM/OpenSSH/PGP private key: the header is enough, as in the
 	// reference implementation; "BEGIN PUBLIC KEY" and certificates are not.
-	{id: "private-key", anchors: []string{"-----BEGIN "}, before: anyBefore, label: true, window: 64,
+	{id: "private-key", anchors: []string{"-----BEGIN "}, before: anyBefore, label: true, run: "A-Z0-9 ", min: 11, window: 64,
 		re: rx(`(?P<t>-----BEGIN [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)`)},
 	{id: "putty-private-key", anchors: []string{"PuTTY-User-Key-File-"}, before: anyBefore, label: true, window: 32,
 		re: rx(`(?P<t>PuTTY-User-Key-File-[23]: )`)},
-	{id: "age-secret-key", anchors: []string{"AGE-SECRET-KEY-1"}, show: 4, window: 16 + 58 + 1,
+	{id: "age-secret-key", anchors: []string{"AGE-SECRET-KEY-1"}, show: 4, run: "0-9A-Z", min: 58, window: 16 + 58 + 1,
 		re: rx(`(?P<t>AGE-SECRET-KEY-1[0-9A-Z]{58})(?:[^0-9A-Za-z]|\z)`)},
 	// sk- is shared by Anthropic and OpenAI; the most specific shape wins.
-	{id: "anthropic-key", anchors: []string{"sk-ant-"}, show: 4, window: 256,
+	{id: "anthropic-key", anchors: []string{"sk-ant-"}, show: 4, run: "A-Za-z0-9_-", min: 32, window: 256,
 		re: rx(`(?P<t>sk-ant-[A-Za-z0-9_-]{32,})`)},
-	{id: "openai-key", anchors: []string{"sk-"}, show: 4, window: 256,
+	{id: "openai-key", anchors: []string{"sk-"}, show: 4, run: "A-Za-z0-9_-", min: 37, window: 256,
 		re: rx(`(?P<t>sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{32,})`)},
 	// Legacy "sk-" + 48: ask for 20+, and a digit when shorter than 32, so a
 	// hyphen-less word run after "sk-" in prose does not fire.
-	{id: "openai-key", anchors: []string{"sk-"}, show: 4, window: 256,
-		re: rx(`(?P<t>sk-[A-Za-z0-9]{20,})`),
+	{id: "openai-key", anchors: []string{"sk-"}, show: 4, run: "A-Za-z0-9", min: 20, window: 256,
+		re:    rx(`(?P<t>sk-[A-Za-z0-9]{20,})`),
 		check: func(t []byte) bool { return len(t) >= 3+32 || hasDigit(t) }},
-	{id: "github-token", anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, show: 4, window: 4 + 251 + 1,
+	{id: "github-token", anchors: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, show: 4, run: "A-Za-z0-9", min: 36, window: 4 + 251 + 1,
 		re: rx(`(?P<t>gh[pousr]_[A-Za-z0-9]{36,251})(?:[^A-Za-z0-9]|\z)`)},
-	{id: "github-token", anchors: []string{"github_pat_"}, show: 4, window: 11 + 244 + 1,
+	{id: "github-token", anchors: []string{"github_pat_"}, show: 4, run: "A-Za-z0-9_", min: 60, window: 11 + 244 + 1,
 		re: rx(`(?P<t>github_pat_[A-Za-z0-9_]{60,244})(?:[^A-Za-z0-9_]|\z)`)},
-	{id: "gitlab-token", anchors: []string{"glpat-"}, show: 4, window: 256,
+	{id: "gitlab-token", anchors: []string{"glpat-"}, show: 4, run: "A-Za-z0-9_-", min: 20, window: 256,
 		re: rx(`(?P<t>glpat-[A-Za-z0-9_-]{20,})`)},
-	{id: "slack-token", anchors: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, show: 4, window: 256,
+	{id: "slack-token", anchors: []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, show: 4, run: "A-Za-z0-9-", min: 20, window: 256,
 		re: rx(`(?P<t>xox[abprs]-[A-Za-z0-9-]{20,})`), check: hasDigit},
 	{id: "slack-webhook", anchors: []string{"hooks.slack.com/services/"}, before: anyBefore, show: 4, window: 256,
 		re: rx(`(?P<t>hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})`)},
-	{id: "aws-access-key", anchors: []string{"AKIA", "ASIA"}, show: 4, window: 21,
+	{id: "aws-access-key", anchors: []string{"AKIA", "ASIA"}, show: 4, run: "A-Z0-9", min: 16, window: 21,
 		re: rx(`(?P<t>A[KS]IA[A-Z0-9]{16})(?:[^A-Za-z0-9]|\z)`)},
 	{id: "aws-secret-key", anchors: []string{"secret_access_key"}, fold: true, before: anyBefore, show: 4, window: 17 + 2 + 16 + 2 + 40 + 1,
 		re: rx(`(?i:secret_access_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?P<t>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)`)},
-	{id: "google-api-key", anchors: []string{"AIza"}, show: 4, window: 40,
+	{id: "google-api-key", anchors: []string{"AIza"}, show: 4, run: "0-9A-Za-z_-", min: 35, window: 40,
 		re: rx(`(?P<t>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|\z)`)},
-	{id: "stripe-key", anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, show: 4, window: 256,
+	{id: "stripe-key", anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, show: 4, run: "0-9A-Za-z", min: 24, window: 256,
 		re: rx(`(?P<t>[sr]k_(?:live|test)_[0-9A-Za-z]{24,})`)},
-	{id: "stripe-webhook-secret", anchors: []string{"whsec_"}, show: 4, window: 256,
+	{id: "stripe-webhook-secret", anchors: []string{"whsec_"}, show: 4, run: "A-Za-z0-9+/", min: 32, window: 256,
 		re: rx(`(?P<t>whsec_[A-Za-z0-9+/]{32,})`)},
-	{id: "npm-token", anchors: []string{"npm_"}, show: 4, window: 41,
+	{id: "npm-token", anchors: []string{"npm_"}, show: 4, run: "A-Za-z0-9", min: 36, window: 41,
 		re: rx(`(?P<t>npm_[A-Za-z0-9]{36})(?:[^A-Za-z0-9]|\z)`)},
 	// The fixed part is the base64 of the macaroon's "pypi.org" (or
 	// "test.pypi.org") location, which every real token starts with.
-	{id: "pypi-token", anchors: []string{"pypi-"}, show: 4, window: 512,
+	{id: "pypi-token", anchors: []string{"pypi-"}, show: 4, run: "A-Za-z0-9_-", min: 60, window: 512,
 		re: rx(`(?P<t>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})`)},
-	{id: "huggingface-token", anchors: []string{"hf_"}, show: 4, window: 256,
+	{id: "huggingface-token", anchors: []string{"hf_"}, show: 4, run: "A-Za-z0-9", min: 30, window: 256,
 		re: rx(`(?P<t>hf_[A-Za-z0-9]{30,})`)},
-	{id: "sendgrid-key", anchors: []string{"SG."}, show: 4, window: 3 + 22 + 1 + 43 + 1,
+	{id: "sendgrid-key", anchors: []string{"SG."}, show: 4, run: "A-Za-z0-9_-", min: 22, window: 3 + 22 + 1 + 43 + 1,
 		re: rx(`(?P<t>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|\z)`)},
-	{id: "azure-key", anchors: []string{"AccountKey=", "SharedAccessKey="}, before: anyBefore, show: 4, window: 16 + 88 + 1,
+	{id: "azure-key", anchors: []string{"AccountKey=", "SharedAccessKey="}, before: anyBefore, show: 4, run: "A-Za-z0-9+/", min: 42, window: 16 + 88 + 1,
 		re: rx(`(?:AccountKey=(?P<t>[A-Za-z0-9+/]{86}==)|SharedAccessKey=(?P<t2>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))`)},
-	{id: "jwt", anchors: []string{"eyJ"}, before: func(b int) bool { return wordBefore(b) && b != '-' }, show: 4, window: 8192,
+	{id: "jwt", anchors: []string{"eyJ"}, before: func(b int) bool { return wordBefore(b) && b != '-' }, show: 4, run: "A-Za-z0-9_-", min: 8, window: 8192,
 		re: rx(`(?P<t>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`)},
 	{id: "url-password", anchors: []string{"://"}, before: schemeBefore, show: 0, window: 3 + 64 + 1 + 128 + 2,
 		re:    rx(`://[^\s/:@"'<>\\]{1,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
@@ -203,7 +213,27 @@ var (
 
 const pivotPreference = "-_:.JA"
 
+func parseSet(spec string) *[256]bool {
+	var set [256]bool
+	for i := 0; i < len(spec); i++ {
+		if i+2 < len(spec) && spec[i+1] == '-' {
+			for c := int(spec[i]); c <= int(spec[i+2]); c++ {
+				set[c] = true
+			}
+			i += 2
+			continue
+		}
+		set[spec[i]] = true
+	}
+	return &set
+}
+
 func init() {
+	for i := range credRules {
+		if credRules[i].run != "" {
+			credRules[i].runSet = parseSet(credRules[i].run)
+		}
+	}
 	byLit := map[string]*anchorEntry{}
 	var order []*anchorEntry
 	for i, r := range credRules {
@@ -287,6 +317,46 @@ func (e *anchorEntry) at(buf []byte, s int) bool {
 	return string(w) == e.lit
 }
 
+// precheck is the cheap part of confirming rule r at start: the byte
+// before, and the run of body bytes after the anchor of length n.
+func (r *credRule) precheck(buf []byte, start, n, prev int) bool {
+	before := r.before
+	if before == nil {
+		before = wordBefore
+	}
+	if !before(prev) {
+		return false
+	}
+	if r.runSet != nil {
+		k, got := start+n, 0
+		for k < len(buf) && got < r.min && r.runSet[buf[k]] {
+			k++
+			got++
+		}
+		if got < r.min {
+			return false
+		}
+	}
+	return true
+}
+
+// viable reports whether any rule of the anchor passes its precheck at s, so
+// text dense with anchors does not fill the candidate list.
+func (e *anchorEntry) viable(buf []byte, s int, dataStart bool) bool {
+	prev := -1
+	if s > 0 {
+		prev = int(buf[s-1])
+	} else if !dataStart {
+		return true // confirm will complain
+	}
+	for _, ri := range e.rules {
+		if credRules[ri].precheck(buf, s, len(e.lit), prev) {
+			return true
+		}
+	}
+	return false
+}
+
 // candidate is an anchor found at start (an index into the buffer).
 type candidate struct {
 	start int
@@ -334,14 +404,14 @@ func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) 
 			i = p + 1
 			if p > 0 {
 				for _, e := range g.byPrev[buf[p-1]] {
-					if s := p - e.pivot; s >= from && s < limit && e.at(buf, s) {
+					if s := p - e.pivot; s >= from && s < limit && e.at(buf, s) && e.viable(buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
 				}
 			}
 			if p+1 < len(buf) {
 				for _, e := range g.byNext[buf[p+1]] {
-					if s := p; s >= from && s < limit && e.at(buf, s) {
+					if s := p; s >= from && s < limit && e.at(buf, s) && e.viable(buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
 				}
@@ -351,11 +421,11 @@ func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) 
 	if len(en.cands) == 0 {
 		return
 	}
-	sort.SliceStable(en.cands, func(i, j int) bool {
-		if en.cands[i].start != en.cands[j].start {
-			return en.cands[i].start < en.cands[j].start
+	slices.SortFunc(en.cands, func(a, b candidate) int {
+		if a.start != b.start {
+			return a.start - b.start
 		}
-		return len(en.cands[i].e.lit) > len(en.cands[j].e.lit)
+		return len(b.e.lit) - len(a.e.lit)
 	})
 	lastStart := -1
 	for _, c := range en.cands {
@@ -377,11 +447,7 @@ func (en *engine) confirm(buf []byte, base int64, c candidate, dataStart bool) b
 	}
 	for _, ri := range c.e.rules {
 		r := &credRules[ri]
-		before := r.before
-		if before == nil {
-			before = wordBefore
-		}
-		if !before(prev) {
+		if !r.precheck(buf, c.start, len(c.e.lit), prev) {
 			continue
 		}
 		end := c.start + r.window

@@ -26,13 +26,16 @@ const MaxLuggageFindings = 1000
 
 const luggageChunk = 256 << 10
 
+// bufSize is the most a scanner ever holds.
+var bufSize = keepBack + maxWindow + luggageChunk
+
 // keepBack is how much of what was already judged stays in the buffer: the
 // excerpt's context and the byte before a candidate.
 const keepBack = excerptContext + 1
 
 // NewLuggageScanner returns a scanner for the luggage file data/files/<name>.
 func NewLuggageScanner(name string) *LuggageScanner {
-	s := &LuggageScanner{name: name, buf: make([]byte, 0, keepBack+maxWindow+luggageChunk)}
+	s := &LuggageScanner{name: name}
 	s.en.max = MaxLuggageFindings
 	s.en.tplWhere = func(off int64) string { return fmt.Sprintf("data/files/%s@%d", name, off) }
 	return s
@@ -48,10 +51,20 @@ func (s *LuggageScanner) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
+		if room := cap(s.buf) - len(s.buf); room < len(p) && cap(s.buf) < bufSize {
+			// Grow only as far as the data needs: most luggage is small.
+			c := 2*cap(s.buf) + len(p)
+			if c > bufSize {
+				c = bufSize
+			}
+			nb := make([]byte, len(s.buf), c)
+			copy(nb, s.buf)
+			s.buf = nb
+		}
 		k := copy(s.buf[len(s.buf):cap(s.buf)], p)
 		s.buf = s.buf[:len(s.buf)+k]
 		p = p[k:]
-		if len(s.buf) == cap(s.buf) {
+		if len(s.buf) == bufSize {
 			s.process(false)
 		}
 	}
