@@ -257,7 +257,8 @@ func createLock(lock string, now time.Time) error {
 	return nil
 }
 
-// retireStale removes lock when it is older than StaleAfter and its owner
+// retireStale removes lock when it is older than StaleAfter (by the real
+// clock: file times are real even when a test fixes Now) and its owner
 // is provably gone (or it holds no readable owner), as the reference does:
 // rename it aside first so two retirers cannot both win and delete a fresh
 // lock. It reports whether the caller should try again at once.
@@ -266,7 +267,7 @@ func (s *Store) retireStale(lock string) bool {
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if err != nil || s.now().Sub(info.ModTime()) < s.StaleAfter {
+	if err != nil || time.Since(info.ModTime()) < s.StaleAfter {
 		return false
 	}
 	if data, err := os.ReadFile(lock); err == nil {
