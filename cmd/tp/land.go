@@ -194,7 +194,7 @@ func renderPlan(w io.Writer, pl *pack.Plan) {
 		verb = "Merging"
 	}
 	fmt.Fprintf(w, "%s %s (%s, %s, sha256 %s…)\n", verb, l(pl.File), l(pl.Kind), pl.Encoding, short)
-	fmt.Fprintf(w, "  from       %s@%s (harness %s), packed %s\n", q(pl.Sender.Actor), q(pl.Sender.Machine), q(pl.Sender.Harness), l(pl.Sender.PackedAt))
+	fmt.Fprintf(w, "  from       %s (harness %s), packed %s\n", l(pl.Sender.By()), l(pl.Sender.Harness), l(pl.Sender.PackedAt))
 	fmt.Fprintf(w, "  passport   %s %s\n", l(model.ChainEntry(pl.Sender.PassportID, pl.Sender.Version)), q(pl.Title))
 	fmt.Fprintf(w, "  goal       %s\n", q(pl.Goal))
 	fmt.Fprintf(w, "  lineage    root %s, chain %s\n", l(pl.Lineage.RootID), l(joinChain(pl.Lineage.Chain)))
