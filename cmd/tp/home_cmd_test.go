@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/model/home"
+)
+
+func runWith(env map[string]string, args ...string) (code exitCode, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, Env: func(k string) string { return env[k] }}
+	code = run(args, io)
+	return code, out.String(), errb.String()
+}
+
+func TestOpenStoreWithoutAnyLocation(t *testing.T) {
+	code, _, stderr := runWith(map[string]string{}, "list")
+	if code != exitError || !strings.Contains(stderr, "tp: error: no passport store") || !strings.Contains(stderr, "tp: hint: pass --store DIR or set TP_STORE") {
+		t.Errorf("code %d, stderr %q", code, stderr)
+	}
+}
+
+func TestOpenStorePrecedence(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"TP_STORE": dir + "/a", "TASK_PASSPORT_STORE": dir + "/b", "HOME": dir + "/h"}
+	g := &globalOpts{}
+	s, err := openStore(&IO{Env: func(k string) string { return env[k] }}, g)
+	if err != nil || s.Dir() != dir+"/a" {
+		t.Errorf("TP_STORE: %v %v", s, err)
+	}
+	g.store = dir + "/flag"
+	s, err = openStore(&IO{Env: func(k string) string { return env[k] }}, g)
+	if err != nil || s.Dir() != dir+"/flag" {
+		t.Errorf("--store: %v %v", s, err)
+	}
+}
+
+func TestStoreHints(t *testing.T) {
+	tests := []struct {
+		err  error
+		hint string
+	}{
+		{&home.ErrNotFound{ID: "TP-X", Store: "/s"}, "tp list shows"},
+		{&home.ConflictError{ID: "TP-X", Expected: 1, Found: 2}, "saved TP-X meanwhile; run the command again"},
+		{&home.BusyError{Lock: "/s/TP-X.json.lock"}, "retired after 30 s"},
+	}
+	for _, tt := range tests {
+		var he *hintError
+		if !errors.As(storeHint(tt.err), &he) || !strings.Contains(he.hint, tt.hint) || !errors.Is(he, tt.err) {
+			t.Errorf("storeHint(%v) = %v", tt.err, storeHint(tt.err))
+		}
+	}
+	plain := errors.New("x")
+	if storeHint(plain) != plain {
+		t.Error("an unrelated error gained a hint")
+	}
+	// The conflict message itself names both versions.
+	msg := (&home.ConflictError{ID: "TP-X", Expected: 3, Found: 5}).Error()
+	if !strings.Contains(msg, "expected version 3, found 5") {
+		t.Errorf("conflict message %q", msg)
+	}
+}
