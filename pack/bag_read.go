@@ -188,7 +188,12 @@ func ruleForReadErr(err error) string {
 	if errors.As(err, &e) {
 		return e.Rule
 	}
-	if errors.Is(err, zip.ErrFormat) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, zip.ErrChecksum) {
+	switch {
+	case errors.Is(err, zip.ErrChecksum):
+		return RuleDigest // the CRC does not match: damaged or tampered
+	case errors.Is(err, zip.ErrFormat):
+		return RuleZipFormat // e.g. more bytes than the entry declared: a bomb lying about its size
+	case errors.Is(err, io.ErrUnexpectedEOF):
 		return RuleTruncated
 	}
 	return RuleZipFormat
