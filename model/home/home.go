@@ -27,6 +27,7 @@ import (
 
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/model/sanitize"
 )
 
 // Store is a passport directory.
@@ -170,13 +171,14 @@ func readState(path, id string) (*Stored, error) {
 	}
 	v, q, err := ojson.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		// The message can quote a byte of the file: keep it terminal-safe (D11).
+		return nil, errors.New(sanitize.Line(path + ": " + err.Error()))
 	}
 	if v.Kind() != ojson.Object {
 		return nil, fmt.Errorf("%s: not a passport state (the file holds a JSON %s, not an object)", path, v.Kind())
 	}
 	if got := v.Get("id"); got.Text() != id || got.Kind() != ojson.String {
-		return nil, fmt.Errorf("%s: passport id mismatch (the file is named %s but holds id %s)", path, id, ojson.Compact(orNull(got)))
+		return nil, fmt.Errorf("%s: passport id mismatch (the file is named %s but holds id %s)", path, id, sanitize.Line(string(ojson.Compact(orNull(got)))))
 	}
 	ver, err := versionOf(v)
 	if err != nil {

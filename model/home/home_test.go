@@ -693,3 +693,27 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("By = %q", got)
 	}
 }
+
+func TestReadErrorsAreTerminalSafe(t *testing.T) {
+	s := newStore(t)
+	writeFile(t, s.Path("ESC"), "{\"id\":\"x\\\x1b\"}")
+	writeFile(t, s.Path("BIDI"), `{"id":"evil`+"\u202e"+`"}`)
+	for _, id := range []string{"ESC", "BIDI"} {
+		_, err := s.Get(id)
+		if err == nil || strings.ContainsAny(err.Error(), "\x1b\u202e") {
+			t.Errorf("Get(%s) error is not terminal-safe: %q", id, err)
+		}
+	}
+}
+
+func TestSavedFileMode(t *testing.T) {
+	s := newStore(t)
+	v, err := s.Create("t", "g", CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(s.Path(v.Get("id").Text()))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("saved file mode %v, want 0600 like the reference (%v)", info.Mode().Perm(), err)
+	}
+}
