@@ -39,6 +39,9 @@ an ask no longer needed. All changes are saved together, or none is.`,
 			if err != nil {
 				return err
 			}
+			if io.Interactive(g) && len(answers)+len(drops) == 0 && asksScreen != nil {
+				return asksScreen(io, g, s, args[0])
+			}
 			type answer struct{ id, text string }
 			var as []answer
 			seen := map[string]string{}

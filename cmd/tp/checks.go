@@ -39,6 +39,9 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 			if err != nil {
 				return err
 			}
+			if io.Interactive(g) && len(sets) == 0 && checksScreen != nil {
+				return checksScreen(io, g, s, args[0])
+			}
 			type set struct{ id, status string }
 			var ss []set
 			seen := map[string]bool{}

@@ -63,3 +63,26 @@ func TestStoreHints(t *testing.T) {
 		t.Errorf("conflict message %q", msg)
 	}
 }
+
+func TestScreenHooks(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"TP_STORE": dir}
+	called := ""
+	asksScreen = func(io *IO, g *globalOpts, s *home.Store, id string) error { called = "asks " + id; return nil }
+	defer func() { asksScreen = nil }()
+	tty := func(args ...string) {
+		var out, errb bytes.Buffer
+		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }})
+	}
+	tty("asks", "TP-X")
+	if called != "asks TP-X" {
+		t.Errorf("on a terminal the asks screen was not opened: %q", called)
+	}
+	for _, args := range [][]string{{"asks", "TP-X", "--plain"}, {"asks", "TP-X", "--json"}, {"asks", "TP-X", "--answer", "a1=x"}} {
+		called = ""
+		tty(args...)
+		if called != "" {
+			t.Errorf("%v opened the screen", args)
+		}
+	}
+}

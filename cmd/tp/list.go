@@ -32,6 +32,9 @@ that cannot be read are reported on stderr and skipped.`,
 			if err != nil {
 				return err
 			}
+			if io.Interactive(g) && listScreen != nil {
+				return listScreen(io, g, s)
+			}
 			entries, skipped, err := s.List()
 			if err != nil {
 				return err

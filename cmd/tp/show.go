@@ -29,6 +29,9 @@ decisions, artifacts, next steps, asks, landing checks and lineage.
 			if err != nil {
 				return err
 			}
+			if io.Interactive(g) && showScreen != nil {
+				return showScreen(io, g, s, args[0])
+			}
 			st, err := s.Get(args[0])
 			if err != nil {
 				return storeHint(err)
