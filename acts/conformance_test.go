@@ -34,3 +34,53 @@ func TestConformanceSharedExamples(t *testing.T) {
 func TestConformanceSuite(t *testing.T) {
 	runDir(t, filepath.Join("testdata", "conformance"))
 }
+
+// The runner must report failures, unknown files and unreadable files,
+// never pass them silently.
+func TestConformanceRunnerReportsFailures(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("keys.json", `{"cases": [
+		{"name": "right", "project": "demo", "text": "Renew the domain", "key": "task-demo-c3d8af57d4"},
+		{"name": "wrong", "project": "demo", "text": "Renew the domain", "key": "task-demo-0000000000"}]}`)
+	write("parse.json", `{"cases": [{"name": "wrong class", "profile": "en", "document": "## Tasks\n- [ ] [agent] a\n",
+		"tasks": [{"line": 2, "class": "principal", "text": "a", "key": null}], "malformed": []}]}`)
+	write("run.json", `{"cases": [{"name": "wrong sent", "profile": "en", "project": "demo", "document": "## Tasks\n- [ ] [owner] Renew the domain\n",
+		"log": {"records": [], "acked": []}, "expected_document": "## Tasks\n- [ ] [owner] Renew the domain (waiting on owner: task-demo-c3d8af57d4)\n",
+		"sent": [], "second_run_sends": []}]}`)
+	write("extra.json", `{}`)
+	var out bytes.Buffer
+	passed, failed, err := RunConformance(dir, &out)
+	if err != nil || passed != 1 || failed != 3 {
+		t.Fatalf("%d passed, %d failed, %v\n%s", passed, failed, err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{
+		"extra.json: not a fixture file this runner knows; skipped",
+		"parse.json: wrong class: tasks:",
+		"keys.json: wrong: key:",
+		"run.json: wrong sent: sent: got 1 records [r:task-demo-c3d8af57d4], want 0",
+		"1 passed, 3 failed",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	for i := range want {
+		if !strings.HasPrefix(lines[i], want[i]) {
+			t.Errorf("line %d = %q; want prefix %q", i+1, lines[i], want[i])
+		}
+	}
+	write("amend.json", `{"cases": [`)
+	out.Reset()
+	_, _, err = RunConformance(dir, &out)
+	if err == nil || !strings.Contains(err.Error(), "amend.json") {
+		t.Fatalf("unreadable file: %v\n%s", err, out.String())
+	}
+	if _, _, err := RunConformance(filepath.Join(dir, "missing"), &out); err == nil {
+		t.Fatal("missing dir: want an error")
+	}
+}

@@ -2,6 +2,7 @@ package acts
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -64,6 +65,13 @@ func (s *sim) run() RunOutput {
 
 func (s *sim) commit(out RunOutput) {
 	for _, r := range out.Send {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		if typ, err := ValidateRecord(raw); err != nil || typ != r.Type {
+			s.t.Fatalf("record %s does not validate: %v", r.ID, err)
+		}
 		if r.TS == "" || r.By == "" || r.Project != s.project || r.PH != "0.3" || r.Ext != "acts/0.3" {
 			s.t.Fatalf("record %s lacks envelope fields: %+v", r.ID, r)
 		}
