@@ -244,3 +244,43 @@ func ageFile(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// A passport the reference landed from its own pack (asks, landing checks
+// without a status) is read by tp, answered and attested here, and opened
+// again by the reference with tp's fields in place.
+func TestInteropReferenceLandedPassport(t *testing.T) {
+	node, ref := reference(t)
+	a, b := newStore(t), newStore(t)
+	created := runCLI(t, node, ref, a.Dir(), "new", "--title", "Sender", "--goal", "Send work")
+	id := created["passport_id"].(string)
+	pack := filepath.Join(t.TempDir(), "x.taskpack")
+	runCLI(t, node, ref, a.Dir(), "pack", id, "--out", pack,
+		"--ask", "Which delimiter?|one character|locale", "--check", "Go installed|go version")
+	landed := runCLI(t, node, ref, b.Dir(), "land", pack)
+	lid := landed["passport_id"].(string)
+
+	entries, skipped, err := b.List()
+	if err != nil || len(skipped) != 0 || len(entries) != 1 || entries[0].ID != lid {
+		t.Fatalf("tp lists %+v %v %v", entries, skipped, err)
+	}
+	if entries[0].OpenAsks != 1 || entries[0].PendingChecks != 1 {
+		t.Errorf("reference-landed passport: %d open asks, %d pending checks; want 1 and 1", entries[0].OpenAsks, entries[0].PendingChecks)
+	}
+	out, err := b.Update(lid, func(v *ojson.Value) error {
+		if err := AnswerAsk(v, "a1", ";", "bo@box", time.Now()); err != nil {
+			return err
+		}
+		return SetCheck(v, "c1", "passed", "bo@box", time.Now())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := runCLI(t, node, ref, b.Dir(), "open", lid)
+	state := opened["state"].(map[string]any)
+	ask := state["asks"].([]any)[0].(map[string]any)
+	check := state["landing_checks"].([]any)[0].(map[string]any)
+	v, _ := out.Get("version").Int()
+	if ask["status"] != "answered" || ask["answer"] != ";" || check["status"] != "passed" || opened["state_version"].(float64) != float64(v) {
+		t.Errorf("the reference reads ask %v check %v version %v", ask, check, opened["state_version"])
+	}
+}
