@@ -1,0 +1,411 @@
+package pack
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+var mixedLuggage = func() []file {
+	rnd := make([]byte, 200<<10)
+	rand.Read(rnd)
+	return []file{
+		{"outline.md", []byte("# Outline\n\n" + strings.Repeat("Revenue by region, not by product.\n", 4000))},
+		{"figures/noise.bin", rnd},
+		{"nul.txt", []byte("text with a NUL\x00 inside")},
+		{"latin1.txt", []byte("caf\xe9")},
+		{"empty", nil},
+		{"100%/odd name é.txt", []byte("percent and accents")},
+	}
+}()
+
+func readZip(t testing.TB, path string) (*zip.ReadCloser, map[string][]byte) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[f.Name] = b
+	}
+	return zr, m
+}
+
+// TestWriteBagIsABag checks what bagit.py checks, structurally: bagit.txt,
+// every payload file in the manifest with its digest and nothing else,
+// Payload-Oxum, the tag manifest; plus D2's entry order and bag-info fields.
+func TestWriteBagIsABag(t *testing.T) {
+	obj := refObject(t)
+	path := filepath.Join(t.TempDir(), "out.taskpack")
+	if err := Write(path, srcOf(obj, mixedLuggage...), EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	zr, m := readZip(t, path)
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	want := []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt", "data/passport.json"}
+	for _, l := range mixedLuggage {
+		want = append(want, "data/files/"+l.name)
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("entries %v\nwant (D2) %v", names, want)
+	}
+	if string(m["bagit.txt"]) != "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n" {
+		t.Errorf("bagit.txt = %q", m["bagit.txt"])
+	}
+	if !bytes.Equal(m["data/passport.json"], ojson.Canonical(obj)) {
+		t.Error("data/passport.json is not the canonical pack object")
+	}
+	manifest, err := parseManifest(m["manifest-sha256.txt"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{}
+	for _, l := range manifest {
+		listed[l.path] = l.digest
+	}
+	octets, count := 0, 0
+	for name, b := range m {
+		if !strings.HasPrefix(name, "data/") {
+			continue
+		}
+		octets += len(b)
+		count++
+		if listed[name] != hexSum(b) {
+			t.Errorf("%s: manifest digest %q, bytes %s", name, listed[name], hexSum(b))
+		}
+		delete(listed, name)
+	}
+	if len(listed) > 0 {
+		t.Errorf("manifest lists files not in the bag: %v", listed)
+	}
+	info := parseTagLines(m["bag-info.txt"])
+	for k, v := range map[string]string{
+		"Bag-Software-Agent": "tp", "Bagging-Date": "2026-09-03", "External-Identifier": "TP-K7WF-3NQX",
+		"External-Description": "Prepare the Q4 board deck", "Source-Organization": "Maria",
+		"Internal-Sender-Identifier": "studio-imac", "Bag-Spec": "taskpack/0.1",
+		"Payload-Oxum": itoa(octets) + "." + itoa(count),
+	} {
+		if info[k] != v {
+			t.Errorf("bag-info %s = %q, want %q", k, info[k], v)
+		}
+	}
+	tm, _ := parseManifest(m["tagmanifest-sha256.txt"])
+	if len(tm) != 3 {
+		t.Errorf("tagmanifest lists %d files, want 3", len(tm))
+	}
+	for _, l := range tm {
+		if hexSum(m[l.path]) != l.digest {
+			t.Errorf("tagmanifest: %s does not verify", l.path)
+		}
+	}
+	// Incompressible luggage is stored, text is deflated.
+	for _, f := range zr.File {
+		switch f.Name {
+		case "data/files/figures/noise.bin":
+			if f.Method != zip.Store {
+				t.Errorf("random bytes were deflated")
+			}
+		case "data/files/outline.md":
+			if f.Method != zip.Deflate {
+				t.Errorf("text was stored")
+			}
+		}
+	}
+	// The percent-encoded manifest path (BagIt §2.1.3) round-trips.
+	if !bytes.Contains(m["manifest-sha256.txt"], []byte("data/files/100%25/odd name é.txt")) {
+		t.Error("% in a manifest path is not percent-encoded")
+	}
+	r, err := Conformance(path, Options{})
+	if err != nil || !r.Conformant {
+		t.Fatalf("tp's own bag is not conformant: %v %v", err, failing(r))
+	}
+	bagitPy(t, path)
+}
+
+// bagitPy validates the unzipped bag with the Library of Congress bagit.py
+// when python3 can import it.
+func bagitPy(t *testing.T, path string) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil || exec.Command(py, "-c", "import bagit").Run() != nil {
+		t.Log("bagit.py not importable; structural checks only")
+		return
+	}
+	dir := t.TempDir()
+	zr, m := readZip(t, path)
+	zr.Close()
+	for name, b := range m {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, b, 0o644)
+	}
+	out, err := exec.Command(py, "-c", "import bagit,sys; bagit.Bag(sys.argv[1]).validate(); print('valid')", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("bagit.py: %v\n%s", err, out)
+	}
+}
+
+// TestWriteFlat checks the flat form: D1 canonical bytes, utf8 exactly when
+// the bytes are valid UTF-8 without NUL (D3), sha256 and bytes per
+// attachment, note_to_reader.
+func TestWriteFlat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.taskpack.json")
+	if err := Write(path, srcOf(refObject(t), mixedLuggage...), EncodingFlat, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	v, err := ojson.ParseStrict(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ojson.Canonical(v), b) {
+		t.Fatal("flat file is not JSON.stringify(v, null, 2) + newline")
+	}
+	if v.Get("taskpack").Text() != "0.1" || v.Get("encoding").Text() != "flat" || v.Get("note_to_reader").Text() == "" {
+		t.Error("flat header fields wrong")
+	}
+	wantEnc := map[string]string{"outline.md": "utf8", "figures/noise.bin": "base64", "nul.txt": "base64",
+		"latin1.txt": "base64", "empty": "utf8", "100%/odd name é.txt": "utf8"}
+	for i, a := range v.Get("attachments").Items() {
+		l := mixedLuggage[i]
+		if a.Get("name").Text() != l.name {
+			t.Fatalf("attachment %d is %q, want %q (order kept)", i, a.Get("name").Text(), l.name)
+		}
+		if got := a.Get("encoding").Text(); got != wantEnc[l.name] {
+			t.Errorf("%s: encoding %s, want %s", l.name, got, wantEnc[l.name])
+		}
+		var data []byte
+		if a.Get("encoding").Text() == "base64" {
+			data, _ = base64.StdEncoding.DecodeString(a.Get("data").Text())
+		} else {
+			data = []byte(a.Get("data").Text())
+		}
+		if !bytes.Equal(data, l.data) {
+			t.Errorf("%s: data does not decode to the bytes", l.name)
+		}
+		if n, _ := a.Get("bytes").Int(); n != int64(len(l.data)) || a.Get("sha256").Text() != hexSum(l.data) {
+			t.Errorf("%s: bytes/sha256 wrong", l.name)
+		}
+	}
+	r, err := Conformance(path, Options{})
+	if err != nil || !r.Conformant {
+		t.Fatalf("tp's own flat file is not conformant: %v %v", err, failing(r))
+	}
+}
+
+func TestWriteFlatInlineLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.taskpack.json")
+	big := file{"scan.tiff", bytes.Repeat([]byte{7}, MaxInlineBytes+1)}
+	err := Write(path, srcOf(refObject(t), big), EncodingFlat, WriteOptions{})
+	e := wantRule(t, err, RuleInlineLimit)
+	if e.Entry != "scan.tiff" || !strings.Contains(e.Detail, "1 MiB") || !strings.Contains(e.Detail, ".taskpack") {
+		t.Errorf("the refusal does not say why: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("a refused flat file was written")
+	}
+	if err := Write(path, srcOf(refObject(t), big), EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Exactly 1 MiB is allowed.
+	ok := file{"ok.bin", bytes.Repeat([]byte{7}, MaxInlineBytes)}
+	if err := Write(filepath.Join(dir, "ok.taskpack.json"), srcOf(refObject(t), ok), EncodingFlat, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRefusalsNameEverything is §4.1, §4.3, §4.5, D5, D13: nothing is
+// written, and the error names every offending field and file with its rule.
+func TestRefusalsNameEverything(t *testing.T) {
+	obj := mutate(t, func(o *ojson.Value) {
+		o.Get("passport").Get("facts").Items()[0].Set("source", ojson.NewString("see "+fakeGitHubToken))
+		o.Get("passport").Set("current_state", ojson.NewString("User: please fix it\nAssistant: ok, fixing"))
+		o.Set("how_to_use_this_file", ojson.NewString("Read me first"))
+		o.Get("asks").Items()[0].Obj().Delete("accept")
+		o.Get("asks").Items()[1].Set("what", ojson.NewString(""))
+	})
+	deep := append(bytes.Repeat([]byte("x"), 3<<20), []byte(" AKIAIOSFODNN7EXAMPL3 ")...)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "refused.taskpack")
+	err := Write(path, srcOf(obj, file{"ok.txt", []byte("fine")}, file{"deep.log", deep}), EncodingBag, WriteOptions{})
+	var re *RefusalError
+	if !errors.As(err, &re) {
+		t.Fatalf("want a RefusalError, got %v", err)
+	}
+	for _, want := range []struct{ rule, where string }{
+		{RuleCredential, "passport.facts[0].source"},
+		{RuleTranscript, "passport.current_state"},
+		{RuleInstruction, "how_to_use_this_file"},
+		{RuleAskAccept, "asks[0]"},
+		{RuleAskWhat, "asks[1]"},
+		{RuleCredential, "data/files/deep.log"},
+	} {
+		found := false
+		for _, it := range re.Items {
+			if it.Rule == want.rule && strings.Contains(it.Entry, want.where) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("refusal does not name %s (%s): %v", want.where, want.rule, err)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Error("refusal is not one line")
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("a refused pack left files: %v", left)
+	}
+	if Refusals(srcOf(refObject(t), mixedLuggage...)) != nil {
+		t.Error("the reference pack is refused")
+	}
+}
+
+type brokenLuggage struct{ n int }
+
+func (f *brokenLuggage) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errors.New("disk on fire")
+	}
+	k := min(len(p), f.n)
+	f.n -= k
+	for i := range p[:k] {
+		p[i] = 'a'
+	}
+	return k, nil
+}
+
+// TestWriteAtomic: a write that fails half-way leaves the old file as it was
+// and no temporary file behind.
+func TestWriteAtomic(t *testing.T) {
+	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "p")
+		os.WriteFile(path, []byte("old contents"), 0o644)
+		calls := 0
+		src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "x.txt", Size: 1 << 20, Open: func() (io.ReadCloser, error) {
+			calls++
+			if calls == 1 {
+				return io.NopCloser(bytes.NewReader(bytes.Repeat([]byte("a"), 300<<10))), nil
+			}
+			return io.NopCloser(&brokenLuggage{n: 200 << 10}), nil
+		}}}}
+		err := Write(path, src, enc, WriteOptions{AllowLarge: true})
+		if err == nil {
+			t.Fatal("write with failing luggage succeeded")
+		}
+		if b, _ := os.ReadFile(path); string(b) != "old contents" {
+			t.Errorf("%s: the existing file was changed", enc)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 1 {
+			t.Errorf("%s: files left behind: %v", enc, left)
+		}
+	}
+}
+
+// TestWriteChangedLuggage: bytes that change between the scan and the write
+// are not packed unscanned.
+func TestWriteChangedLuggage(t *testing.T) {
+	calls := 0
+	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "x.txt", Open: func() (io.ReadCloser, error) {
+		calls++
+		if calls == 1 {
+			return io.NopCloser(strings.NewReader("harmless")), nil
+		}
+		return io.NopCloser(strings.NewReader("token " + fakeGitHubToken)), nil
+	}}}}
+	path := filepath.Join(t.TempDir(), "p.taskpack")
+	if err := Write(path, src, EncodingBag, WriteOptions{}); err == nil {
+		t.Fatal("luggage that changed after scanning was packed")
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
+		a, b := filepath.Join(dir, "a"+string(enc)), filepath.Join(dir, "b"+string(enc))
+		Write(a, srcOf(refObject(t), mixedLuggage[:3]...), enc, WriteOptions{})
+		Write(b, srcOf(refObject(t), mixedLuggage[:3]...), enc, WriteOptions{})
+		x, _ := os.ReadFile(a)
+		y, _ := os.ReadFile(b)
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s: the same pack written twice differs", enc)
+		}
+	}
+}
+
+func TestWriteRefusesWhatReadersRefuse(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		src  Source
+		rule string
+	}{
+		"unknown kind":   {srcOf(mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) })), RuleKind},
+		"unknown spec":   {srcOf(mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("x")) })), RuleSpec},
+		"traversal":      {srcOf(refObject(t), file{"../x", nil}), RulePathTraversal},
+		"absolute":       {srcOf(refObject(t), file{"/x", nil}), RulePathAbsolute},
+		"backslash":      {srcOf(refObject(t), file{`a\b`, nil}), RulePathBackslash},
+		"duplicate":      {srcOf(refObject(t), file{"A.txt", nil}, file{"a.txt", nil}), RuleDuplicate},
+		"file is folder": {srcOf(refObject(t), file{"a", nil}, file{"a/b", nil}), RuleDuplicate},
+	} {
+		path := filepath.Join(dir, "p.taskpack")
+		err := Write(path, c.src, EncodingBag, WriteOptions{})
+		if err == nil {
+			t.Errorf("%s: written", name)
+			continue
+		}
+		wantRule(t, err, c.rule)
+	}
+	wantRule(t, Write(filepath.Join(dir, "p.tpx"), srcOf(refObject(t)), EncodingTPX, WriteOptions{}), RuleWrite)
+}
+
+// TestWriteSeals: the writer seals on a copy (§4.2) and leaves the caller's
+// object alone.
+func TestWriteSeals(t *testing.T) {
+	obj := mutate(t, func(o *ojson.Value) {
+		f := o.Get("passport").Get("facts").Items()[2]
+		f.Set("verified", ojson.NewBool(true))
+		f.Obj().Delete("needs_reverify")
+		f.Obj().Delete("verified_on")
+	})
+	before := ojson.Canonical(obj)
+	path := filepath.Join(t.TempDir(), "p.taskpack")
+	if err := Write(path, srcOf(obj), EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, ojson.Canonical(obj)) {
+		t.Error("Write changed the caller's object")
+	}
+	p, err := Open(path, Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f := p.Object.Get("passport").Get("facts").Items()[2]
+	if v, _ := f.Get("verified").Bool(); v || f.Get("verified_on").Text() != "studio-imac" {
+		t.Errorf("fact not sealed: %s", ojson.Compact(f))
+	}
+}
