@@ -58,7 +58,11 @@ that cannot be read are reported on stderr and skipped.`,
 				return err
 			}
 			if len(entries) == 0 {
-				fmt.Fprintf(io.Out, "no passports in %s\n", sanitize.Line(s.Dir()))
+				note := ""
+				if len(skipped) > 0 {
+					note = fmt.Sprintf(" (%d unreadable file(s) skipped)", len(skipped))
+				}
+				fmt.Fprintf(io.Out, "no passports in %s%s\n", sanitize.Line(s.Dir()), note)
 				return nil
 			}
 			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)

@@ -276,7 +276,8 @@ func (s *Store) List() ([]Entry, []Skipped, error) {
 		}
 		st, err := readState(filepath.Join(s.dir, name), id)
 		if err != nil {
-			skipped = append(skipped, Skipped{File: name, Reason: trimPath(err.Error(), s.dir)})
+			reason := strings.TrimPrefix(trimPath(err.Error(), s.dir), name+": ")
+			skipped = append(skipped, Skipped{File: name, Reason: reason})
 			continue
 		}
 		if st == nil { // removed while we listed
