@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tp-dev/tp/model"
@@ -342,7 +343,8 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 	if progress != nil {
 		progress(0, total)
 	}
-	buf := make([]byte, 1<<20)
+	side := newSideScan(4, 1<<20)
+	defer side.stop()
 	names = make([]string, 0, len(luggage))
 	for _, l := range luggage {
 		name, err := luggageName(l.Name)
@@ -355,7 +357,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 			}
 		}
 		sc := scan.NewLuggageScanner(l.Name)
-		_, err = extractOne(ctx, root, name, l, open, buf, sc, func(n int64) {
+		_, err = extractOne(ctx, root, name, l, open, side, sc, func(n int64) {
 			done += n
 			if progress != nil {
 				progress(done, total)
@@ -364,6 +366,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 		if err != nil {
 			return nil, nil, err
 		}
+		side.wait()
 		found = append(found, sc.Findings()...)
 		names = append(names, filepath.Join(dest, filepath.FromSlash(name)))
 	}
@@ -389,7 +392,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 }
 
 // extractOne writes one luggage file, checking its digest and size.
-func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, step func(int64)) (int64, error) {
+func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, step func(int64)) (int64, error) {
 	r, err := open(l.Name)
 	if err != nil {
 		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
@@ -405,14 +408,21 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		k, rerr := r.Read(buf)
+		buf := side.buffer()
+		k, rerr := io.ReadFull(r, buf)
+		if rerr == io.ErrUnexpectedEOF {
+			rerr = io.EOF
+		}
 		if k > 0 {
 			if _, err := f.Write(buf[:k]); err != nil {
+				side.release(buf)
 				return n, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
-			sc.Write(buf[:k])
+			side.scan(sc, buf[:k])
 			n += int64(k)
 			step(int64(k))
+		} else {
+			side.release(buf)
 		}
 		if rerr == io.EOF {
 			break
@@ -459,4 +469,56 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// sideScan runs the luggage credential scan (D5) on its own goroutine, so
+// it overlaps with reading, verifying and writing instead of adding to
+// them. It owns a fixed set of buffers: memory does not grow with the pack.
+type sideScan struct {
+	work    chan sideChunk
+	free    chan []byte
+	pending sync.WaitGroup
+	done    chan struct{}
+}
+
+type sideChunk struct {
+	w io.Writer
+	b []byte
+}
+
+func newSideScan(n, size int) *sideScan {
+	s := &sideScan{work: make(chan sideChunk, n), free: make(chan []byte, n), done: make(chan struct{})}
+	for range n {
+		s.free <- make([]byte, size)
+	}
+	go func() {
+		defer close(s.done)
+		for c := range s.work {
+			c.w.Write(c.b)
+			s.free <- c.b[:cap(c.b)]
+			s.pending.Done()
+		}
+	}()
+	return s
+}
+
+// buffer waits for a free buffer.
+func (s *sideScan) buffer() []byte { return <-s.free }
+
+// release returns a buffer that was not handed to scan.
+func (s *sideScan) release(b []byte) { s.free <- b[:cap(b)] }
+
+// scan hands b to w on the scanning goroutine; b returns to the pool after.
+func (s *sideScan) scan(w io.Writer, b []byte) {
+	s.pending.Add(1)
+	s.work <- sideChunk{w, b}
+}
+
+// wait returns when every chunk handed over so far has been scanned.
+func (s *sideScan) wait() { s.pending.Wait() }
+
+// stop ends the scanning goroutine.
+func (s *sideScan) stop() {
+	close(s.work)
+	<-s.done
 }

@@ -1,0 +1,123 @@
+package pack
+
+import (
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// randomReader is n bytes of deterministic noise (incompressible luggage).
+type randomReader struct {
+	r *rand.ChaCha8
+	n int64
+}
+
+func (r *randomReader) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > r.n {
+		p = p[:r.n]
+	}
+	r.r.Read(p)
+	r.n -= int64(len(p))
+	return len(p), nil
+}
+
+// textReader is n bytes of log-like text (compressible luggage).
+type textReader struct {
+	n, i int64
+	line string
+}
+
+func (t *textReader) Read(p []byte) (int, error) {
+	if t.n <= 0 {
+		return 0, io.EOF
+	}
+	k := 0
+	for k < len(p) && t.n > 0 {
+		p[k] = t.line[t.i%int64(len(t.line))]
+		k++
+		t.i++
+		t.n--
+	}
+	return k, nil
+}
+
+// mixedPack writes a bag with size bytes of luggage, half random, half text.
+func mixedPack(tb testing.TB, dir string, size int64) string {
+	tb.Helper()
+	half := size / 2
+	line := "2026-09-03T14:20:00Z INFO revenue EMEA=1234567 APAC=7654321 AMER=5555555 ok\n"
+	src := Source{Object: mustParseTB(tb, handObj), Luggage: []LuggageSource{
+		{Name: "data/random.bin", Size: half, Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(&randomReader{r: rand.NewChaCha8([32]byte{1}), n: half}), nil
+		}},
+		{Name: "logs/text.log", Size: size - half, Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(&textReader{n: size - half, line: line}), nil
+		}},
+	}}
+	path := filepath.Join(dir, "mixed.taskpack")
+	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+func mustParseTB(tb testing.TB, s string) *ojson.Value {
+	tb.Helper()
+	v, err := ojson.ParseStrict([]byte(s))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// BenchmarkLand256MiB lands a 256 MiB pack (half random, half text): open,
+// plan, extract with digest verification and fsync, save. The bytes/s
+// figure is luggage written per second.
+func BenchmarkLand256MiB(b *testing.B) {
+	benchLand(b, 256<<20)
+}
+
+// BenchmarkLand16MiB is the same at a size that fits a quick run.
+func BenchmarkLand16MiB(b *testing.B) {
+	benchLand(b, 16<<20)
+}
+
+func benchLand(b *testing.B, size int64) {
+	dir := b.TempDir()
+	path := mixedPack(b, dir, size)
+	b.SetBytes(size)
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		i++
+		st, err := home.Open(filepath.Join(dir, "store", string(rune('a'+i%26))+strings.Repeat("x", i/26)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pl, err := PlanLanding(p, st, Env{Machine: "m", Actor: "a"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ld, err := Land(p, pl, st, Decisions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		b.StopTimer()
+		os.RemoveAll(ld.FilesDir)
+		b.StartTimer()
+	}
+}
