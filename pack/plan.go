@@ -392,6 +392,23 @@ func (pl *Plan) steps(d Decisions) []Step {
 	return out
 }
 
+// Decide shows the person's decisions in the plan before landing: each
+// attested check's status, and the next steps as they will be written
+// (a check attested passed or skipped, a restored fact, an ask answered
+// leaves the list). A TUI calls it as the person decides; Land applies the
+// same decisions whether or not Decide was called.
+func (pl *Plan) Decide(d Decisions) {
+	for i, c := range pl.Checks {
+		pl.Checks[i].Status = model.CheckPending
+		if s, ok := d.CheckStatus[c.ID]; ok && s != "" {
+			pl.Checks[i].Status = s
+		}
+	}
+	if pl.Merge == nil {
+		pl.NextSteps = pl.steps(d)
+	}
+}
+
 // findLanded finds the passport a pack with this digest was landed as.
 func findLanded(st *home.Store, digest string) (string, []string) {
 	if digest == "" {

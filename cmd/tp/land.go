@@ -129,6 +129,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return storeHint(err)
 	}
 	d := pack.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
+	plan.Decide(d)
 	doc := landJSON{DryRun: o.DryRun, Plan: plan}
 	if !g.json {
 		renderPlan(io.Out, plan)

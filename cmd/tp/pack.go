@@ -150,6 +150,9 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
 	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".packing")
 	os.Remove(tmp)
 	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
