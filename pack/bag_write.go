@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 
@@ -146,7 +147,9 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, flate.BestSpeed)
+		fw := flatePool.Get().(*flate.Writer)
+		fw.Reset(out)
+		return &pooledFlate{fw}, nil
 	})
 	mod := zipTime(obj)
 	header := func(name string, method uint16) *zip.FileHeader {
@@ -224,11 +227,32 @@ func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHead
 // compressible test-deflates a sample: luggage that does not shrink by a
 // tenth (images, archives, random bytes) is stored, not deflated.
 func compressible(sample []byte) bool {
+	if len(sample) < 64 {
+		return false // too small for deflate to pay for its own header
+	}
 	var c countWriter
-	fw, _ := flate.NewWriter(&c, flate.BestSpeed)
+	fw := flatePool.Get().(*flate.Writer)
+	defer flatePool.Put(fw)
+	fw.Reset(&c)
 	fw.Write(sample)
 	fw.Close()
 	return c.n < int64(len(sample))*9/10
+}
+
+// flatePool reuses deflate writers: each one holds about a megabyte of
+// tables, too much to make per entry in a bag of many small files.
+var flatePool = sync.Pool{New: func() any {
+	fw, _ := flate.NewWriter(io.Discard, flate.BestSpeed)
+	return fw
+}}
+
+type pooledFlate struct{ *flate.Writer }
+
+func (p *pooledFlate) Close() error {
+	err := p.Writer.Close()
+	flatePool.Put(p.Writer)
+	p.Writer = nil
+	return err
 }
 
 type countWriter struct{ n int64 }

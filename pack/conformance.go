@@ -419,12 +419,102 @@ func firstDiff(a, b []byte) string {
 
 var errNotText = errors.New("not text: the flat writer would use base64")
 
+// smallTrip is the size up to which a round trip is done in memory, after
+// the file has streamed past; bigger files go through goroutines and pipes.
+const smallTrip = 1 << 20
+
 // roundTrip pushes one luggage file's bytes, as they stream past, through
 // the flat form's encoders (base64 always; utf8 while the bytes are still
 // text) and straight back through the flat reader's decoders, hashing what
-// comes out. Encoding and decoding run on their own goroutines so the
-// judging pass is not held up; memory stays a few buffers whatever the size.
+// comes out. Memory stays bounded whatever the size: small files are held
+// (up to smallTrip) and done at the end; past that the bytes are handed to
+// encoder and decoder goroutines so the judging pass is not held up.
 type roundTrip struct {
+	small          []byte
+	pipe           *pipeTrip
+	text           bool
+	b64Sum, utfSum string
+	b64Err, utfErr error
+}
+
+func newRoundTrip() *roundTrip { return &roundTrip{} }
+
+func (rt *roundTrip) Write(p []byte) (int, error) {
+	if rt.pipe == nil && len(rt.small)+len(p) <= smallTrip {
+		rt.small = append(rt.small, p...)
+		return len(p), nil
+	}
+	if rt.pipe == nil {
+		rt.pipe = newPipeTrip()
+		rt.pipe.Write(rt.small)
+		rt.small = nil
+	}
+	return rt.pipe.Write(p)
+}
+
+func (rt *roundTrip) close() {
+	if rt.pipe != nil {
+		rt.pipe.close()
+		rt.text = rt.pipe.text.done()
+		rt.b64Sum, rt.b64Err, rt.utfSum, rt.utfErr = rt.pipe.b64Sum, rt.pipe.b64Err, rt.pipe.utfSum, rt.pipe.utfErr
+		rt.pipe = nil
+		return
+	}
+	if rt.small == nil && rt.b64Sum != "" {
+		return
+	}
+	tc := textCheck{ok: true}
+	tc.Write(rt.small)
+	rt.text = tc.done()
+	trip := func(b64 bool) (string, error) {
+		var enc bytes.Buffer
+		w := bufio.NewWriter(&enc)
+		if b64 {
+			e := &base64Stream{w: w}
+			e.Write(rt.small)
+			e.close()
+		} else {
+			(&jsonStringWriter{w: w}).Write(rt.small)
+		}
+		w.WriteByte('"')
+		w.Flush()
+		sd := newStringDecoder(bufio.NewReader(&enc))
+		var r io.Reader = sd
+		if b64 {
+			r = newB64Decoder(sd)
+		}
+		h := sha256.New()
+		_, err := io.CopyBuffer(h, r, make([]byte, 8<<10))
+		return hex.EncodeToString(h.Sum(nil)), err
+	}
+	rt.b64Sum, rt.b64Err = trip(true)
+	if rt.text {
+		rt.utfSum, rt.utfErr = trip(false)
+	}
+	rt.small = nil
+}
+
+// result compares what came back with the digest of what went in.
+func (rt *roundTrip) result(want string) error {
+	if rt.b64Err != nil {
+		return fmt.Errorf("base64 round trip failed: %v", rt.b64Err)
+	}
+	if rt.b64Sum != want {
+		return errors.New("bytes come back different through base64")
+	}
+	if rt.text {
+		if rt.utfErr != nil {
+			return fmt.Errorf("utf8 round trip failed: %v", rt.utfErr)
+		}
+		if rt.utfSum != want {
+			return errors.New("bytes come back different through utf8")
+		}
+	}
+	return nil
+}
+
+// pipeTrip is the streaming round trip for files past smallTrip.
+type pipeTrip struct {
 	ch             chan []byte
 	wg             sync.WaitGroup
 	text           textCheck
@@ -433,8 +523,8 @@ type roundTrip struct {
 	b64Err, utfErr error
 }
 
-func newRoundTrip() *roundTrip {
-	rt := &roundTrip{ch: make(chan []byte, 4), text: textCheck{ok: true}}
+func newPipeTrip() *pipeTrip {
+	rt := &pipeTrip{ch: make(chan []byte, 4), text: textCheck{ok: true}}
 	pr1, pw1 := io.Pipe()
 	pr2, pw2 := io.Pipe()
 	rt.wg.Add(3)
@@ -490,36 +580,17 @@ func newRoundTrip() *roundTrip {
 	return rt
 }
 
-func (rt *roundTrip) Write(p []byte) (int, error) {
+func (rt *pipeTrip) Write(p []byte) (int, error) {
 	c := make([]byte, len(p))
 	copy(c, p)
 	rt.ch <- c
 	return len(p), nil
 }
 
-func (rt *roundTrip) close() {
+func (rt *pipeTrip) close() {
 	if rt.ch != nil {
 		close(rt.ch)
 		rt.wg.Wait()
 		rt.ch = nil
 	}
-}
-
-// result compares what came back with the digest of what went in.
-func (rt *roundTrip) result(want string) error {
-	if rt.b64Err != nil {
-		return fmt.Errorf("base64 round trip failed: %v", rt.b64Err)
-	}
-	if rt.b64Sum != want {
-		return errors.New("bytes come back different through base64")
-	}
-	if rt.text.done() {
-		if rt.utfErr != nil {
-			return fmt.Errorf("utf8 round trip failed: %v", rt.utfErr)
-		}
-		if rt.utfSum != want {
-			return errors.New("bytes come back different through utf8")
-		}
-	}
-	return nil
 }

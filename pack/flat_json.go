@@ -397,7 +397,7 @@ type b64Decoder struct {
 	err     error
 }
 
-func newB64Decoder(src io.Reader) *b64Decoder { return &b64Decoder{src: src, in: make([]byte, 32<<10)} }
+func newB64Decoder(src io.Reader) *b64Decoder { return &b64Decoder{src: src, in: make([]byte, 8<<10)} }
 
 var b64val = func() [256]int8 {
 	var t [256]int8

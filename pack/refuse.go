@@ -148,12 +148,13 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 	var items []*Error
 	items = append(items, objectRefusals(src.Object)...)
 	sums := make([]luggageSum, len(src.Luggage))
+	buf := make([]byte, 256<<10)
 	for i, l := range src.Luggage {
 		var extra luggageSink
 		if sink != nil {
 			extra = sink(i, l.Name)
 		}
-		sum, found, err := scanLuggage(l, extra)
+		sum, found, err := scanLuggage(l, extra, buf)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +225,7 @@ type luggageSum struct {
 // scanLuggage reads one luggage file once: credential scan (every byte,
 // D5), sha256, size, and the utf8/base64 decision, handing the bytes to
 // extra as well when set.
-func scanLuggage(l LuggageSource, extra io.Writer) (luggageSum, []scan.Finding, error) {
+func scanLuggage(l LuggageSource, extra io.Writer, buf []byte) (luggageSum, []scan.Finding, error) {
 	rc, err := l.Open()
 	if err != nil {
 		return luggageSum{}, nil, &Error{File: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
@@ -237,7 +238,7 @@ func scanLuggage(l LuggageSource, extra io.Writer) (luggageSum, []scan.Finding, 
 	if extra != nil {
 		ws = append(ws, extra)
 	}
-	n, err := io.CopyBuffer(io.MultiWriter(ws...), rc, make([]byte, 256<<10))
+	n, err := io.CopyBuffer(io.MultiWriter(ws...), readerOnly{rc}, buf)
 	if err != nil {
 		return luggageSum{}, nil, &Error{File: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
 	}
@@ -299,3 +300,6 @@ func (t *textCheck) Write(p []byte) (int, error) {
 }
 
 func (t *textCheck) done() bool { return t.ok && len(t.carry) == 0 }
+
+// readerOnly hides WriterTo/ReaderFrom so io.CopyBuffer uses the buffer.
+type readerOnly struct{ io.Reader }
