@@ -2,8 +2,11 @@ package scan
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
+	"strings"
 )
+
+const luggagePrefix = "data/files/"
 
 // LuggageScanner searches a luggage file's bytes for credentials (C7: "in the
 // luggage", every byte, not a prefix). Write it the file as a stream: it keeps
@@ -34,10 +37,13 @@ var bufSize = keepBack + maxWindow + luggageChunk
 const keepBack = excerptContext + 1
 
 // NewLuggageScanner returns a scanner for the luggage file data/files/<name>.
+// A name that already is a payload path ("data/files/<name>") is taken as
+// that path, so callers holding either form get the same Where.
 func NewLuggageScanner(name string) *LuggageScanner {
+	name = strings.TrimPrefix(name, luggagePrefix)
 	s := &LuggageScanner{name: name}
 	s.en.max = MaxLuggageFindings
-	s.en.tplWhere = func(off int64) string { return fmt.Sprintf("data/files/%s@%d", name, off) }
+	s.en.tplWhere = func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }
 	return s
 }
 

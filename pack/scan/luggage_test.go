@@ -146,6 +146,17 @@ func TestLuggageWhere(t *testing.T) {
 	}
 }
 
+func TestLuggagePayloadPathName(t *testing.T) {
+	a, b := NewLuggageScanner("figures/x.csv"), NewLuggageScanner("data/files/figures/x.csv")
+	for _, s := range []*LuggageScanner{a, b} {
+		s.Write([]byte("AK" + "IA" + upper(16)))
+	}
+	fa, fb := a.Findings(), b.Findings()
+	if len(fa) != 1 || !reflect.DeepEqual(fa, fb) || fa[0].Where != "data/files/figures/x.csv@0" {
+		t.Errorf("got %+v and %+v", fa, fb)
+	}
+}
+
 func TestLuggageEmpty(t *testing.T) {
 	s := NewLuggageScanner("empty")
 	if fs := s.Findings(); len(fs) != 0 {
