@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/tp-dev/tp/pack/howrun"
+)
+
+// Progress reports bytes (or items) done out of total; total 0 means unknown.
+type Progress func(phase string, done, total int64)
+
+// Deps are the core behind the screens. Any of them may be nil when the
+// command that opened the UI does not need it.
+type Deps struct {
+	Lander Lander
+	Asks   AsksStore
+	Inbox  Inbox
+	Home   HomeSource
+	// RunHow runs a confirmed command (pack/howrun.Run in production).
+	RunHow func(ctx context.Context, c howrun.Confirmed, o howrun.Options) (howrun.Result, error)
+	// HowTimeout bounds a landing check's command.
+	HowTimeout time.Duration
+}
+
+// ---- landing (TaskPack §3–§4.5) -------------------------------------------
+
+// Lander opens a pack into a landing plan and lands or merges it. Every field
+// of a Plan is decided by the core.
+type Lander interface {
+	Plan(ctx context.Context, file string, p Progress) (*Plan, error)
+	Land(ctx context.Context, plan *Plan, d Decisions, p Progress) (*Landed, error)
+	Merge(ctx context.Context, plan *Plan, p Progress) (*Merged, error)
+}
+
+// Plan is what a pack would do if landed, as the core computed it.
+type Plan struct {
+	File        string
+	Kind        string // "handoff" or "receipt"
+	Origin      Origin
+	PackedAt    string
+	Note        string
+	Lineage     Lineage
+	Integrity   Integrity
+	Conformance []Conformance
+	Warnings    []Warning
+	Checks      []Check // in the order the core gives: required first (§4.4)
+	Facts       []Fact
+	Asks        []Ask
+	Passport    PassportText
+	Luggage     []LuggageFile
+	FilesDir    string // where luggage will go ("" until an id is minted)
+	ThisMachine string
+	// AlreadyLanded names the passport this exact file already became, if any.
+	AlreadyLanded string
+	// Receipt is set for kind receipt: what the merge would change.
+	Receipt *MergePlan
+	// Raw lets an adapter carry its own plan value to Land/Merge.
+	Raw any
+}
+
+// Origin says who packed (§3).
+type Origin struct{ Actor, Machine, Harness string }
+
+// By is "actor@machine", the way a suggestion is attributed.
+func (o Origin) By() string {
+	a, m := o.Actor, o.Machine
+	if a == "" {
+		a = "unknown"
+	}
+	if m == "" {
+		m = "unknown"
+	}
+	return a + "@" + m
+}
+
+// Lineage is the chain of hops (§3).
+type Lineage struct {
+	RootID      string
+	FromVersion int64
+	Chain       []string
+}
+
+// Integrity is what verifying the pack found (§2, C1).
+type Integrity struct {
+	Encoding  string // "taskpack" or "taskpack.json"
+	Verified  bool   // manifests / per-attachment digests agree
+	Files     int
+	Bytes     int64
+	Detail    string
+	PackBytes int64
+}
+
+// Conformance is one of C0–C10 (§6).
+type Conformance struct {
+	ID     string
+	Pass   bool
+	Reason string
+}
+
+// Warning is something the person should read twice: text that reads like
+// instructions (D13), an instruction field, a repair made by the lenient
+// read, a credential-like string (D5).
+type Warning struct {
+	Kind  string // "instruction", "instruction-field", "repair", "credential", …
+	Where string // JSON path or file
+	Text  string // the quoted text (untrusted)
+}
+
+// Check is a landing check (§4.4).
+type Check struct {
+	ID       string
+	Check    string
+	How      string // the sender's suggestion; may be empty
+	Required bool
+	Status   string // pending, passed, failed, skipped
+}
+
+// Fact is a passport fact (§4.2) as the core sealed it.
+type Fact struct {
+	Claim      string
+	Scope      string // "" when the pack gave none (then it counts as machine)
+	Verified   bool
+	Sealed     bool
+	VerifiedOn string
+	// Restorable: this machine equals verified_on, so a ✓ may be restored by
+	// an explicit choice (§4.2). Decided by the core.
+	Restorable bool
+}
+
+// Ask is a §4.3 ask.
+type Ask struct {
+	ID, To, What, Why, Accept string
+	Status                    string // open, answered, dropped
+	Answer                    string
+	AnsweredBy, AnsweredAt    string
+}
+
+// PassportText is the passport's prose, rendered as Markdown by the UI.
+type PassportText struct {
+	ID, Title, Goal, CurrentState string
+	Decisions                     []string
+	NextSteps                     []string
+}
+
+// LuggageFile is one file a pack carries and where it will be written.
+type LuggageFile struct {
+	Name string
+	Size int64
+	Dest string
+}
+
+// Decisions are what the person chose during the walkthrough.
+type Decisions struct {
+	Checks        map[string]CheckDecision // by check id
+	Answers       map[string]string        // by ask id; only asks answered now
+	TrustOwnFacts bool                     // restore ✓ on facts verified on this machine (§4.2)
+	Again         bool                     // land a file already landed once more, by choice
+}
+
+// CheckDecision is a check as the person attests it (D12).
+type CheckDecision struct {
+	Status  string // passed, failed, skipped
+	Command string // what was run, if anything (theirs once confirmed)
+	Exit    int
+	Ran     bool
+}
+
+// Landed is the result of landing a handoff.
+type Landed struct {
+	ID        string
+	NextSteps []string
+	FilesDir  string
+	Warnings  []string
+}
+
+// MergePlan is what merging a receipt would change (§4.4.1).
+type MergePlan struct {
+	Target      string
+	TargetTitle string
+	Refusal     *Refusal // set when the merge is refused
+	Asks        []AskChange
+	Checks      []Check // reported, not adopted
+	Facts       []Fact  // sealed as §4.2 says
+	Already     bool    // this receipt was merged before: nothing changes
+}
+
+// Refusal is a rule the core refused on, quoted for the person.
+type Refusal struct {
+	Rule  string // e.g. "§4.4.1"
+	Quote string
+	Why   string
+}
+
+// AskChange is one ask before → after a merge.
+type AskChange struct {
+	ID      string
+	What    string
+	Before  Ask
+	After   Ask
+	Adopted bool // unknown to the target: adopted as open
+}
+
+// Merged is the result of a merge.
+type Merged struct {
+	Target  string
+	Version int64
+	Changed int
+}
+
+// ---- asks (§4.3) ----------------------------------------------------------
+
+// AsksStore reads and answers the asks of a stored passport and packs a
+// receipt.
+type AsksStore interface {
+	LoadAsks(ctx context.Context, id string) (*AskSheet, error)
+	// SaveAsks applies the changes with an expected-version save.
+	SaveAsks(ctx context.Context, sheet *AskSheet, changes []AskEdit) (*AskSheet, error)
+	// PackReceipt writes a receipt for the passport and returns the path.
+	PackReceipt(ctx context.Context, id, out string) (string, error)
+}
+
+// AskSheet is one passport's asks.
+type AskSheet struct {
+	ID, Title string
+	Version   int64
+	Asks      []Ask
+	// ReceiptName is the default file name for a receipt.
+	ReceiptName string
+	Raw         any
+}
+
+// AskEdit is what the person did to one ask.
+type AskEdit struct {
+	ID     string
+	Action string // "answer" or "drop"
+	Answer string
+}
+
+// ---- principal's inbox (Acts 0.3 §2–§3) -----------------------------------
+
+// Inbox is the principal side of the record log.
+type Inbox interface {
+	LoadActs(ctx context.Context) ([]Act, error)
+	// Preview returns the records the action would write, as text, without
+	// writing them.
+	Preview(ctx context.Context, a Action) (string, error)
+	// Apply writes the records and returns the act's new state.
+	Apply(ctx context.Context, a Action) (*Act, error)
+}
+
+// Act is one act's state as the lifecycle computed it.
+type Act struct {
+	Key, Project string
+	Status       string // open or settled
+	Outcome      string
+	Withdrawn    bool
+	Text, Due    string
+	TermsRev     int
+	SettledRev   int
+	History      []Revision
+	Claims       []Claim
+	Notes        []string
+}
+
+// Revision is one need record.
+type Revision struct {
+	Type, TS, Text string
+	Rev            int
+}
+
+// Claim is someone saying the act is done or dropped.
+type Claim struct {
+	By, Outcome, Basis, TS string
+}
+
+// Action kinds.
+const (
+	ActSettle = "settle"
+	ActReopen = "reopen"
+	ActNote   = "note"
+)
+
+// Action is what the principal chose.
+type Action struct {
+	Kind    string
+	Key     string
+	Project string
+	Outcome string // done, dropped, already_done
+	SameAs  string
+	Note    string
+}
+
+// ---- home -----------------------------------------------------------------
+
+// HomeSource gathers what the home screen lists.
+type HomeSource interface {
+	LoadHome(ctx context.Context) (*HomeData, error)
+}
+
+// HomeData is the home screen's content.
+type HomeData struct {
+	Passports []PassportRow
+	Projects  []ProjectRow
+	Packs     []string // packs waiting in the current folder
+	Errors    []string // stray files the store skipped
+}
+
+// PassportRow is one stored passport.
+type PassportRow struct {
+	ID, Title     string
+	Chain         []string
+	OpenAsks      int
+	PendingChecks int
+	UpdatedAt     string
+}
+
+// ProjectRow is one project's open acts.
+type ProjectRow struct {
+	Project string
+	Open    int
+}

@@ -1,0 +1,386 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/pack/howrun"
+)
+
+func newLandingApp(t *testing.T, f *fakeLander, dir string) *driver {
+	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	if dir != "" {
+		c.WorkDir = dir
+	}
+	return newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+}
+
+func landingOf(d *driver) *Landing { return d.app().Top().(*Landing) }
+
+// The whole landing, key by key: summary → checks (run one, mark all) →
+// facts (restore ✓ by choice) → asks (answer one) → passport → luggage →
+// confirm → landed.
+func TestLandingWalk(t *testing.T) {
+	dir := t.TempDir()
+	f := &fakeLander{plan: samplePlan(), landed: sampleLanded(), progress: 3}
+	d := newLandingApp(t, f, dir)
+	l := landingOf(d)
+	if l.Phase() != PhaseWalk || l.Step() != StepSummary {
+		t.Fatalf("phase %d step %d", l.Phase(), l.Step())
+	}
+	d.keys("tab") // checks
+	if l.Step() != StepChecks {
+		t.Fatalf("after summary comes step %d, want the checks (§4.4)", l.Step())
+	}
+	d.keys("r", "y") // run c1's command, confirmed
+	if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err != nil {
+		t.Fatalf("confirmed command did not run: %v", err)
+	}
+	d.keys("p") // c1 passed → cursor to c2
+	d.keys("s") // c2 skipped → c3
+	d.keys("f") // c3 failed
+	d.keys("tab")
+	if l.Step() != StepFacts {
+		t.Fatal("not on facts")
+	}
+	d.keys("t", "y") // restore ✓, after the §4.2 warning
+	d.keys("tab", "down", "enter")
+	if !l.Capturing() {
+		t.Fatal("enter on an ask does not open the answer field")
+	}
+	d.typeText("yes, approved q?") // q and ? are typed, not acted on
+	d.keys("ctrl+s")
+	d.keys("tab", "tab", "tab") // passport, luggage, confirm
+	if l.Step() != StepConfirm {
+		t.Fatalf("step %d", l.Step())
+	}
+	d.keys("enter")
+	if l.Phase() != PhaseDone {
+		t.Fatalf("phase %d err %v", l.Phase(), l.Err())
+	}
+	if f.lands != 1 {
+		t.Fatalf("landed %d times", f.lands)
+	}
+	got := f.gotD
+	if got.Checks["c1"].Status != "passed" || !got.Checks["c1"].Ran || got.Checks["c1"].Command != "touch created-by-how" || got.Checks["c1"].Exit != 0 {
+		t.Errorf("c1 = %+v", got.Checks["c1"])
+	}
+	if got.Checks["c2"].Status != "skipped" || got.Checks["c3"].Status != "failed" {
+		t.Errorf("checks = %+v", got.Checks)
+	}
+	if got.Answers["a2"] != "yes, approved q?" || len(got.Answers) != 1 {
+		t.Errorf("answers = %+v", got.Answers)
+	}
+	if !got.TrustOwnFacts {
+		t.Error("trust choice lost")
+	}
+	v := d.view()
+	if !strings.Contains(v, "TP-AB23-CD45") || !strings.Contains(v, "1. [required check c1]") {
+		t.Fatalf("done view:\n%s", v)
+	}
+	d.keys("enter")
+	if !d.quit {
+		t.Fatal("enter on the done screen does not finish")
+	}
+}
+
+// D12 / §4.4: the sender's `how` never runs without the confirmation that
+// shows it. The command would create a file; every way of not confirming
+// must leave no file.
+func TestHowNotRunUnlessConfirmed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"decline with n", []string{"r", "n"}},
+		{"decline with esc", []string{"r", "esc"}},
+		{"edit then esc", []string{"r", "e", "esc"}},
+		{"edit key then esc", []string{"e", "esc"}},
+		{"edit, review, decline", []string{"e", "enter", "n"}},
+		{"mark without running", []string{"p", "f", "s"}},
+		{"quit from the dialog", []string{"r", "q"}},
+		{"walk and land without running", []string{"tab", "tab", "tab", "tab", "tab", "enter"}},
+		{"y outside a dialog", []string{"y"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+			d := newLandingApp(t, f, dir)
+			d.keys("tab")
+			d.keys(tc.keys...)
+			if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err == nil {
+				t.Fatal("the sender's command ran without confirmation")
+			}
+		})
+	}
+}
+
+// Editing makes the command the person's own: what runs is the edited text.
+func TestEditedCommandRuns(t *testing.T) {
+	dir := t.TempDir()
+	var got howrun.Confirmed
+	f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+	c := testCommon(t, Deps{Lander: f, RunHow: func(ctx context.Context, cf howrun.Confirmed, o howrun.Options) (howrun.Result, error) {
+		got = cf
+		return howrun.Run(ctx, cf, o)
+	}})
+	c.WorkDir = dir
+	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d.keys("tab", "r", "e")
+	for range len("created-by-how") {
+		d.keys("backspace")
+	}
+	d.typeText("mine")
+	d.keys("enter")
+	v := d.view()
+	if !strings.Contains(v, "You edited it: it is your command now.") || !strings.Contains(v, "touch mine") {
+		t.Fatalf("review after editing:\n%s", v)
+	}
+	d.keys("y")
+	if got.Command != "touch mine" || got.FromSender || got.Dir != dir {
+		t.Fatalf("ran %+v", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mine")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err == nil {
+		t.Fatal("the sender's command ran instead of the edited one")
+	}
+}
+
+// A hostile `how` is shown defused, and editing starts from the defused
+// text, so what the person sees is what runs.
+func TestHostileHowShownSafely(t *testing.T) {
+	p := samplePlan()
+	p.Checks[0].How = "echo hi " + hostile
+	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}})
+	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d.keys("tab", "r")
+	assertSafe(t, d.view())
+	d.keys("e")
+	assertSafe(t, d.view())
+	l := landingOf(d)
+	if v := l.dialog.input.Value(); strings.ContainsRune(v, 0x1b) || !strings.Contains(v, `\x1b`) {
+		t.Fatalf("edit field starts from %q", v)
+	}
+}
+
+func TestLandingKeysTable(t *testing.T) {
+	tests := []struct {
+		name  string
+		keys  []string
+		check func(*testing.T, *Landing, *driver)
+	}{
+		{"esc on summary leaves", []string{"esc"}, func(t *testing.T, l *Landing, d *driver) {
+			if !d.quit {
+				t.Error("esc on the first step of the only screen should quit")
+			}
+		}},
+		{"esc goes back a step", []string{"tab", "tab", "esc"}, func(t *testing.T, l *Landing, d *driver) {
+			if l.Step() != StepChecks {
+				t.Errorf("step %d", l.Step())
+			}
+		}},
+		{"q quits without landing", []string{"tab", "p", "tab", "tab", "tab", "tab", "tab", "q"}, func(t *testing.T, l *Landing, d *driver) {
+			if !d.quit || l.Result() != nil {
+				t.Error("q did not quit cleanly")
+			}
+		}},
+		{"shift+tab back", []string{"tab", "tab", "shift+tab"}, func(t *testing.T, l *Landing, d *driver) {
+			if l.Step() != StepChecks {
+				t.Errorf("step %d", l.Step())
+			}
+		}},
+		{"no step past confirm", []string{"tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}, func(t *testing.T, l *Landing, d *driver) {
+			if l.Step() != StepConfirm {
+				t.Errorf("step %d", l.Step())
+			}
+		}},
+		{"answer discarded with esc", []string{"tab", "tab", "tab", "enter", "x", "esc"}, func(t *testing.T, l *Landing, d *driver) {
+			if len(l.Decisions().Answers) != 0 || l.Capturing() {
+				t.Errorf("answers %v", l.Decisions().Answers)
+			}
+		}},
+		{"answer then leave open", []string{"tab", "tab", "tab", "enter", "x", "ctrl+s", "o"}, func(t *testing.T, l *Landing, d *driver) {
+			if len(l.Decisions().Answers) != 0 {
+				t.Errorf("answers %v", l.Decisions().Answers)
+			}
+		}},
+		{"trust declined", []string{"tab", "tab", "t", "n"}, func(t *testing.T, l *Landing, d *driver) {
+			if l.Decisions().TrustOwnFacts {
+				t.Error("declined trust was recorded")
+			}
+		}},
+		{"trust toggled off", []string{"tab", "tab", "t", "y", "t"}, func(t *testing.T, l *Landing, d *driver) {
+			if l.Decisions().TrustOwnFacts {
+				t.Error("trust not toggled off")
+			}
+		}},
+		{"help toggles", []string{"?"}, func(t *testing.T, l *Landing, d *driver) {
+			if !d.app().fullHelp {
+				t.Error("? did not open full help")
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+			d := newLandingApp(t, f, t.TempDir())
+			l := landingOf(d)
+			d.keys(tt.keys...)
+			tt.check(t, l, d)
+			if f.lands != 0 {
+				t.Error("landed without confirmation")
+			}
+		})
+	}
+}
+
+func TestLandingPlanError(t *testing.T) {
+	f := &fakeLander{planErr: errors.New("handoff.taskpack: manifest-sha256.txt: data/passport.json digest mismatch" + hostile)}
+	d := newLandingApp(t, f, "")
+	l := landingOf(d)
+	if l.Phase() != PhaseFailed {
+		t.Fatalf("phase %d", l.Phase())
+	}
+	assertSafe(t, d.view())
+	if !strings.Contains(d.view(), "digest") {
+		t.Fatal(d.view())
+	}
+}
+
+func TestLandingLandErrorStaysOnConfirm(t *testing.T) {
+	f := &fakeLander{plan: samplePlan(), landErr: errors.New("store: version conflict")}
+	d := newLandingApp(t, f, "")
+	l := landingOf(d)
+	d.keys("tab", "tab", "tab", "tab", "tab", "tab", "enter")
+	if l.Phase() != PhaseWalk || l.Step() != StepConfirm || !strings.Contains(d.view(), "version conflict") {
+		t.Fatalf("phase %d step %d\n%s", l.Phase(), l.Step(), d.view())
+	}
+}
+
+func TestAlreadyLandedNeedsA(t *testing.T) {
+	p := samplePlan()
+	p.AlreadyLanded = "TP-ZZZZ-ZZZZ"
+	f := &fakeLander{plan: p, landed: sampleLanded()}
+	d := newLandingApp(t, f, "")
+	d.keys("tab", "tab", "tab", "tab", "tab", "tab", "enter")
+	if f.lands != 0 {
+		t.Fatal("enter landed a file already landed")
+	}
+	d.keys("A")
+	if f.lands != 1 || !f.gotD.Again {
+		t.Fatal("A did not land again")
+	}
+}
+
+// ctrl+c while the plan is being built cancels the core's work; nothing is
+// left and the screen says so.
+func TestCancelWhileLoading(t *testing.T) {
+	block := make(chan struct{})
+	f := &fakeLander{plan: samplePlan(), progress: 1, block: block}
+	c := testCommon(t, Deps{Lander: f})
+	app := New(c, NewLanding(c, "big.taskpack"))
+	var first tea.Cmd
+	for _, cm := range app.Init()().(tea.BatchMsg) {
+		first = cm
+		break
+	}
+	msg := first()
+	if _, ok := msg.(ProgressMsg); !ok {
+		t.Fatalf("first message %T", msg)
+	}
+	_, next := app.Update(msg)
+	if !strings.Contains(app.View(), "verifying") {
+		t.Fatalf("no progress shown:\n%s", app.View())
+	}
+	_, cmd := app.Update(keyMsg("ctrl+c"))
+	if cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("ctrl+c quit instead of cancelling the work")
+		}
+	}
+	done := next()
+	app.Update(done)
+	l := app.Top().(*Landing)
+	if l.Phase() != PhaseCancelled || !strings.Contains(app.View(), "Nothing was written") {
+		t.Fatalf("phase %d\n%s", l.Phase(), app.View())
+	}
+}
+
+func TestLandingViewsAreSafe(t *testing.T) {
+	f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+	d := newLandingApp(t, f, "")
+	for s := 0; s < stepCount; s++ {
+		assertSafe(t, d.view())
+		d.keys("down", "tab")
+	}
+}
+
+func TestPassportMarkdownIsSafe(t *testing.T) {
+	th := noColorTheme(t)
+	md := passportMarkdown(PassportText{Title: "t" + hostile, Goal: "g &#x1b;]52;c;AAAA&#7; &#x202e; " + hostile, NextSteps: []string{hostile}})
+	out, err := renderMarkdown(th, md, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSafe(t, out)
+	out, err = renderMarkdown(colorTheme(t, "default"), md, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSafe(t, out)
+}
+
+func TestLandingGoldens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+		c := testCommon(t, Deps{Lander: f})
+		c.WorkDir = "/work/here"
+		d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+		d.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+		for s := 0; s < stepCount; s++ {
+			t.Run(sizeName(size.w, size.h)+"/"+stepNames[s], func(t *testing.T) {
+				requireGolden(t, d.view())
+			})
+			if s == StepChecks {
+				d.keys("r")
+				t.Run(sizeName(size.w, size.h)+"/ConfirmHow", func(t *testing.T) { requireGolden(t, d.view()) })
+				d.keys("n")
+			}
+			d.keys("tab")
+		}
+		d.keys("enter")
+		t.Run(sizeName(size.w, size.h)+"/Done", func(t *testing.T) { requireGolden(t, d.view()) })
+	}
+}
+
+func sizeName(w, h int) string { return itoa(int64(w)) + "x" + itoa(int64(h)) }
+
+// Resizing re-lays the screen out: no line is wider than the terminal.
+func TestLandingResize(t *testing.T) {
+	f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
+	d := newLandingApp(t, f, "")
+	for _, w := range []int{80, 40, 132, 60} {
+		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		for s := 0; s < stepCount; s++ {
+			v := d.view()
+			for _, ln := range strings.Split(v, "\n") {
+				if lipglossWidth(ln) > w {
+					t.Fatalf("width %d step %d: line of %d cells: %q", w, s, lipglossWidth(ln), ln)
+				}
+			}
+			if n := strings.Count(v, "\n") + 1; n > 24 {
+				t.Fatalf("width %d step %d: %d lines", w, s, n)
+			}
+			d.keys("tab")
+		}
+		d.keys("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+	}
+}
