@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -336,42 +337,101 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 	}
 	defer root.Close()
 
-	var total, done int64
+	var total int64
 	for _, l := range luggage {
 		total += l.Size
 	}
 	if progress != nil {
 		progress(0, total)
 	}
-	side := newSideScan(4, 1<<20)
-	defer side.stop()
-	names = make([]string, 0, len(luggage))
-	for _, l := range luggage {
+	// Folders first (on one goroutine), then the files on a few workers:
+	// inflating, verifying and writing one file overlaps with the next.
+	dirs := map[string]bool{}
+	local := make([]string, len(luggage))
+	for i, l := range luggage {
 		name, err := luggageName(l.Name)
 		if err != nil {
 			return nil, nil, err
 		}
-		if dir := path.Dir(name); dir != "." {
-			if err := root.MkdirAll(dir, 0o755); err != nil {
+		local[i] = name
+		for d := path.Dir(name); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+		if d := path.Dir(name); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
 				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
 		}
-		sc := scan.NewLuggageScanner(l.Name)
-		_, err = extractOne(ctx, root, name, l, open, side, sc, func(n int64) {
-			done += n
-			if progress != nil {
-				progress(done, total)
-			}
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		side.wait()
-		found = append(found, sc.Findings()...)
-		names = append(names, filepath.Join(dest, filepath.FromSlash(name)))
 	}
-	if err := ctx.Err(); err != nil {
+
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := min(runtime.GOMAXPROCS(0), len(luggage), 4)
+	side := newSideScan(4*workers, 1<<20)
+	defer side.stop()
+	var (
+		mu       sync.Mutex
+		done     int64
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	step := func(n int64) {
+		mu.Lock()
+		done += n
+		if progress != nil {
+			progress(done, total)
+		}
+		mu.Unlock()
+	}
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	scanners := make([]*scan.LuggageScanner, len(luggage))
+	jobs := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
+				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], step); err != nil {
+					fail(err)
+				}
+			}
+		}()
+	}
+feed:
+	for i := range luggage {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	side.wait()
+	// A cancellation from outside is reported as such, not as whatever
+	// error it caused in a worker.
+	if err := outer.Err(); err != nil {
 		return nil, nil, err
+	}
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	names = make([]string, 0, len(luggage))
+	for i, sc := range scanners {
+		found = append(found, sc.Findings()...)
+		names = append(names, filepath.Join(dest, filepath.FromSlash(local[i])))
+	}
+	for d := range dirs {
+		syncDir(filepath.Join(tmp, filepath.FromSlash(d)))
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, nil, err
@@ -391,6 +451,10 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 	return names, found, nil
 }
 
+// writebackEvery is how many bytes of a luggage file are written before the
+// kernel is asked to start putting them on disk (startWriteback).
+const writebackEvery = 8 << 20
+
 // extractOne writes one luggage file, checking its digest and size.
 func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, step func(int64)) (int64, error) {
 	r, err := open(l.Name)
@@ -403,10 +467,14 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
 	}
 	defer f.Close()
-	var n int64
+	var n, flushed int64
 	for {
 		if err := ctx.Err(); err != nil {
 			return n, err
+		}
+		if n-flushed >= writebackEvery {
+			startWriteback(f, flushed, n-flushed)
+			flushed = n
 		}
 		buf := side.buffer()
 		k, rerr := io.ReadFull(r, buf)

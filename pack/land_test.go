@@ -520,10 +520,8 @@ func TestLandCrashHalfWay(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
-	calls := 0
 	pl.open = func(name string) (io.ReadCloser, error) {
-		calls++
-		if calls == 1 {
+		if name == "a.txt" {
 			return p.OpenLuggage(name)
 		}
 		return &failingReader{n: 3}, nil
