@@ -644,3 +644,23 @@ func TestFilesOut(t *testing.T) {
 		t.Error("landed into an existing folder")
 	}
 }
+
+// A sender's how is never executed by any headless path (§4.4, D12): the
+// core that plans, lands and merges cannot even start a process.
+func TestNoHeadlessPathRunsAHow(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{`"os/exec"`, `/howrun"`} {
+			if strings.Contains(string(src), bad) {
+				t.Errorf("%s imports %s", f, bad)
+			}
+		}
+	}
+}

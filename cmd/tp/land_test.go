@@ -233,3 +233,18 @@ func TestCLIHostilePack(t *testing.T) {
 		t.Error("the whole token was printed")
 	}
 }
+
+// tp land and tp pack never start a process: a how is only ever shown (D12).
+func TestLandNeverRunsAHow(t *testing.T) {
+	for _, f := range []string{"land.go", "pack.go"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{`"os/exec"`, `/howrun"`} {
+			if strings.Contains(string(src), bad) {
+				t.Errorf("%s imports %s", f, bad)
+			}
+		}
+	}
+}
