@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+type fakeInbox struct {
+	acts    []Act
+	applied []Action
+	preview []Action
+}
+
+func (f *fakeInbox) LoadActs(ctx context.Context) ([]Act, error) { return f.acts, nil }
+
+func (f *fakeInbox) Preview(ctx context.Context, a Action) (string, error) {
+	f.preview = append(f.preview, a)
+	b, _ := json.MarshalIndent(map[string]string{"type": a.Kind, "key": a.Key, "outcome": a.Outcome, "same_as": a.SameAs, "note": a.Note}, "", "  ")
+	return string(b), nil
+}
+
+func (f *fakeInbox) Apply(ctx context.Context, a Action) (*Act, error) {
+	f.applied = append(f.applied, a)
+	for _, x := range f.acts {
+		if x.Key == a.Key {
+			switch a.Kind {
+			case ActSettle:
+				x.Status, x.Outcome = "settled", a.Outcome
+			case ActReopen:
+				x.Status, x.Outcome = "open", ""
+			case ActNote:
+				x.Notes = append(x.Notes, a.Note)
+			}
+			return &x, nil
+		}
+	}
+	return nil, fmt.Errorf("no act %s", a.Key)
+}
+
+func sampleActs() []Act {
+	return []Act{
+		{Key: "k-pay", Project: "shop", Status: "open", Text: "Pay the invoice from ACME", Due: "2026-12-01", TermsRev: 2,
+			History: []Revision{{Type: "raised", Rev: 1, TS: "2026-11-01T10:00:00Z", Text: "Pay the invoice"}, {Type: "amended", Rev: 2, TS: "2026-11-02T10:00:00Z", Text: "Pay the invoice from ACME"}},
+			Claims:  []Claim{{By: "agent-7", Outcome: "done", Basis: "line removed in commit abc: paid " + hostile}}},
+		{Key: "k-sign", Project: "legal", Status: "open", Text: "Sign the NDA " + hostile, Withdrawn: true, TermsRev: 1},
+		{Key: "k-dom", Project: "shop", Status: "open", Text: "Renew the domain", TermsRev: 1},
+		{Key: "k-old", Project: "shop", Status: "settled", Outcome: "done", Text: "Buy the part", TermsRev: 2, SettledRev: 1},
+	}
+}
+
+func newInboxApp(t *testing.T, f *fakeInbox) *driver {
+	c := testCommon(t, Deps{Inbox: f})
+	return newDriver(t, New(c, NewInbox(c)))
+}
+
+func inboxOf(d *driver) *InboxScreen { return d.app().Top().(*InboxScreen) }
+
+func TestInboxSettleShowsRecordFirst(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	s := inboxOf(d)
+	if got := len(s.Visible()); got != 3 {
+		t.Fatalf("%d visible; settled acts are hidden by default", got)
+	}
+	d.keys("d")
+	if len(f.applied) != 0 {
+		t.Fatal("written before the person saw the record")
+	}
+	if !strings.Contains(d.view(), `"outcome": "done"`) {
+		t.Fatalf("preview not shown:\n%s", d.view())
+	}
+	d.keys("n")
+	if len(f.applied) != 0 {
+		t.Fatal("written after cancel")
+	}
+	d.keys("d", "y")
+	if len(f.applied) != 1 || f.applied[0].Outcome != "done" || f.applied[0].Key != "k-pay" {
+		t.Fatalf("applied %+v", f.applied)
+	}
+	if len(s.Visible()) != 2 {
+		t.Fatal("settled act still listed as open")
+	}
+}
+
+func TestInboxKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		want []Action
+		vis  int
+	}{
+		{"drop", []string{"x", "y"}, []Action{{Kind: ActSettle, Key: "k-pay", Project: "shop", Outcome: "dropped"}}, 2},
+		{"already done picks same_as", []string{"a", "enter", "y"}, []Action{{Kind: ActSettle, Key: "k-pay", Project: "shop", Outcome: "already_done", SameAs: "k-dom"}}, 2},
+		{"already done cancelled", []string{"a", "esc"}, nil, 3},
+		{"note", []string{"n", "c", "a", "l", "l", "e", "d", " ", "q", "ctrl+s", "y"}, []Action{{Kind: ActNote, Key: "k-pay", Project: "shop", Note: "called q"}}, 3},
+		{"note discarded", []string{"n", "x", "esc"}, nil, 3},
+		{"reopen a settled act", []string{"S", "G", "r", "y"}, []Action{{Kind: ActReopen, Key: "k-old", Project: "shop"}}, 4},
+		{"reopen ignored on open act", []string{"r"}, nil, 3},
+		{"settle ignored on settled act", []string{"S", "G", "d", "x"}, nil, 4},
+		{"filter by text", []string{"/", "d", "o", "m", "enter", "d", "y"}, []Action{{Kind: ActSettle, Key: "k-dom", Project: "shop", Outcome: "done"}}, 0},
+		{"filter cleared by esc", []string{"/", "z", "z", "esc"}, nil, 3},
+		{"project filter", []string{"tab"}, nil, 1},
+		{"project filter cycles back", []string{"tab", "tab", "tab"}, nil, 3},
+		{"withdrawn: drop it", []string{"down", "x", "y"}, []Action{{Kind: ActSettle, Key: "k-sign", Project: "legal", Outcome: "dropped"}}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeInbox{acts: sampleActs()}
+			d := newInboxApp(t, f)
+			d.keys(tt.keys...)
+			if fmt.Sprint(f.applied) != fmt.Sprint(tt.want) {
+				t.Fatalf("applied %+v, want %+v", f.applied, tt.want)
+			}
+			if got := len(inboxOf(d).Visible()); got != tt.vis {
+				t.Fatalf("%d visible, want %d\n%s", got, tt.vis, d.view())
+			}
+			if d.quit {
+				t.Fatal("quit")
+			}
+		})
+	}
+}
+
+func TestInboxQuitWritesNothing(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	d.keys("d", "q")
+	if len(f.applied) != 0 || !d.quit {
+		t.Fatal("q from the preview wrote or did not quit")
+	}
+}
+
+func TestInboxGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"list", nil},
+		{"withdrawn", []string{"down"}},
+		{"preview", []string{"d"}},
+		{"pick", []string{"a"}},
+		{"settled", []string{"S", "G"}},
+		{"note", []string{"n", "h", "i"}},
+		{"filter", []string{"/", "s", "h"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newInboxApp(t, &fakeInbox{acts: sampleActs()})
+			d.keys(tc.keys...)
+			v := d.view()
+			assertSafe(t, v)
+			requireGolden(t, v)
+		})
+	}
+}
+
+// Theme × width matrix on the inbox.
+func TestInboxThemeMatrix(t *testing.T) {
+	for _, theme := range []string{"default", "high-contrast", "no-color"} {
+		for _, w := range []int{80, 100} {
+			t.Run(fmt.Sprintf("%s/%d", theme, w), func(t *testing.T) {
+				c := testCommon(t, Deps{Inbox: &fakeInbox{acts: sampleActs()}})
+				c.Theme = colorTheme(t, theme)
+				d := newDriver(t, New(c, NewInbox(c)))
+				d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+				v := d.view()
+				assertSafe(t, v)
+				golden := strings.ReplaceAll(v, "\x1b", `\e`)
+				requireGolden(t, golden)
+			})
+		}
+	}
+}
