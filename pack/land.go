@@ -202,6 +202,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	at := home.Timestamp(now)
 	obj := plan.obj.Clone()
 	Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
+	lineage := keptLineage(obj)
 	state := obj.Get("passport")
 	if state.Obj() == nil {
 		state = ojson.NewObject()
@@ -258,11 +259,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 		}
 	}
 
-	lin := obj.Get("lineage")
-	if lin.Obj() == nil {
-		lin = model.LineageOf(nil).Value()
-	}
-	state.Set("lineage", lin.Clone())
+	state.Set("lineage", lineage)
 
 	var steps []string
 	for _, s := range plan.steps(d) {
@@ -286,6 +283,35 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	lf.Set("origin", origin)
 	state.Set("landed_from", lf)
 	return state, restored, nil
+}
+
+// keptLineage is the lineage a landed passport keeps (§3.1): the pack's
+// own, as written. A pack that names no chain (a hand-made or retired-format
+// pack) gets the one it implies — its passport's "<id>@<version>", rooted
+// there unless it says otherwise — so the next pack from here still says
+// where a receipt goes; the plan warned about the gap.
+func keptLineage(obj *ojson.Value) *ojson.Value {
+	lin := obj.Get("lineage")
+	l := model.LineageOf(lin)
+	pp := model.PackObject{V: obj}.Passport()
+	if len(l.Chain) > 0 || pp.ID() == "" {
+		if lin.Obj() == nil {
+			return l.Value()
+		}
+		return lin.Clone()
+	}
+	out := lin.Clone()
+	if out.Obj() == nil {
+		out = ojson.NewObject()
+	}
+	if !l.HasRootID {
+		out.Set("root_id", ojson.NewString(pp.ID()))
+	}
+	if !l.HasFromVersion {
+		out.Set("from_version", ojson.NewInt(pp.Version()))
+	}
+	out.Set("chain", ojson.NewStrings([]string{model.ChainEntry(pp.ID(), pp.Version())}))
+	return out
 }
 
 func sortedKeys(m map[string]string) []string {

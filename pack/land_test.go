@@ -664,3 +664,29 @@ func TestNoHeadlessPathRunsAHow(t *testing.T) {
 		}
 	}
 }
+
+func TestLandKeepsOrImpliesLineage(t *testing.T) {
+	tests := []struct {
+		name, lineage string
+		want          string
+	}{
+		{"kept as written", `"lineage":{"root_id":"TP-R","from_version":4,"chain":["TP-R@9","TP-AAAA-AAAA@4"],"x":1},`, `{"root_id":"TP-R","from_version":4,"chain":["TP-R@9","TP-AAAA-AAAA@4"],"x":1}`},
+		{"no lineage at all", ``, `{"root_id":"TP-AAAA-AAAA","from_version":4,"chain":["TP-AAAA-AAAA@4"]}`},
+		{"root but no chain", `"lineage":{"root_id":"TP-R","from_version":4},`, `{"root_id":"TP-R","from_version":4,"chain":["TP-AAAA-AAAA@4"]}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-09-03T14:20:00Z",
+			 "origin":{"actor":"a","machine":"m","harness":"h"},` + tc.lineage + `
+			 "note":"","passport":{"id":"TP-AAAA-AAAA","version":4,"goal":"g"},"asks":[],"landing_checks":[]}`
+			st := testStore(t)
+			pl, ld := landIt(t, flatPack(t, obj), st, envOn("x", "y"), Decisions{})
+			if got := string(ojson.Compact(get(t, st, ld.ID).Get("lineage"))); got != tc.want {
+				t.Errorf("lineage = %s, want %s", got, tc.want)
+			}
+			if tc.lineage == "" && len(pl.Warnings) == 0 {
+				t.Error("no warning about the missing lineage")
+			}
+		})
+	}
+}
