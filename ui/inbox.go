@@ -96,6 +96,9 @@ type InboxScreen struct {
 	pickOff int
 	action  Action
 	preview string
+	// pendingProject selects a project once the acts are loaded (opened
+	// from the home screen).
+	pendingProject string
 }
 
 // NewInbox returns the principal's inbox.
@@ -222,6 +225,14 @@ func (s *InboxScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return s, nil
 		}
 		s.setActs(msg.Acts)
+		if s.pendingProject != "" {
+			for i, p := range s.projects {
+				if p == s.pendingProject {
+					s.proj = i
+				}
+			}
+			s.refilter()
+		}
 		return s, nil
 	case ActPreviewMsg:
 		if msg.Err != nil {

@@ -1,0 +1,417 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// AsksLoadedMsg is sent by the asks screen when the passport was read.
+type AsksLoadedMsg struct {
+	Sheet *AskSheet
+	Err   error
+}
+
+// AsksSavedMsg is sent by the asks screen when the edits were saved.
+type AsksSavedMsg struct {
+	Sheet *AskSheet
+	Err   error
+}
+
+// ReceiptPackedMsg is sent by the asks screen when a receipt was written.
+type ReceiptPackedMsg struct {
+	Path string
+	Err  error
+}
+
+// AsksKeys are the asks screen's keys.
+type AsksKeys struct {
+	List                       ListKeys
+	Answer, Drop, Leave, Write key.Binding
+	Yes, No                    key.Binding
+	Edit                       EditKeys
+}
+
+// DefaultAsksKeys returns the asks screen's keys.
+func DefaultAsksKeys() AsksKeys {
+	return AsksKeys{
+		List:   DefaultListKeys(),
+		Answer: kb([]string{"enter", "a"}, "enter", "answer"),
+		Drop:   kb([]string{"d"}, "d", "drop"),
+		Leave:  kb([]string{"o"}, "o", "leave as it is"),
+		Write:  kb([]string{"w"}, "w", "review and save…"),
+		Yes:    kb([]string{"y"}, "y", "yes"),
+		No:     kb([]string{"n", "esc"}, "n/esc", "no"),
+		Edit:   DefaultEditKeys(),
+	}
+}
+
+const (
+	asksList = iota
+	asksAnswer
+	asksReview
+	asksOffer
+	asksPath
+	asksDone
+)
+
+// AsksScreen answers, drops or leaves each ask of a stored passport
+// (`tp asks ID`, TaskPack §4.3), then offers to pack a receipt.
+type AsksScreen struct {
+	c    *Common
+	keys AsksKeys
+	id   string
+	w, h int
+
+	sheet    *AskSheet
+	err      error
+	edits    map[string]AskEdit
+	cur, off int
+	mode     int
+	ta       textarea.Model
+	path     textinput.Model
+	packed   string
+	saving   bool
+}
+
+// NewAsks returns the asks screen for passport id.
+func NewAsks(c *Common, id string) *AsksScreen {
+	ta := newTextArea()
+	ta.Placeholder = "the answer, as you would give it…"
+	p := newTextInput()
+	p.Prompt = "file: "
+	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]AskEdit{}, ta: ta, path: p}
+	s.SetSize(c.Width, c.Height-chrome)
+	return s
+}
+
+func (s *AsksScreen) Title() string { return "asks " + line(s.id) }
+func (s *AsksScreen) Capturing() bool {
+	return s.mode == asksAnswer || s.mode == asksPath
+}
+func (s *AsksScreen) Busy() bool { return false }
+func (s *AsksScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.ta.SetWidth(max(w-4, 10))
+	s.ta.SetHeight(max(min(h-12, 6), 2))
+	s.path.Width = max(w-10, 10)
+}
+
+// Edits returns the staged edits.
+func (s *AsksScreen) Edits() map[string]AskEdit { return s.edits }
+
+// Sheet is the passport's asks as last read or saved.
+func (s *AsksScreen) Sheet() *AskSheet { return s.sheet }
+
+// Packed is the receipt written, if any.
+func (s *AsksScreen) Packed() string { return s.packed }
+
+// Init reads the passport.
+func (s *AsksScreen) Init() tea.Cmd {
+	src, ctx, id := s.c.Deps.Asks, s.c.Ctx, s.id
+	return func() tea.Msg {
+		if src == nil {
+			return AsksLoadedMsg{Err: fmt.Errorf("the passport store is not available in this build")}
+		}
+		sh, err := src.LoadAsks(ctx, id)
+		return AsksLoadedMsg{Sheet: sh, Err: err}
+	}
+}
+
+// Update handles messages.
+func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case AsksLoadedMsg:
+		s.sheet, s.err = msg.Sheet, msg.Err
+		return s, nil
+	case AsksSavedMsg:
+		s.saving = false
+		if msg.Err != nil {
+			s.err, s.mode = msg.Err, asksList
+			return s, nil
+		}
+		s.sheet, s.err = msg.Sheet, nil
+		s.edits = map[string]AskEdit{}
+		s.mode = asksOffer
+		return s, nil
+	case ReceiptPackedMsg:
+		if msg.Err != nil {
+			s.err, s.mode = msg.Err, asksPath
+			return s, s.path.Focus()
+		}
+		s.packed, s.err, s.mode = msg.Path, nil, asksDone
+		return s, nil
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	switch s.mode {
+	case asksAnswer:
+		var cmd tea.Cmd
+		s.ta, cmd = s.ta.Update(msg)
+		return s, cmd
+	case asksPath:
+		var cmd tea.Cmd
+		s.path, cmd = s.path.Update(msg)
+		return s, cmd
+	}
+	return s, nil
+}
+
+func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
+	k := s.keys
+	if s.sheet == nil {
+		if msg.String() == "esc" || msg.String() == "enter" {
+			return s, pop
+		}
+		return s, nil
+	}
+	switch s.mode {
+	case asksAnswer:
+		switch {
+		case key.Matches(msg, k.Edit.Save):
+			a := s.sheet.Asks[s.cur]
+			if v := strings.TrimSpace(s.ta.Value()); v != "" {
+				s.edits[a.ID] = AskEdit{ID: a.ID, Action: "answer", Answer: v}
+			}
+			s.ta.Blur()
+			s.mode = asksList
+			return s, nil
+		case key.Matches(msg, k.Edit.Cancel):
+			s.ta.Blur()
+			s.mode = asksList
+			return s, nil
+		}
+		var cmd tea.Cmd
+		s.ta, cmd = s.ta.Update(msg)
+		return s, cmd
+	case asksReview:
+		switch {
+		case key.Matches(msg, k.Yes) && !s.saving:
+			s.saving = true
+			return s, s.saveCmd()
+		case key.Matches(msg, k.No):
+			s.mode = asksList
+		}
+		return s, nil
+	case asksOffer:
+		switch {
+		case key.Matches(msg, k.Yes):
+			s.mode = asksPath
+			if s.path.Value() == "" {
+				s.path.SetValue(s.sheet.ReceiptName)
+			}
+			s.path.CursorEnd()
+			return s, s.path.Focus()
+		case key.Matches(msg, k.No):
+			return s, pop
+		}
+		return s, nil
+	case asksPath:
+		switch msg.String() {
+		case "enter":
+			s.path.Blur()
+			return s, s.packCmd(strings.TrimSpace(s.path.Value()))
+		case "esc":
+			s.path.Blur()
+			s.mode = asksOffer
+			return s, nil
+		}
+		var cmd tea.Cmd
+		s.path, cmd = s.path.Update(msg)
+		return s, cmd
+	case asksDone:
+		if msg.String() == "esc" || msg.String() == "enter" {
+			return s, pop
+		}
+		return s, nil
+	}
+	n := len(s.sheet.Asks)
+	if c, ok := k.List.move(msg, s.cur, n, s.listHeight()); ok {
+		s.cur = c
+		return s, nil
+	}
+	if msg.String() == "esc" {
+		return s, pop
+	}
+	if n == 0 {
+		return s, nil
+	}
+	a := s.sheet.Asks[s.cur]
+	switch {
+	case key.Matches(msg, k.Answer):
+		s.ta.SetValue(s.edits[a.ID].Answer)
+		s.mode = asksAnswer
+		return s, s.ta.Focus()
+	case key.Matches(msg, k.Drop):
+		s.edits[a.ID] = AskEdit{ID: a.ID, Action: "drop"}
+	case key.Matches(msg, k.Leave):
+		delete(s.edits, a.ID)
+	case key.Matches(msg, k.Write):
+		if len(s.edits) > 0 {
+			s.mode = asksReview
+		} else {
+			s.mode = asksOffer
+		}
+	}
+	return s, nil
+}
+
+func (s *AsksScreen) orderedEdits() []AskEdit {
+	var out []AskEdit
+	for _, a := range s.sheet.Asks {
+		if e, ok := s.edits[a.ID]; ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (s *AsksScreen) saveCmd() tea.Cmd {
+	src, ctx, sheet, edits := s.c.Deps.Asks, s.c.Ctx, s.sheet, s.orderedEdits()
+	return func() tea.Msg {
+		sh, err := src.SaveAsks(ctx, sheet, edits)
+		return AsksSavedMsg{Sheet: sh, Err: err}
+	}
+}
+
+func (s *AsksScreen) packCmd(out string) tea.Cmd {
+	src, ctx, id := s.c.Deps.Asks, s.c.Ctx, s.sheet.ID
+	return func() tea.Msg {
+		p, err := src.PackReceipt(ctx, id, out)
+		return ReceiptPackedMsg{Path: p, Err: err}
+	}
+}
+
+func (s *AsksScreen) listHeight() int {
+	if s.sheet == nil {
+		return 1
+	}
+	return max(min(len(s.sheet.Asks), (s.h-3)/2), 1)
+}
+
+// ShortHelp lists the keys of the current mode.
+func (s *AsksScreen) ShortHelp() []key.Binding {
+	k := s.keys
+	switch s.mode {
+	case asksAnswer:
+		return []key.Binding{k.Edit.Save, k.Edit.Cancel}
+	case asksReview:
+		return []key.Binding{kb([]string{"y"}, "y", "save"), k.No}
+	case asksOffer:
+		return []key.Binding{kb([]string{"y"}, "y", "pack a receipt"), kb([]string{"n"}, "n/esc", "not now")}
+	case asksPath:
+		return []key.Binding{kb([]string{"enter"}, "enter", "write it"), kb([]string{"esc"}, "esc", "back")}
+	case asksDone:
+		return []key.Binding{kb([]string{"enter"}, "enter", "finish")}
+	}
+	return []key.Binding{k.Answer, k.Drop, k.Leave, k.Write}
+}
+
+// FullHelp lists every key.
+func (s *AsksScreen) FullHelp() [][]key.Binding {
+	k := s.keys
+	return [][]key.Binding{{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown}, {k.Answer, k.Drop, k.Leave, k.Write}}
+}
+
+// View draws the asks.
+func (s *AsksScreen) View() string {
+	th := s.c.Theme
+	if s.sheet == nil {
+		if s.err != nil {
+			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+		}
+		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+	}
+	sh := s.sheet
+	out := []string{th.Title.Render(line(sh.ID)) + " " + line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %d asks", sh.Version, len(sh.Asks)))}
+	switch s.mode {
+	case asksReview:
+		out = append(out, "", th.Warn.Render("Save these changes to "+line(sh.ID)+"?"))
+		for _, e := range s.orderedEdits() {
+			if e.Action == "drop" {
+				out = append(out, "  "+th.Muted.Render(line(e.ID))+" → dropped")
+			} else {
+				out = append(out, "  "+th.Muted.Render(line(e.ID))+" → answered: "+th.Data.Render(line(e.Answer)))
+			}
+		}
+		out = append(out, "", th.Muted.Render("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back"))
+		return pad(s.withErr(out), s.w, s.h)
+	case asksOffer:
+		out = append(out, "", th.Pass.Render("✓ saved")+th.Muted.Render(" (or nothing to save)"), "",
+			"Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
+			th.Key.Render("y")+" pack a receipt · "+th.Key.Render("n")+" not now")
+		return pad(s.withErr(out), s.w, s.h)
+	case asksPath:
+		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter writes it · esc goes back"))
+		return pad(s.withErr(out), s.w, s.h)
+	case asksDone:
+		out = append(out, "", th.Pass.Render("✓ receipt written: ")+line(s.packed), "", th.Muted.Render("Send it back; `tp land` on the other side merges it into the passport that asked."))
+		return pad(out, s.w, s.h)
+	}
+	if len(sh.Asks) == 0 {
+		out = append(out, "", th.Muted.Render("No asks on this passport."))
+		return pad(s.withErr(out), s.w, s.h)
+	}
+	lh := s.listHeight()
+	s.off = follow(s.off, s.cur, lh, len(sh.Asks))
+	for i := s.off; i < min(s.off+lh, len(sh.Asks)); i++ {
+		a := sh.Asks[i]
+		st := a.Status
+		if st == "" {
+			st = "open"
+		}
+		if e, ok := s.edits[a.ID]; ok {
+			st = map[string]string{"answer": "→answered", "drop": "→dropped"}[e.Action]
+			st = th.Warn.Render(fmt.Sprintf("%-10s", st))
+		} else {
+			st = th.Muted.Render(fmt.Sprintf("%-10s", line(st)))
+		}
+		row := st + " " + th.Muted.Render(line(a.ID)) + " " + line(a.What)
+		if i == s.cur {
+			out = append(out, th.Cursor.Render("▸ ")+fit(row, s.w-2))
+		} else {
+			out = append(out, "  "+fit(row, s.w-2))
+		}
+	}
+	out = append(out, th.Muted.Render(strings.Repeat("─", max(s.w, 1))))
+	a := sh.Asks[s.cur]
+	field := func(name, v string) {
+		if v == "" {
+			return
+		}
+		ws := wrap(v, s.w-10)
+		out = append(out, th.Muted.Render(fmt.Sprintf("%-8s", name))+th.Data.Render(ws[0]))
+		for _, l := range ws[1:] {
+			out = append(out, strings.Repeat(" ", 8)+th.Data.Render(l))
+		}
+	}
+	field("what", a.What)
+	field("why", a.Why)
+	field("accept", a.Accept)
+	if s.mode == asksAnswer {
+		out = append(out, th.Subtitle.Render("Your answer")+th.Muted.Render(" (ctrl+s keep · esc discard)"))
+		out = append(out, strings.Split(s.ta.View(), "\n")...)
+	} else if e, ok := s.edits[a.ID]; ok && e.Action == "answer" {
+		field("answer", e.Answer)
+	} else if a.Answer != "" {
+		field("answer", a.Answer)
+		if a.AnsweredBy != "" {
+			out = append(out, th.Muted.Render("        by "+line(a.AnsweredBy)+" at "+line(a.AnsweredAt)))
+		}
+	}
+	if len(s.edits) > 0 {
+		out = append(out, "", th.Warn.Render(fmt.Sprintf("%d unsaved changes", len(s.edits)))+th.Muted.Render(" · w to review and save · q quits without saving"))
+	}
+	return pad(s.withErr(out), s.w, s.h)
+}
+
+func (s *AsksScreen) withErr(out []string) []string {
+	if s.err == nil {
+		return out
+	}
+	return append(out, "", s.c.Theme.Error.Render("✗ ")+line(s.err.Error()))
+}

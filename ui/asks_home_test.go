@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+type fakeAsks struct {
+	sheet    *AskSheet
+	saved    [][]AskEdit
+	packed   []string
+	conflict bool
+}
+
+func (f *fakeAsks) LoadAsks(ctx context.Context, id string) (*AskSheet, error) {
+	if f.sheet == nil || f.sheet.ID != id {
+		return nil, fmt.Errorf("passport %s not found", id)
+	}
+	return f.sheet, nil
+}
+
+func (f *fakeAsks) SaveAsks(ctx context.Context, s *AskSheet, e []AskEdit) (*AskSheet, error) {
+	if f.conflict {
+		return nil, errors.New("TP-1: expected version 3, found 4")
+	}
+	f.saved = append(f.saved, e)
+	n := *s
+	n.Version++
+	return &n, nil
+}
+
+func (f *fakeAsks) PackReceipt(ctx context.Context, id, out string) (string, error) {
+	f.packed = append(f.packed, out)
+	return out, nil
+}
+
+func sampleSheet() *AskSheet {
+	return &AskSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Version: 3, ReceiptName: "TP-AB23-CD45-receipt.taskpack",
+		Asks: []Ask{
+			{ID: "a1", What: "Which bucket?", Accept: "a bucket name", Status: "open"},
+			{ID: "a2", What: "Approve the budget " + hostile, Accept: "yes or no", Status: "open"},
+			{ID: "a3", What: "Old question", Accept: "anything", Status: "answered", Answer: "done", AnsweredBy: "bob@box", AnsweredAt: "2026-11-01T00:00:00Z"},
+		}}
+}
+
+func newAsksApp(t *testing.T, f *fakeAsks) *driver {
+	c := testCommon(t, Deps{Asks: f})
+	return newDriver(t, New(c, NewAsks(c, "TP-AB23-CD45")))
+}
+
+func TestAsksFlow(t *testing.T) {
+	tests := []struct {
+		name   string
+		keys   []string
+		saved  string
+		packed []string
+	}{
+		{"answer, drop, save, pack", []string{"enter", "b", "1", "ctrl+s", "down", "d", "w", "y", "y", "enter"},
+			"[[{a1 answer b1} {a2 drop }]]", []string{"TP-AB23-CD45-receipt.taskpack"}},
+		{"save, no receipt", []string{"d", "w", "y", "n"}, "[[{a1 drop }]]", nil},
+		{"review declined writes nothing", []string{"d", "w", "n"}, "[]", nil},
+		{"leave undoes", []string{"d", "o", "w", "n"}, "[]", nil},
+		{"q quits unsaved", []string{"enter", "x", "ctrl+s", "q"}, "[]", nil},
+		{"esc discards an answer", []string{"enter", "x", "esc", "w", "n"}, "[]", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeAsks{sheet: sampleSheet()}
+			d := newAsksApp(t, f)
+			d.keys(tt.keys...)
+			if got := fmt.Sprint(f.saved); got != tt.saved {
+				t.Fatalf("saved %s, want %s", got, tt.saved)
+			}
+			if fmt.Sprint(f.packed) != fmt.Sprint(tt.packed) {
+				t.Fatalf("packed %v", f.packed)
+			}
+		})
+	}
+}
+
+func TestAsksConflictShown(t *testing.T) {
+	f := &fakeAsks{sheet: sampleSheet(), conflict: true}
+	d := newAsksApp(t, f)
+	d.keys("d", "w", "y")
+	s := d.app().Top().(*AsksScreen)
+	if s.mode != asksList || len(s.Edits()) != 1 {
+		t.Fatalf("mode %d edits %v", s.mode, s.Edits())
+	}
+	requireGolden(t, d.view())
+}
+
+func TestAsksGoldens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"list", nil},
+		{"answering", []string{"enter", "h", "i"}},
+		{"review", []string{"d", "down", "enter", "o", "k", "ctrl+s", "w"}},
+		{"offer", []string{"d", "w", "y"}},
+		{"answered", []string{"G"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newAsksApp(t, &fakeAsks{sheet: sampleSheet()})
+			d.keys(tc.keys...)
+			assertSafe(t, d.view())
+			requireGolden(t, d.view())
+		})
+	}
+}
+
+type fakeHome struct{ data *HomeData }
+
+func (f *fakeHome) LoadHome(ctx context.Context) (*HomeData, error) { return f.data, nil }
+
+func TestHome(t *testing.T) {
+	data := &HomeData{
+		Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline " + hostile, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2}},
+		Projects:  []ProjectRow{{Project: "shop", Open: 2}},
+		Packs:     []string{"handoff.taskpack"},
+	}
+	c := testCommon(t, Deps{Home: &fakeHome{data}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+	d := newDriver(t, New(c, NewHome(c)))
+	assertSafe(t, d.view())
+	requireGolden(t, d.view())
+	d.keys("enter")
+	if _, ok := d.app().Top().(*AsksScreen); !ok {
+		t.Fatalf("enter on a passport opened %T", d.app().Top())
+	}
+	d.keys("esc", "down", "enter")
+	in, ok := d.app().Top().(*InboxScreen)
+	if !ok || len(in.Visible()) != 2 {
+		t.Fatalf("enter on a project opened %T", d.app().Top())
+	}
+	d.keys("esc", "esc", "down", "enter")
+	if _, ok := d.app().Top().(*Landing); !ok {
+		t.Fatalf("enter on a pack opened %T", d.app().Top())
+	}
+	d.keys("esc", "esc")
+	if !d.quit {
+		t.Fatal("esc on home did not quit")
+	}
+}

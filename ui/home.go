@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// HomeLoadedMsg is sent by the home screen when its lists were gathered.
+type HomeLoadedMsg struct {
+	Data *HomeData
+	Err  error
+}
+
+// HomeKeys are the home screen's keys.
+type HomeKeys struct {
+	List          ListKeys
+	Open, Refresh key.Binding
+}
+
+// DefaultHomeKeys returns the home screen's keys.
+func DefaultHomeKeys() HomeKeys {
+	return HomeKeys{
+		List:    DefaultListKeys(),
+		Open:    kb([]string{"enter"}, "enter", "open"),
+		Refresh: kb([]string{"R"}, "R", "refresh"),
+	}
+}
+
+type homeItem struct {
+	kind int // 0 passport, 1 project, 2 pack
+	i    int
+}
+
+// Home is plain `tp` on a terminal: passports in the store, open acts by
+// project and packs waiting in the current folder.
+type Home struct {
+	c     *Common
+	keys  HomeKeys
+	w, h  int
+	data  *HomeData
+	err   error
+	items []homeItem
+	cur   int
+	off   int
+}
+
+// NewHome returns the home screen.
+func NewHome(c *Common) *Home {
+	h := &Home{c: c, keys: DefaultHomeKeys()}
+	h.SetSize(c.Width, c.Height-chrome)
+	return h
+}
+
+func (h *Home) Title() string     { return "home" }
+func (h *Home) Capturing() bool   { return false }
+func (h *Home) Busy() bool        { return false }
+func (h *Home) SetSize(w, ht int) { h.w, h.h = w, ht }
+func (h *Home) ShortHelp() []key.Binding {
+	return []key.Binding{h.keys.Open, h.keys.List.Down, h.keys.Refresh}
+}
+func (h *Home) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{h.keys.List.Up, h.keys.List.Down, h.keys.List.PageUp, h.keys.List.PageDown}, {h.keys.Open, h.keys.Refresh}}
+}
+
+// Init gathers the lists.
+func (h *Home) Init() tea.Cmd {
+	src, ctx := h.c.Deps.Home, h.c.Ctx
+	return func() tea.Msg {
+		if src == nil {
+			return HomeLoadedMsg{Err: fmt.Errorf("nothing to show")}
+		}
+		d, err := src.LoadHome(ctx)
+		return HomeLoadedMsg{Data: d, Err: err}
+	}
+}
+
+// Update handles messages.
+func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case HomeLoadedMsg:
+		h.data, h.err = msg.Data, msg.Err
+		h.items = h.items[:0]
+		if h.data != nil {
+			for i := range h.data.Passports {
+				h.items = append(h.items, homeItem{0, i})
+			}
+			for i := range h.data.Projects {
+				h.items = append(h.items, homeItem{1, i})
+			}
+			for i := range h.data.Packs {
+				h.items = append(h.items, homeItem{2, i})
+			}
+		}
+		if h.cur >= len(h.items) {
+			h.cur = max(len(h.items)-1, 0)
+		}
+		return h, nil
+	case tea.KeyMsg:
+		if c, ok := h.keys.List.move(msg, h.cur, len(h.items), h.h-4); ok {
+			h.cur = c
+			return h, nil
+		}
+		switch {
+		case key.Matches(msg, h.keys.Refresh):
+			return h, h.Init()
+		case msg.String() == "esc":
+			return h, pop
+		case key.Matches(msg, h.keys.Open) && len(h.items) > 0:
+			it := h.items[h.cur]
+			switch it.kind {
+			case 0:
+				return h, push(NewAsks(h.c, h.data.Passports[it.i].ID))
+			case 1:
+				in := NewInbox(h.c)
+				in.pendingProject = h.data.Projects[it.i].Project
+				return h, push(in)
+			case 2:
+				return h, push(NewLanding(h.c, h.data.Packs[it.i]))
+			}
+		}
+	}
+	return h, nil
+}
+
+// View draws the three lists as one scrolling list with headings.
+func (h *Home) View() string {
+	th := h.c.Theme
+	if h.data == nil {
+		if h.err != nil {
+			return pad(append([]string{th.Error.Render("✗ could not read the store")}, wrap(h.err.Error(), h.w)...), h.w, h.h)
+		}
+		return pad([]string{th.Muted.Render("Reading the store…")}, h.w, h.h)
+	}
+	d := h.data
+	var ls []string
+	cursorLine := 0
+	row := func(idx int, s string) {
+		if idx == h.cur {
+			cursorLine = len(ls)
+			ls = append(ls, th.Cursor.Render("▸ ")+fit(s, h.w-2))
+		} else {
+			ls = append(ls, "  "+fit(s, h.w-2))
+		}
+	}
+	idx := 0
+	ls = append(ls, th.Subtitle.Render(fmt.Sprintf("Passports (%d)", len(d.Passports))))
+	if len(d.Passports) == 0 {
+		ls = append(ls, th.Muted.Render("  none yet: tp new, or tp land a pack"))
+	}
+	for _, p := range d.Passports {
+		s := th.Title.Render(line(p.ID)) + " " + line(p.Title)
+		if len(p.Chain) > 0 {
+			s += th.Muted.Render(" · " + line(strings.Join(p.Chain, " → ")))
+		}
+		if p.OpenAsks > 0 {
+			s += th.Warn.Render(fmt.Sprintf(" · %d open asks", p.OpenAsks))
+		}
+		if p.PendingChecks > 0 {
+			s += th.Warn.Render(fmt.Sprintf(" · %d checks pending", p.PendingChecks))
+		}
+		row(idx, s)
+		idx++
+	}
+	ls = append(ls, "", th.Subtitle.Render("Open acts by project"))
+	if len(d.Projects) == 0 {
+		ls = append(ls, th.Muted.Render("  nothing waiting on you"))
+	}
+	for _, p := range d.Projects {
+		row(idx, fmt.Sprintf("%-24s %s", line(p.Project), th.Warn.Render(fmt.Sprintf("%d open", p.Open))))
+		idx++
+	}
+	ls = append(ls, "", th.Subtitle.Render("Packs in this folder"))
+	if len(d.Packs) == 0 {
+		ls = append(ls, th.Muted.Render("  none"))
+	}
+	for _, p := range d.Packs {
+		row(idx, line(p)+th.Muted.Render(" · enter to land"))
+		idx++
+	}
+	for _, e := range d.Errors {
+		ls = append(ls, th.Warn.Render("⚠ ")+line(e))
+	}
+	h.off = follow(h.off, cursorLine, h.h, len(ls))
+	vis, _ := window(ls, h.off, h.h)
+	return pad(vis, h.w, h.h)
+}
