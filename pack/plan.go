@@ -15,6 +15,30 @@ import (
 	"github.com/tp-dev/tp/pack/scan"
 )
 
+// Landing, merging and packing from the home store (TaskPack §3.1, §4.2–§4.5;
+// DESIGN.md §2 flows 1–4, D6, D10, D12, D13) — the API the command line and
+// the terminal UI share:
+//
+//	p, _ := pack.Open(file, pack.Options{})           // verified, repaired leniently
+//	plan, err := pack.PlanLanding(p, store, env)       // a handoff: nothing written
+//	plan.Decide(d)                                     // optional: show decisions in the plan
+//	landed, err := pack.Land(p, plan, store, d)        // new passport, luggage, saved last
+//
+//	plan, err := pack.PlanMerge(p, store, into, env)   // a receipt: plan.Merge previews
+//	merged, err := pack.Merge(p, plan, store, d)       // expected-version save
+//
+//	built, _ := pack.Build(stored.V, pack.BuildOptions{...}) // a pack from a passport
+//	warnings := pack.Preflight(built)                  // stderr, never refusals
+//	pack.Write(tmp, built.Source, enc, ...)            // seals and refuses
+//	store.Save(built.Home, stored.Version)             // the asks sent, recorded at home
+//
+// Everything in a Plan that came from the pack is the pack's own text: render
+// it through model/sanitize and quote it as the sender's. Nothing here runs a
+// landing check's how (D12); a UI that offers to run one does so itself,
+// after the person confirms, and records the result with Decisions.CheckStatus
+// (or home.SetCheck later). Land and Merge honour Decisions.Context: a
+// cancelled or failed landing leaves no passport and no files folder.
+
 // Env is who and where the landing happens (D14) and the clock.
 type Env struct {
 	Machine string           // this machine: hostname unless TP_MACHINE
