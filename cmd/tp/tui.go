@@ -1,0 +1,183 @@
+package main
+
+// The terminal UI's wiring: the only place a tea.Program is built. It sets
+// the interactive hooks the commands expose (plain `tp`, tp land, tp asks,
+// and the principal's inbox when tp acts has one); each hook is used only
+// when io.Interactive(g), so --plain, --json and pipes keep their headless
+// output and never prompt.
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/themes"
+	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/backend"
+)
+
+func init() {
+	runHome = homeTUI
+	runLandTUI = landTUI
+	asksScreen = asksTUI
+}
+
+// uiTheme picks the theme for --theme, honouring NO_COLOR.
+func uiTheme(io *IO, g *globalOpts) (*themes.Theme, error) {
+	r := lipgloss.NewRenderer(io.Out, termenv.WithEnvironment(envOf(io)))
+	return themes.Choose(g.theme, io.Env, r)
+}
+
+// envOf lets termenv read the same environment as the rest of tp.
+type environ struct{ get func(string) string }
+
+func (e environ) Environ() []string { return os.Environ() }
+func (e environ) Getenv(k string) string {
+	if e.get == nil {
+		return os.Getenv(k)
+	}
+	return e.get(k)
+}
+func envOf(io *IO) termenv.Environ { return environ{io.Env} }
+
+// runUI builds the program and runs it until the person leaves. The context
+// handed to the screens is cancelled when the program ends.
+func runUI(io *IO, g *globalOpts, deps ui.Deps, first func(c *ui.Common) ui.Component) (*ui.App, error) {
+	th, err := uiTheme(io, g)
+	if err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if deps.RunHow == nil {
+		deps.RunHow = howrun.Run
+	}
+	c := ui.NewCommon(ctx, th, deps, wd)
+	app := ui.New(c, first(c))
+	p := tea.NewProgram(app, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen())
+	if _, err := p.Run(); err != nil {
+		return nil, err
+	}
+	return app, nil
+}
+
+func identity(io *IO) (actor, machine string) {
+	return home.Actor("", io.Env), home.Machine(io.Env)
+}
+
+func actsLog(io *IO, g *globalOpts) (*acts.Log, error) {
+	dir := g.actsDir
+	if dir == "" {
+		d, err := acts.DefaultActsDir(io.Env)
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	return acts.OpenLog(dir), nil
+}
+
+func inboxBackend(io *IO, g *globalOpts) ui.Inbox {
+	l, err := actsLog(io, g)
+	if err != nil {
+		return nil
+	}
+	return &backend.Inbox{Log: l, Build: principalRecords(io)}
+}
+
+// homeTUI is plain `tp` on a terminal.
+func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
+	if !io.Interactive(g) {
+		return cmd.Help()
+	}
+	st, err := openStore(io, g)
+	if err != nil {
+		return err
+	}
+	actor, machine := identity(io)
+	wd, _ := os.Getwd()
+	inbox := inboxBackend(io, g)
+	lander := &backend.Lander{Store: st, Env: pack.Env{Actor: actor, Machine: machine}, Judge: true}
+	defer lander.Close()
+	deps := ui.Deps{
+		Lander: lander,
+		Asks:   &backend.Asks{Store: st, Actor: actor, Machine: machine},
+		Inbox:  inbox,
+		Home:   &backend.Home{Store: st, Inbox: inbox, Dir: wd},
+	}
+	_, err = runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewHome(c) })
+	return err
+}
+
+// landTUI is tp land FILE on a terminal: the walkthrough, or the receipt
+// preview. --dry-run stays headless: it only prints the plan.
+func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptions) error {
+	if o.DryRun || len(o.Checks) > 0 || o.TrustOwnFacts {
+		// Decisions given as flags are the headless path's to apply.
+		return runLandPlain(io, g, file, o)
+	}
+	st, err := openStore(io, g)
+	if err != nil {
+		return err
+	}
+	actor, machine := identity(io)
+	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut, Judge: true}
+	defer lander.Close()
+	deps := ui.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
+	app, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewLanding(c, file) })
+	if err != nil {
+		return err
+	}
+	// Leave a line behind the alternate screen saying what happened.
+	switch s := app.Top().(type) {
+	case *ui.Landing:
+		if r := s.Result(); r != nil {
+			fmt.Fprintf(io.Out, "landed %s as %s\n", sanitize.Line(file), sanitize.Line(r.ID))
+			return nil
+		}
+		if err := s.Err(); err != nil && s.Phase() == ui.PhaseFailed {
+			return err
+		}
+		fmt.Fprintln(io.Out, "nothing landed")
+	case *ui.Receipt:
+		if r := s.Result(); r != nil {
+			fmt.Fprintf(io.Out, "merged %s into %s (version %d)\n", sanitize.Line(file), sanitize.Line(r.Target), r.Version)
+			return nil
+		}
+		fmt.Fprintln(io.Out, "nothing merged")
+	}
+	return nil
+}
+
+// asksTUI is tp asks ID on a terminal.
+func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+	actor, machine := identity(io)
+	deps := ui.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
+	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewAsks(c, id) })
+	return err
+}
+
+// inboxTUI is tp acts on a terminal: the principal's inbox.
+func inboxTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
+	inbox := inboxBackend(io, g)
+	if inbox == nil {
+		_, err := actsLog(io, g)
+		return err
+	}
+	_, err := runUI(io, g, ui.Deps{Inbox: inbox}, func(c *ui.Common) ui.Component { return ui.NewInbox(c) })
+	return err
+}

@@ -1,0 +1,431 @@
+// Package backend connects the terminal UI's small interfaces (ui.Lander,
+// ui.AsksStore, ui.HomeSource, ui.Inbox) to the headless core: pack for
+// opening, judging, planning, landing and merging (TaskPack 0.1 §3–§6),
+// model/home for the passport store, acts for the record log (Acts 0.3).
+//
+// It only translates: every decision — the plan, the seal, the receipt's
+// target, the refusal, the order of next steps — is the core's, and every
+// string is passed through unchanged (the ui sanitises when it renders).
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/ui"
+)
+
+// Lander is ui.Lander over pack and a home store.
+type Lander struct {
+	Store    *home.Store
+	Env      pack.Env
+	Into     string // tp land --into
+	FilesOut string // tp land --files-out
+	Options  pack.Options
+	// Judge runs pack.Conformance for the summary's C0–C10 at a glance.
+	Judge bool
+
+	mu    sync.Mutex
+	packs []*pack.Pack
+}
+
+// raw is what a ui.Plan carries back to Land and Merge.
+type raw struct {
+	p    *pack.Pack
+	plan *pack.Plan
+}
+
+// Close closes every pack this lander opened.
+func (l *Lander) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var first error
+	for _, p := range l.packs {
+		if err := p.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	l.packs = nil
+	return first
+}
+
+// Plan opens file (verifying as it streams), judges it and makes the
+// landing or merge plan. Opening writes nothing, so a cancel simply stops
+// waiting; the abandoned read closes its pack when it finishes.
+func (l *Lander) Plan(ctx context.Context, file string, progress ui.Progress) (*ui.Plan, error) {
+	type result struct {
+		pl  *ui.Plan
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		pl, err := l.plan(ctx, file, progress)
+		done <- result{pl, err}
+	}()
+	select {
+	case r := <-done:
+		return r.pl, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.pl != nil {
+				if rw, ok := r.pl.Raw.(*raw); ok {
+					rw.p.Close()
+				}
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+func (l *Lander) plan(ctx context.Context, file string, progress ui.Progress) (*ui.Plan, error) {
+	opts := l.Options
+	opts.Progress = func(done, total int64) { progress("verifying", done, total) }
+	p, err := pack.Open(file, opts)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		p.Close()
+		return nil, ctx.Err()
+	}
+	kind := model.PackObject{V: p.Object}.Kind()
+	var pl *pack.Plan
+	if kind == model.KindReceipt || l.Into != "" {
+		pl, err = pack.PlanMerge(p, l.Store, l.Into, l.Env)
+		var pe *pack.Error
+		if err != nil && errors.As(err, &pe) && strings.HasPrefix(pe.Rule, "§4.4.1") {
+			p.Close()
+			return refusedPlan(file, p, kind, pe), nil
+		}
+	} else {
+		pl, err = pack.PlanLanding(p, l.Store, l.Env)
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	out := convertPlan(p, pl)
+	out.ThisMachine = l.Env.Machine
+	if l.Judge {
+		jo := l.Options
+		jo.Progress = func(done, total int64) { progress("judging", done, total) }
+		if rep, err := pack.Conformance(file, jo); err == nil {
+			for _, c := range rep.Checks {
+				out.Conformance = append(out.Conformance, ui.Conformance{ID: c.ID, Pass: c.Pass, Reason: c.Reason})
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		p.Close()
+		return nil, ctx.Err()
+	}
+	l.mu.Lock()
+	l.packs = append(l.packs, p)
+	l.mu.Unlock()
+	return out, nil
+}
+
+func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *ui.Plan {
+	po := model.PackObject{V: p.Object}
+	lin := po.Lineage()
+	o := po.Origin()
+	pl := &ui.Plan{File: file, Kind: model.KindReceipt, PackedAt: po.PackedAt(),
+		Origin:  ui.Origin{Actor: o.Actor, Machine: o.Machine, Harness: o.Harness},
+		Lineage: ui.Lineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Receipt: &ui.MergePlan{Target: lin.ReceiptTarget(), Refusal: &ui.Refusal{Rule: pe.Rule, Why: pe.Detail,
+			Quote: "A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain. It MAY be merged into that passport only. An implementation MUST refuse to merge a receipt into any other passport, and MUST refuse to merge a handoff at all. (TaskPack §4.4.1)"}},
+	}
+	if kind != model.KindReceipt {
+		pl.Receipt.Target = ""
+	}
+	return pl
+}
+
+func convertPlan(p *pack.Pack, pl *pack.Plan) *ui.Plan {
+	out := &ui.Plan{
+		File: pl.File, Kind: pl.Kind, PackedAt: pl.Sender.PackedAt, Note: pl.Note,
+		Origin:  ui.Origin{Actor: pl.Sender.Actor, Machine: pl.Sender.Machine, Harness: pl.Sender.Harness},
+		Lineage: ui.Lineage{RootID: pl.Lineage.RootID, FromVersion: pl.Lineage.FromVersion, Chain: pl.Lineage.Chain},
+		Integrity: ui.Integrity{Encoding: string(pl.Encoding), Verified: pl.Integrity.Verified, Files: pl.Integrity.LuggageFiles,
+			Bytes: pl.Integrity.LuggageBytes, Detail: pl.Integrity.How},
+		FilesDir:      pl.FilesDir,
+		AlreadyLanded: pl.AlreadyLandedAs,
+		Raw:           &raw{p: p, plan: pl},
+	}
+	for _, f := range pl.Instructions {
+		out.Warnings = append(out.Warnings, ui.Warning{Kind: string(f.Class), Where: f.Where, Text: f.Excerpt})
+	}
+	for _, f := range pl.Credentials {
+		out.Warnings = append(out.Warnings, ui.Warning{Kind: string(f.Class), Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
+	}
+	for _, r := range pl.Repairs {
+		out.Warnings = append(out.Warnings, ui.Warning{Kind: "repair", Where: r.Where + " (" + r.Rule + ")", Text: r.Detail})
+	}
+	for _, w := range pl.Warnings {
+		out.Warnings = append(out.Warnings, ui.Warning{Kind: "note", Text: w})
+	}
+	for _, c := range pl.Checks {
+		out.Checks = append(out.Checks, ui.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
+	}
+	for _, f := range pl.Facts {
+		out.Facts = append(out.Facts, fact(f))
+	}
+	for _, a := range pl.Asks {
+		out.Asks = append(out.Asks, ask(a))
+	}
+	for _, g := range pl.Luggage {
+		out.Luggage = append(out.Luggage, ui.LuggageFile{Name: g.Name, Size: g.Bytes, Dest: g.To})
+	}
+	pp := model.PackObject{V: p.Object}.Passport()
+	out.Passport = ui.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,
+		CurrentState: pp.CurrentState(), NextSteps: pp.NextSteps(), Decisions: texts(pp.V.Get("decisions"))}
+	if m := pl.Merge; m != nil {
+		mp := &ui.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged}
+		for _, c := range m.AsksChanged {
+			mp.Asks = append(mp.Asks, ui.AskChange{ID: c.ID, What: c.What, Before: askState(c.Before), After: askState(c.After)})
+		}
+		for _, a := range m.AsksAdopted {
+			mp.Asks = append(mp.Asks, ui.AskChange{ID: a.ID, What: a.What, Adopted: true, After: ask(a)})
+		}
+		for _, c := range m.ChecksReported {
+			mp.Checks = append(mp.Checks, ui.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
+		}
+		for _, f := range m.FactsAdded {
+			mp.Facts = append(mp.Facts, fact(f))
+		}
+		out.Receipt = mp
+	}
+	return out
+}
+
+func fact(f pack.PlanFact) ui.Fact {
+	return ui.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Sealed && f.ThisMachine}
+}
+
+func ask(a pack.PlanAsk) ui.Ask {
+	return ui.Ask{ID: a.ID, To: a.To, What: a.What, Why: a.Why, Accept: a.Accept, Status: a.Status, Answer: a.Answer, AnsweredBy: a.AnsweredBy, AnsweredAt: a.AnsweredAt}
+}
+
+func askState(s pack.AskState) ui.Ask {
+	return ui.Ask{Status: s.Status, Answer: s.Answer, AnsweredBy: s.AnsweredBy, AnsweredAt: s.AnsweredAt}
+}
+
+// texts reads a list of decisions that may be strings or objects.
+func texts(v *ojson.Value) []string {
+	var out []string
+	for _, e := range v.Items() {
+		if s, ok := e.Str(); ok {
+			out = append(out, s)
+			continue
+		}
+		for _, k := range []string{"decision", "what", "text", "title", "summary"} {
+			if s := e.Get(k).Text(); s != "" {
+				out = append(out, s)
+				goto next
+			}
+		}
+		out = append(out, strings.TrimSpace(string(ojson.Compact(e))))
+	next:
+	}
+	return out
+}
+
+func rawOf(plan *ui.Plan) (*raw, error) {
+	r, ok := plan.Raw.(*raw)
+	if !ok || r == nil {
+		return nil, errors.New("this plan was not made by the core")
+	}
+	return r, nil
+}
+
+// Land lands the handoff with the person's decisions.
+func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progress ui.Progress) (*ui.Landed, error) {
+	r, err := rawOf(plan)
+	if err != nil {
+		return nil, err
+	}
+	pd := pack.Decisions{CheckStatus: map[string]string{}, Answers: map[string]string{}, TrustOwnFacts: d.TrustOwnFacts,
+		Again: d.Again, FilesOut: l.FilesOut, Context: ctx,
+		Progress: func(done, total int64) { progress("extracting", done, total) }}
+	for id, c := range d.Checks {
+		if c.Status != "" && c.Status != model.CheckPending {
+			pd.CheckStatus[id] = c.Status
+		}
+	}
+	for id, a := range d.Answers {
+		pd.Answers[id] = a
+	}
+	res, err := pack.Land(r.p, r.plan, l.Store, pd)
+	if err != nil {
+		return nil, err
+	}
+	out := &ui.Landed{ID: res.ID, FilesDir: res.FilesDir, Warnings: res.Warnings}
+	for _, s := range res.NextSteps {
+		out.NextSteps = append(out.NextSteps, s.Text)
+	}
+	for _, f := range res.Credentials {
+		out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like a credential ("+f.Rule+")")
+	}
+	return out, nil
+}
+
+// Merge merges the receipt into its target.
+func (l *Lander) Merge(ctx context.Context, plan *ui.Plan, progress ui.Progress) (*ui.Merged, error) {
+	r, err := rawOf(plan)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pack.Merge(r.p, r.plan, l.Store, pack.Decisions{Context: ctx,
+		Progress: func(done, total int64) { progress("extracting", done, total) }})
+	if err != nil {
+		return nil, err
+	}
+	changed := 0
+	if res.Changed && r.plan.Merge != nil {
+		changed = len(r.plan.Merge.AsksChanged) + len(r.plan.Merge.AsksAdopted)
+	}
+	return &ui.Merged{Target: res.Target, Version: res.Version, Changed: changed}, nil
+}
+
+// Asks is ui.AsksStore over a home store.
+type Asks struct {
+	Store   *home.Store
+	Actor   string // answered_by is Actor@Machine (D14)
+	Machine string
+}
+
+// LoadAsks reads a passport's asks.
+func (a *Asks) LoadAsks(ctx context.Context, id string) (*ui.AskSheet, error) {
+	st, err := a.Store.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	p := st.Passport()
+	sh := &ui.AskSheet{ID: p.ID(), Title: p.Title(), Version: st.Version, ReceiptName: p.ID() + "-receipt.taskpack"}
+	if sh.ID == "" {
+		sh.ID = id
+	}
+	for _, x := range home.Asks(st.V) {
+		sh.Asks = append(sh.Asks, ui.Ask{ID: x.ID(), To: x.To(), What: x.What(), Why: x.Why(), Accept: x.Accept(),
+			Status: home.AskStatus(x), Answer: x.Answer(), AnsweredBy: x.AnsweredBy(), AnsweredAt: x.AnsweredAt()})
+	}
+	return sh, nil
+}
+
+// SaveAsks records the answers and drops together, or none of them.
+func (a *Asks) SaveAsks(ctx context.Context, sheet *ui.AskSheet, edits []ui.AskEdit) (*ui.AskSheet, error) {
+	by := home.By(a.Actor, a.Machine)
+	_, err := a.Store.Apply(sheet.ID, func(v *ojson.Value) error {
+		for _, e := range edits {
+			var err error
+			if e.Action == "drop" {
+				err = home.DropAsk(v, e.ID)
+			} else {
+				err = home.AnswerAsk(v, e.ID, e.Answer, by, nowUTC())
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a.LoadAsks(ctx, sheet.ID)
+}
+
+// PackReceipt writes a receipt carrying the passport's asks and answers
+// home (§4.4.1); a name ending .json is the flat form.
+func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) {
+	if out == "" {
+		return "", errors.New("no file name")
+	}
+	st, err := a.Store.Get(id)
+	if err != nil {
+		return "", err
+	}
+	built, err := pack.Build(st.V, pack.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine})
+	if err != nil {
+		return "", err
+	}
+	if built.Home != nil {
+		if _, err := a.Store.Save(built.Home, st.Version); err != nil {
+			return "", err
+		}
+	}
+	enc := pack.EncodingBag
+	if strings.HasSuffix(out, ".json") {
+		enc = pack.EncodingFlat
+	}
+	if err := pack.Write(out, built.Source, enc, pack.WriteOptions{}); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// Home is ui.HomeSource over the store, the acts inbox and a folder.
+type Home struct {
+	Store *home.Store
+	Inbox ui.Inbox // may be nil
+	Dir   string   // where to look for packs
+}
+
+// LoadHome lists passports, open acts by project and packs in Dir.
+func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
+	d := &ui.HomeData{}
+	if h.Store != nil {
+		es, skipped, err := h.Store.List()
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range es {
+			lin := model.LineageOf(e.V.Get("lineage"))
+			d.Passports = append(d.Passports, ui.PassportRow{ID: e.ID, Title: e.Title, Chain: lin.Chain,
+				OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt})
+		}
+		for _, s := range skipped {
+			d.Errors = append(d.Errors, "skipped "+s.File+": "+s.Reason)
+		}
+	}
+	if h.Inbox != nil {
+		acts, err := h.Inbox.LoadActs(ctx)
+		if err != nil {
+			d.Errors = append(d.Errors, "acts: "+err.Error())
+		}
+		open := map[string]int{}
+		for _, a := range acts {
+			if a.Status != "settled" {
+				open[a.Project]++
+			}
+		}
+		for p, n := range open {
+			d.Projects = append(d.Projects, ui.ProjectRow{Project: p, Open: n})
+		}
+		sort.Slice(d.Projects, func(i, j int) bool { return d.Projects[i].Project < d.Projects[j].Project })
+	}
+	if h.Dir != "" {
+		des, err := os.ReadDir(h.Dir)
+		if err == nil {
+			for _, de := range des {
+				n := de.Name()
+				if de.Type().IsRegular() && (strings.HasSuffix(n, ".taskpack") || strings.HasSuffix(n, ".taskpack.json") || strings.HasSuffix(n, ".tpx")) {
+					d.Packs = append(d.Packs, filepath.Join(h.Dir, n))
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+var _ = fmt.Sprintf

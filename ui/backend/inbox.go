@@ -1,0 +1,162 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/ui"
+)
+
+// Principal builds the principal side's records for one action on one act
+// (Acts 0.3 §3: settled with authority and terms_rev, related same_as,
+// reopened with restore_text, note with about). It is the acts core's
+// function; the inbox only calls it.
+type Principal func(st *acts.ActState, a ui.Action) ([]acts.Record, error)
+
+// Inbox is ui.Inbox over the record log.
+type Inbox struct {
+	Log   *acts.Log
+	Build Principal
+}
+
+// LoadActs reads every project's records and computes each act's state.
+func (in *Inbox) LoadActs(ctx context.Context) ([]ui.Act, error) {
+	projects, _, err := in.Log.Projects()
+	if err != nil {
+		return nil, err
+	}
+	var out []ui.Act
+	var problems []string
+	for _, p := range projects {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ld, err := in.Log.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		states, errs := acts.States(ld.Records)
+		for _, e := range errs {
+			problems = append(problems, e.Error())
+		}
+		keys := make([]acts.ProjectKey, 0, len(states))
+		for k := range states {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i].Key < keys[j].Key })
+		for _, k := range keys {
+			out = append(out, actOf(states[k]))
+		}
+	}
+	// Due first, then by project and key: what needs the principal soonest.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if (a.Due != "") != (b.Due != "") {
+			return a.Due != ""
+		}
+		if a.Due != b.Due {
+			return a.Due < b.Due
+		}
+		if a.Project != b.Project {
+			return a.Project < b.Project
+		}
+		return a.Key < b.Key
+	})
+	if len(problems) > 0 && len(out) == 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+func actOf(st *acts.ActState) ui.Act {
+	a := ui.Act{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome,
+		Withdrawn: st.Need == acts.NeedWithdrawn, Text: st.Text, Due: st.Due, TermsRev: st.TermsRev, SettledRev: st.SettledRev}
+	for _, r := range st.History {
+		rev := ui.Revision{Type: r.Type, TS: r.TS, Rev: r.TermsRev}
+		if r.Terms != nil {
+			rev.Text = r.Terms.Text
+		}
+		a.History = append(a.History, rev)
+	}
+	for _, c := range st.Claims {
+		cl := ui.Claim{By: c.By, Outcome: c.Outcome, TS: c.TS}
+		if c.Evidence != nil {
+			cl.Basis = c.Evidence.Basis
+		}
+		a.Claims = append(a.Claims, cl)
+	}
+	for _, n := range st.Notes {
+		a.Notes = append(a.Notes, n.Note)
+	}
+	return a
+}
+
+func (in *Inbox) state(a ui.Action) (*acts.ActState, error) {
+	ld, err := in.Log.Load(a.Project)
+	if err != nil {
+		return nil, err
+	}
+	var rs []acts.Record
+	for _, r := range ld.Records {
+		if r.Key == a.Key {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("no act %s in project %s", a.Key, a.Project)
+	}
+	return acts.Lifecycle(rs)
+}
+
+func (in *Inbox) records(a ui.Action) ([]acts.Record, *acts.ActState, error) {
+	if in.Build == nil {
+		return nil, nil, errors.New("settling is not available in this build (no principal-side record builder)")
+	}
+	st, err := in.state(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := in.Build(st, a)
+	return rs, st, err
+}
+
+// Preview returns the records the action would write, as canonical JSON.
+func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
+	rs, _, err := in.records(a)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, r := range rs {
+		j, err := ojson.MarshalCanonical(r)
+		if err != nil {
+			return "", err
+		}
+		b.Write(j)
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// Apply writes the records and returns the act's new state.
+func (in *Inbox) Apply(ctx context.Context, a ui.Action) (*ui.Act, error) {
+	rs, _, err := in.records(a)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if _, err := in.Log.WriteRecord(r); err != nil {
+			return nil, err
+		}
+	}
+	st, err := in.state(a)
+	if err != nil {
+		return nil, err
+	}
+	act := actOf(st)
+	return &act, nil
+}
