@@ -171,7 +171,11 @@ func (r *Receipt) lines() []string {
 	}
 	out = append(out, lb("Answers")+target+th.Muted.Render("  (the entry before the last in the chain, §4.4.1)"))
 	if m.Refusal != nil {
-		out = append(out, "", th.Fail.Render("✗ refused: "+line(m.Refusal.Why)))
+		ws := wrap("refused: "+m.Refusal.Why, r.w-2)
+		out = append(out, "", th.Fail.Render("✗ "+ws[0]))
+		for _, ln := range ws[1:] {
+			out = append(out, "  "+th.Fail.Render(ln))
+		}
 		if m.Refusal.Rule != "" || m.Refusal.Quote != "" {
 			out = append(out, th.Muted.Render("  "+line(m.Refusal.Rule)))
 			for _, ln := range wrap(m.Refusal.Quote, r.w-6) {

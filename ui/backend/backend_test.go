@@ -1,0 +1,183 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/ui"
+)
+
+func noProgress(string, int64, int64) {}
+
+// packFrom packs passport id of st as a handoff with one ask, one check and
+// a luggage file, recording the ask at home as tp pack does.
+func packFrom(t *testing.T, st *home.Store, id, out string) {
+	t.Helper()
+	stored, err := st.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lug := filepath.Join(t.TempDir(), "notes.md")
+	os.WriteFile(lug, []byte("# notes\n"), 0o644)
+	built, err := pack.Build(stored.V, pack.BuildOptions{Kind: model.KindHandoff, Files: []string{lug},
+		Asks:   []*ojson.Value{pack.ParseAsk("Which bucket?|a bucket name that exists|the old one is full")},
+		Checks: []*ojson.Value{pack.ParseCheck("files can be created|touch created-by-how")},
+		Actor:  "alice", Machine: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pack.Write(out, built.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if built.Home != nil {
+		if _, err := st.Save(built.Home, stored.Version); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func newStore(t *testing.T) *home.Store {
+	st, err := home.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// A → B handoff, B answers and packs a receipt, A merges it: the whole round
+// trip through the adapters the UI uses.
+func TestRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	a, b := newStore(t), newStore(t)
+	v, err := a.Create("Image pipeline", "Generate product images", home.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aid := model.Passport{V: v}.ID()
+	dir := t.TempDir()
+	h := filepath.Join(dir, "h.taskpack")
+	packFrom(t, a, aid, h)
+
+	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}, Judge: true}
+	defer lb.Close()
+	var phases []string
+	plan, err := lb.Plan(ctx, h, func(p string, d, tot int64) { phases = append(phases, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Kind != "handoff" || len(plan.Checks) != 1 || plan.Checks[0].How != "touch created-by-how" || len(plan.Asks) != 1 {
+		t.Fatalf("plan %+v", plan)
+	}
+	if plan.Origin.By() != "alice@alpha" || len(plan.Conformance) != 11 || len(plan.Luggage) != 1 {
+		t.Fatalf("origin %s, %d conformance rows, %d luggage", plan.Origin.By(), len(plan.Conformance), len(plan.Luggage))
+	}
+	if len(phases) == 0 {
+		t.Error("no progress reported")
+	}
+	landed, err := lb.Land(ctx, plan, ui.Decisions{Checks: map[string]ui.CheckDecision{plan.Checks[0].ID: {Status: "passed"}}}, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err == nil {
+		t.Fatal("landing ran the how")
+	}
+	bs, err := b.Get(landed.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := home.Checks(bs.V); len(c) != 1 || home.CheckStatus(c[0]) != "passed" {
+		t.Fatalf("check status not recorded: %s", ojson.Canonical(bs.V))
+	}
+
+	// B answers through the asks adapter and packs a receipt.
+	ab := &Asks{Store: b, Actor: "bob", Machine: "beta"}
+	sheet, err := ab.LoadAsks(ctx, landed.ID)
+	if err != nil || len(sheet.Asks) != 1 {
+		t.Fatalf("%v %+v", err, sheet)
+	}
+	sheet, err = ab.SaveAsks(ctx, sheet, []ui.AskEdit{{ID: sheet.Asks[0].ID, Action: "answer", Answer: "gs://new"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sheet.Asks[0].Status != "answered" || sheet.Asks[0].AnsweredBy != "bob@beta" {
+		t.Fatalf("%+v", sheet.Asks[0])
+	}
+	r := filepath.Join(dir, "r.taskpack")
+	if _, err := ab.PackReceipt(ctx, landed.ID, r); err != nil {
+		t.Fatal(err)
+	}
+
+	// A lands the receipt: the plan is a merge into aid.
+	la := &Lander{Store: a, Env: pack.Env{Actor: "alice", Machine: "alpha"}}
+	defer la.Close()
+	rp, err := la.Plan(ctx, r, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp.Kind != "receipt" || rp.Receipt == nil || rp.Receipt.Target != aid || rp.Receipt.Refusal != nil {
+		t.Fatalf("receipt plan %+v %+v", rp, rp.Receipt)
+	}
+	if len(rp.Receipt.Asks) != 1 || rp.Receipt.Asks[0].After.Answer != "gs://new" {
+		t.Fatalf("asks %+v", rp.Receipt.Asks)
+	}
+	m, err := la.Merge(ctx, rp, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Target != aid {
+		t.Fatal(m)
+	}
+	as, _ := a.Get(aid)
+	if got := home.Asks(as.V)[0].Answer(); got != "gs://new" {
+		t.Fatalf("answer %q", got)
+	}
+
+	// --into naming another passport: the receipt screen gets a refusal
+	// quoting the rule, and nothing is written.
+	other, _ := a.Create("Other", "other", home.CreateOptions{})
+	li := &Lander{Store: a, Env: pack.Env{Actor: "alice", Machine: "alpha"}, Into: model.Passport{V: other}.ID()}
+	defer li.Close()
+	ref, err := li.Plan(ctx, r, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Receipt == nil || ref.Receipt.Refusal == nil || !strings.Contains(ref.Receipt.Refusal.Rule, "§4.4.1") {
+		t.Fatalf("%+v", ref.Receipt)
+	}
+}
+
+func TestPlanCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a := newStore(t)
+	v, _ := a.Create("t", "g", home.CreateOptions{})
+	h := filepath.Join(t.TempDir(), "h.taskpack")
+	packFrom(t, a, model.Passport{V: v}.ID(), h)
+	l := &Lander{Store: newStore(t)}
+	defer l.Close()
+	if _, err := l.Plan(ctx, h, noProgress); err == nil {
+		t.Fatal("a cancelled plan returned no error")
+	}
+}
+
+func TestHomeListsPacksAndPassports(t *testing.T) {
+	a := newStore(t)
+	v, _ := a.Create("Image pipeline", "g", home.CreateOptions{})
+	dir := t.TempDir()
+	packFrom(t, a, model.Passport{V: v}.ID(), filepath.Join(dir, "h.taskpack"))
+	os.WriteFile(filepath.Join(dir, "readme.txt"), []byte("x"), 0o644)
+	d, err := (&Home{Store: a, Dir: dir}).LoadHome(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Passports) != 1 || d.Passports[0].OpenAsks != 1 || len(d.Packs) != 1 {
+		t.Fatalf("%+v", d)
+	}
+}

@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"testing"
+)
+
+func receiptPlan() *Plan {
+	p := samplePlan()
+	p.Kind = "receipt"
+	p.File = "answers.taskpack"
+	p.Origin = Origin{Actor: "bob", Machine: "beta", Harness: "tp"}
+	p.Lineage = Lineage{RootID: "TP-AAAA-AAAA", Chain: []string{"TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"}}
+	p.Receipt = &MergePlan{Target: "TP-AAAA-AAAA", TargetTitle: "Image pipeline",
+		Asks: []AskChange{
+			{ID: "a1", What: "Which bucket?", Before: Ask{Status: "open"}, After: Ask{Status: "answered", Answer: "gs://new " + hostile}},
+			{ID: "b1", What: "Can you share the fonts?", Adopted: true, After: Ask{Status: "open"}},
+		},
+		Checks: []Check{{ID: "c1", Check: "beta can render", Status: "passed"}},
+		Facts:  []Fact{{Claim: "fonts are in /opt/fonts", Scope: "machine", Sealed: true, VerifiedOn: "beta"}},
+	}
+	return p
+}
+
+func TestReceiptMerge(t *testing.T) {
+	f := &fakeLander{plan: receiptPlan(), merged: &Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 2}}
+	c := testCommon(t, Deps{Lander: f})
+	d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+	r, ok := d.app().Top().(*Receipt)
+	if !ok {
+		t.Fatalf("a receipt opened %T", d.app().Top())
+	}
+	assertSafe(t, d.view())
+	t.Run("preview", func(t *testing.T) { requireGolden(t, d.view()) })
+	if f.merges != 0 {
+		t.Fatal("merged before confirmation")
+	}
+	d.keys("enter")
+	if f.merges != 1 || r.Result() == nil {
+		t.Fatalf("merges %d", f.merges)
+	}
+	t.Run("merged", func(t *testing.T) { requireGolden(t, d.view()) })
+	d.keys("enter")
+	if !d.quit {
+		t.Fatal("not finished")
+	}
+}
+
+func TestReceiptCancel(t *testing.T) {
+	for _, k := range []string{"esc", "n", "q"} {
+		f := &fakeLander{plan: receiptPlan(), merged: &Merged{}}
+		c := testCommon(t, Deps{Lander: f})
+		d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+		d.keys(k)
+		if f.merges != 0 || !d.quit {
+			t.Fatalf("%s: merges %d quit %v", k, f.merges, d.quit)
+		}
+	}
+}
+
+func TestReceiptRefused(t *testing.T) {
+	p := receiptPlan()
+	p.Receipt = &MergePlan{Target: "TP-AAAA-AAAA", Refusal: &Refusal{Rule: "§4.4.1 receipt-target",
+		Why:   "refusing to merge into TP-CCCC-CCCC: this receipt answers TP-AAAA-AAAA",
+		Quote: "A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain. It MAY be merged into that passport only."}}
+	f := &fakeLander{plan: p, merged: &Merged{}}
+	c := testCommon(t, Deps{Lander: f})
+	d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+	d.keys("enter", "y")
+	if f.merges != 0 {
+		t.Fatal("a refused receipt was merged")
+	}
+	requireGolden(t, d.view())
+}
