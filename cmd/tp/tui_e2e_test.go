@@ -1,0 +1,210 @@
+package main
+
+// End-to-end in a real terminal: tmux runs the built tp at 80×24, the test
+// types keys (send-keys) and reads the screen (capture-pane). It lands a
+// pack (running no `how`), answers an ask on the way, and settles an act in
+// the principal's inbox. It skips cleanly where tmux is missing
+// (apt-get install tmux) and under -short.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/home"
+)
+
+type tmuxTerm struct {
+	t       *testing.T
+	session string
+}
+
+func newTmux(t *testing.T, dir string, env []string, args ...string) *tmuxTerm {
+	t.Helper()
+	session := fmt.Sprintf("tp-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
+	var cmd strings.Builder
+	cmd.WriteString("cd " + shellQuote(dir) + " && env")
+	for _, e := range env {
+		cmd.WriteString(" " + shellQuote(e))
+	}
+	for _, a := range args {
+		cmd.WriteString(" " + shellQuote(a))
+	}
+	// Keep the pane after tp exits so its last words can be read.
+	cmd.WriteString("; echo '[tp exited]'; sleep 600")
+	out, err := exec.Command("tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", cmd.String()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	tm := &tmuxTerm{t: t, session: session}
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", session).Run() })
+	return tm
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func (tm *tmuxTerm) keys(keys ...string) {
+	tm.t.Helper()
+	args := append([]string{"send-keys", "-t", tm.session}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		tm.t.Fatalf("send-keys %v: %v %s", keys, err, out)
+	}
+}
+
+func (tm *tmuxTerm) typeText(s string) {
+	tm.t.Helper()
+	if out, err := exec.Command("tmux", "send-keys", "-t", tm.session, "-l", s).CombinedOutput(); err != nil {
+		tm.t.Fatalf("send-keys -l: %v %s", err, out)
+	}
+}
+
+func (tm *tmuxTerm) screen() string {
+	out, err := exec.Command("tmux", "capture-pane", "-p", "-t", tm.session).Output()
+	if err != nil {
+		tm.t.Fatalf("capture-pane: %v", err)
+	}
+	return string(out)
+}
+
+// waitFor polls the screen until it shows want (a readiness wait, not a
+// timing assertion: the generous limit only stops a hung test).
+func (tm *tmuxTerm) waitFor(want string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := tm.screen()
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("screen never showed %q:\n%s", want, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func buildTP(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func runTP(t *testing.T, bin, dir string, env []string, args ...string) string {
+	t.Helper()
+	c := exec.Command(bin, args...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), env...)
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tp %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func TestTUIEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no terminal end-to-end")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed (apt-get install tmux)")
+	}
+	bin := buildTP(t)
+	dir := t.TempDir()
+	storeA, storeB, actsDir := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "acts")
+	alice := []string{"TP_STORE=" + storeA, "TP_MACHINE=alpha", "TP_ACTOR=alice", "NO_COLOR=1"}
+	bob := []string{"TP_STORE=" + storeB, "TP_MACHINE=beta", "TP_ACTOR=bob", "NO_COLOR=1", "TP_ACTS=" + actsDir, "TERM=xterm-256color"}
+
+	runTP(t, bin, dir, alice, "new", "--title", "Image pipeline", "--goal", "Generate product images", "--plain")
+	st, _ := home.Open(storeA)
+	es, _, _ := st.List()
+	if len(es) != 1 {
+		t.Fatalf("%d passports", len(es))
+	}
+	runTP(t, bin, dir, alice, "pack", es[0].ID, "--out", "h.taskpack",
+		"--ask", "Which bucket should outputs go to?|a bucket name that exists|the old one is full",
+		"--check", "files can be created here|touch created-by-how", "--plain")
+
+	t.Run("land", func(t *testing.T) {
+		tm := newTmux(t, dir, bob, bin, "land", "h.taskpack")
+		tm.waitFor("1 Summary")
+		tm.waitFor("Conformance")
+		tm.keys("Tab")
+		tm.waitFor("suggested by alice@alpha")
+		tm.keys("r")
+		tm.waitFor("Run this command on your machine?")
+		tm.keys("n") // declined: nothing runs
+		tm.waitFor("r run the suggested command")
+		tm.keys("p") // attested passed without running it
+		tm.keys("Tab", "Tab")
+		tm.waitFor("Which bucket should outputs go to?")
+		tm.keys("Enter")
+		tm.waitFor("Your answer")
+		tm.typeText("gs://new-bucket")
+		tm.keys("C-s")
+		tm.waitFor("answer  gs://new-bucket")
+		tm.keys("Tab", "Tab", "Tab")
+		tm.waitFor("Land this pack as a new passport")
+		tm.keys("Enter")
+		tm.waitFor("Landed as TP-")
+		tm.keys("Enter")
+		out := tm.waitFor("[tp exited]")
+		if !strings.Contains(out, "landed h.taskpack as TP-") {
+			t.Fatalf("no summary line after the UI:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err == nil {
+			t.Fatal("the sender's how ran although it was declined")
+		}
+		sb, _ := home.Open(storeB)
+		es, _, _ := sb.List()
+		if len(es) != 1 {
+			t.Fatalf("%d passports in B", len(es))
+		}
+		asks := home.Asks(es[0].V)
+		if len(asks) != 1 || asks[0].Answer() != "gs://new-bucket" || asks[0].AnsweredBy() != "bob@beta" {
+			t.Fatalf("ask not answered: %+v", asks)
+		}
+		checks := home.Checks(es[0].V)
+		if len(checks) != 1 || home.CheckStatus(checks[0]) != "passed" {
+			t.Fatal("check not attested")
+		}
+	})
+
+	t.Run("settle an act", func(t *testing.T) {
+		if out, err := exec.Command(bin, "acts", "--help").CombinedOutput(); err != nil || !strings.Contains(string(out), "inbox") {
+			t.Skip("tp acts has no inbox in this build yet")
+		}
+		text := "Pay the ACME invoice"
+		key := acts.DeriveKey("shop", text)
+		log := acts.OpenLog(actsDir)
+		if _, err := log.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised,
+			Origin: "requester", By: "registrar", Key: key, Project: "shop", TS: "2026-11-01T10:00:00Z",
+			Terms: &acts.Terms{Text: text}, TermsRev: 1}); err != nil {
+			t.Fatal(err)
+		}
+		tm := newTmux(t, dir, bob, bin, "acts")
+		tm.waitFor(text)
+		tm.keys("d")
+		tm.waitFor("Write this?")
+		tm.keys("y")
+		tm.waitFor("written: settled")
+		tm.keys("q")
+		tm.waitFor("[tp exited]")
+		ld, err := log.Load("shop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, _ := acts.States(ld.Records)
+		st := states[acts.ProjectKey{Project: "shop", Key: key}]
+		if st == nil || st.Status != acts.StatusSettled || st.Outcome != "done" {
+			t.Fatalf("act not settled: %+v", st)
+		}
+	})
+}
