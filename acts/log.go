@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tp-dev/tp/model/ojson"
 )
@@ -31,6 +33,9 @@ import (
 // Log is a record log rooted at an acts directory.
 type Log struct {
 	Dir string
+	// CacheDir, when set, holds digests of record files that already passed
+	// the schemas (see Load). DefaultCacheDir gives the usual place.
+	CacheDir string
 }
 
 // OpenLog returns the log rooted at dir. Nothing is created until a record
@@ -54,6 +59,18 @@ func DefaultActsDir(getenv func(string) string) (string, error) {
 		}
 	}
 	return filepath.Join(home, ".local", "share", "tp", "acts"), nil
+}
+
+// DefaultCacheDir is $XDG_CACHE_HOME/tp/acts, else ~/.cache/tp/acts; ""
+// when neither is known (no cache).
+func DefaultCacheDir(getenv func(string) string) string {
+	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tp", "acts")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cache", "tp", "acts")
+	}
+	return ""
 }
 
 // EncodeName turns a record id or project name into a file name that is safe
@@ -167,13 +184,11 @@ func (e *LogConflictError) Unwrap() error { return &ConflictError{ID: e.ID} }
 // record under the same id is a *LogConflictError. The record is stored as
 // canonical JSON (D1), unknown fields kept in place.
 func (l *Log) Write(raw []byte) (WriteOutcome, error) {
-	doc, _, err := validateRaw(raw)
+	v, m, _, err := validateRaw(raw)
 	if err != nil {
 		return 0, err
 	}
-	m := doc.(map[string]any)
 	id, project := m["id"].(string), m["project"].(string)
-	v, _, _ := ojson.Parse(raw)
 	data := ojson.Canonical(v)
 	dir := l.RecordsDir(project)
 	path := l.RecordPath(project, id)
@@ -328,7 +343,7 @@ func (p LogProblem) String() string { return p.Path + ": " + p.Msg }
 type Loaded struct {
 	Project  string
 	Records  []Record          // valid records of this project, sorted by id
-	Raw      map[string][]byte // canonical bytes of each record by id
+	Raw      map[string][]byte // each record's file as read, by id
 	Acked    map[string]bool   // ids the registrar acknowledged
 	Problems []LogProblem      // files skipped, sorted by path
 }
@@ -336,7 +351,10 @@ type Loaded struct {
 // Load reads every record and acknowledgement of one project. A missing
 // log is an empty one. Files that are truncated, not JSON, not valid
 // records, records of another project, or named for another id are
-// reported in Problems and skipped.
+// reported in Problems and skipped. Every record is checked against its
+// schema; with a CacheDir, bytes that already passed this exact schema set
+// are recognised by digest instead of validated again (the result is the
+// same; only the time differs).
 func (l *Log) Load(project string) (*Loaded, error) {
 	out := &Loaded{Project: project, Raw: map[string][]byte{}, Acked: map[string]bool{}}
 	dir := l.RecordsDir(project)
@@ -344,43 +362,56 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("record log: %w", err)
 	}
+	cache := l.openCache(dir)
 	type result struct {
-		rec  Record
-		raw  []byte
-		prob *LogProblem
+		rec    Record
+		raw    []byte
+		prob   *LogProblem
+		digest digest
 	}
 	results := make([]result, len(entries))
 	var wg sync.WaitGroup
-	next := make(chan int)
-	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
+	var next atomic.Int64
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				r, raw, p := l.readRecordFile(project, dir, entries[i])
-				results[i] = result{r, raw, p}
+			buf := make([]byte, 0, 4096)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(entries) {
+					return
+				}
+				if strings.HasPrefix(entries[i].Name(), tmpPrefix) {
+					continue // a writer's temp file, in flight or left by a crash
+				}
+				res := &results[i]
+				res.rec, res.raw, res.digest, res.prob = l.readRecordFile(project, dir, entries[i], cache, &buf)
 			}
 		}()
 	}
-	for i, e := range entries {
-		if strings.HasPrefix(e.Name(), tmpPrefix) {
-			continue // a writer's temp file, in flight or left by a crash
-		}
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-	for i, res := range results {
+	fresh := false
+	for _, res := range results {
 		switch {
 		case res.prob != nil:
 			out.Problems = append(out.Problems, *res.prob)
 		case res.raw != nil:
 			out.Records = append(out.Records, res.rec)
 			out.Raw[res.rec.ID] = res.raw
-		default:
-			_ = entries[i] // skipped temp file
+			if !cache.has(res.digest) {
+				fresh = true
+			}
 		}
+	}
+	if fresh {
+		ds := make([]digest, 0, len(out.Records))
+		for _, res := range results {
+			if res.prob == nil && res.raw != nil {
+				ds = append(ds, res.digest)
+			}
+		}
+		l.saveCache(dir, ds)
 	}
 	acked, probs, err := l.loadAcked(project)
 	if err != nil {
@@ -396,10 +427,10 @@ func (l *Log) Load(project string) (*Loaded, error) {
 // maxRecordFile bounds what Load reads of one file; records are small.
 const maxRecordFile = 1 << 20
 
-func (l *Log) readRecordFile(project, dir string, e fs.DirEntry) (Record, []byte, *LogProblem) {
+func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCache, buf *[]byte) (Record, []byte, digest, *LogProblem) {
 	path := filepath.Join(dir, e.Name())
-	prob := func(format string, a ...any) (Record, []byte, *LogProblem) {
-		return Record{}, nil, &LogProblem{Path: path, Msg: fmt.Sprintf(format, a...)}
+	prob := func(format string, a ...any) (Record, []byte, digest, *LogProblem) {
+		return Record{}, nil, digest{}, &LogProblem{Path: path, Msg: fmt.Sprintf(format, a...)}
 	}
 	if !e.Type().IsRegular() {
 		return prob("not a record file (a %s); skipped", kindOf(e))
@@ -407,29 +438,36 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry) (Record, []byte
 	if !strings.HasSuffix(e.Name(), ".json") {
 		return prob("not a record file (no .json suffix); skipped")
 	}
-	info, err := e.Info()
+	raw, err := readSmall(path, *buf)
 	if err != nil {
 		return prob("unreadable: %v; skipped", err)
 	}
-	if info.Size() > maxRecordFile {
-		return prob("%d bytes, larger than any record (limit %d); skipped", info.Size(), maxRecordFile)
+	*buf = raw[:0]
+	if len(raw) > maxRecordFile {
+		return prob("larger than any record (limit %d bytes); skipped", maxRecordFile)
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return prob("unreadable: %v; skipped", err)
-	}
+	raw = bytes.Clone(raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return prob("empty file (a truncated write?); skipped")
 	}
-	doc, _, err := validateRaw(raw)
-	if err != nil {
-		var se *ojson.SyntaxError
-		if errors.As(err, &se) || strings.Contains(err.Error(), "malformed JSON") {
+	d := digestOf(raw)
+	var m map[string]any
+	if cache.has(d) {
+		v, err := ojson.ParseStrict(raw)
+		if err != nil { // unreachable unless the digest collides
 			return prob("not a complete JSON record (truncated?): %v; skipped", err)
 		}
-		return prob("invalid record: %v; skipped", err)
+		m, _ = toAny(v).(map[string]any)
+	} else {
+		_, m, _, err = validateRaw(raw)
+		if err != nil {
+			var re *RecordError
+			if errors.As(err, &re) && re.Schema == "" {
+				return prob("not a complete JSON record (truncated?): %v; skipped", err)
+			}
+			return prob("invalid record: %v; skipped", err)
+		}
 	}
-	m := doc.(map[string]any)
 	if p := m["project"].(string); p != project {
 		return prob("record %q is for project %q, not %q; skipped", m["id"], p, project)
 	}
@@ -437,12 +475,34 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry) (Record, []byte
 	if want := EncodeName(id) + ".json"; want != e.Name() {
 		return prob("holds record %q, which belongs in %s; skipped", id, want)
 	}
-	v, _, _ := ojson.Parse(raw)
-	var r Record
-	if err := json.Unmarshal(ojson.Compact(v), &r); err != nil {
-		return prob("invalid record: %v; skipped", err)
+	return recordFromDoc(m), raw, d, nil
+}
+
+// readSmall reads a whole file into buf (grown as needed), up to one byte
+// past maxRecordFile so oversize files are detected without reading them.
+func readSmall(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return r, ojson.Canonical(v), nil
+	defer f.Close()
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF || n == 0 && err == nil {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) > maxRecordFile {
+			return buf, nil
+		}
+	}
 }
 
 func kindOf(e fs.DirEntry) string {

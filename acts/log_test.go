@@ -281,8 +281,8 @@ func TestLogLoadReportsBadFilesAndSkipsThem(t *testing.T) {
 		"garbage.json":                 []byte("\x00\x01binary"),
 		"invalid.json":                 []byte(`{"ph":"0.3"}`),
 		EncodeName(other.ID) + ".json": mustRaw(t, other), // another project's record
-		"misnamed.json":                mustRaw(t, note),   // a record under the wrong name
-		".tmp-0123":                    []byte("half"),     // a writer's temp file: silently ignored
+		"misnamed.json":                mustRaw(t, note),  // a record under the wrong name
+		".tmp-0123":                    []byte("half"),    // a writer's temp file: silently ignored
 	}
 	for n, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
@@ -385,5 +385,107 @@ func TestLogProjectsAndFindKey(t *testing.T) {
 	}
 	if found, _ := l.FindKey("task-none"); len(found) != 0 {
 		t.Fatal(found)
+	}
+}
+
+// benchLog writes n records (raised, settled, note per act) into a fresh log.
+func benchLog(b *testing.B, n int) *Log {
+	l := OpenLog(b.TempDir())
+	for i := 0; i*3 < n; i++ {
+		k := fmt.Sprintf("task-bench-%010d", i)
+		for _, r := range []Record{raised, settled, note} {
+			r.Key = k
+			r.ID = r.ID + "-" + k
+			if r.Type == TypeRaised {
+				r.ID = "r:" + k
+			}
+			if _, err := l.WriteRecord(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return l
+}
+
+func BenchmarkLogLoad50k(b *testing.B) {
+	l := benchLog(b, 50000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ld, err := l.Load("garden")
+		if err != nil || len(ld.Records) < 50000 {
+			b.Fatal(err, len(ld.Records))
+		}
+	}
+}
+
+func BenchmarkValidateRecord(b *testing.B) {
+	raw := mustRaw(b, settled)
+	for i := 0; i < b.N; i++ {
+		if _, err := ValidateRecord(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestLogValidationCache(t *testing.T) {
+	l := OpenLog(t.TempDir())
+	l.CacheDir = t.TempDir()
+	for _, r := range []Record{raised, settled, claim} {
+		if _, err := l.WriteRecord(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := l.Load("garden")
+	if err != nil || len(first.Records) != 3 {
+		t.Fatal(err, first)
+	}
+	c := l.openCache(l.RecordsDir("garden"))
+	if c == nil || len(c.set) != 3 {
+		t.Fatalf("cache not written: %+v", c)
+	}
+	second, _ := l.Load("garden")
+	if !reflectEqualRecords(first.Records, second.Records) {
+		t.Fatal("cached load differs")
+	}
+	// A file changed behind tp's back has another digest: validated again,
+	// and refused when invalid, cache or not.
+	path := l.RecordPath("garden", settled.ID)
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(b), `"authority"`, `"authorty"`, 1)), 0o644)
+	third, _ := l.Load("garden")
+	if len(third.Records) != 2 || len(third.Problems) != 1 || !strings.Contains(third.Problems[0].Msg, "settled.json#/required") {
+		t.Fatalf("tampered record: %+v", third)
+	}
+	// A cache written for another schema set is ignored.
+	os.WriteFile(l.cachePath(l.RecordsDir("garden")), []byte("tp-acts-validated other\n"), 0o644)
+	if l.openCache(l.RecordsDir("garden")) != nil {
+		t.Fatal("foreign cache trusted")
+	}
+}
+
+func reflectEqualRecords(a, b []Record) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if fingerprint(a[i]) != fingerprint(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func BenchmarkLogLoad50kCached(b *testing.B) {
+	l := benchLog(b, 50000)
+	l.CacheDir = b.TempDir()
+	if _, err := l.Load("garden"); err != nil { // fills the cache
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ld, err := l.Load("garden")
+		if err != nil || len(ld.Records) < 50000 {
+			b.Fatal(err, len(ld.Records))
+		}
 	}
 }

@@ -3,7 +3,6 @@ package acts
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -122,21 +121,55 @@ func SchemaJSON(name string) ([]byte, error) {
 // invalid UTF-8 and duplicate member names (a record must mean one thing to
 // every reader).
 func ValidateRecord(raw []byte) (recordType string, err error) {
-	_, recordType, err = validateRaw(raw)
+	_, _, recordType, err = validateRaw(raw)
 	return recordType, err
 }
 
-// validateRaw is ValidateRecord that also returns the parsed document.
-func validateRaw(raw []byte) (any, string, error) {
-	if _, err := ojson.ParseStrict(raw); err != nil {
-		return nil, "", &RecordError{Msg: err.Error()}
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+// validateRaw is ValidateRecord that also returns the parsed record, as an
+// ordered value (for writing it back) and as the generic document the schema
+// saw (for decoding it without parsing again).
+func validateRaw(raw []byte) (*ojson.Value, map[string]any, string, error) {
+	v, err := ojson.ParseStrict(raw)
 	if err != nil {
-		return nil, "", &RecordError{Msg: "malformed JSON: " + err.Error()}
+		return nil, nil, "", &RecordError{Msg: err.Error()}
 	}
+	doc := toAny(v)
 	t, err := validateDoc(doc)
-	return doc, t, err
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return v, doc.(map[string]any), t, nil
+}
+
+// toAny converts an ordered value into the generic form the schema
+// validator reads.
+func toAny(v *ojson.Value) any {
+	switch v.Kind() {
+	case ojson.Object:
+		ms := v.Obj().Members()
+		m := make(map[string]any, len(ms))
+		for _, mb := range ms {
+			m[mb.Key] = toAny(mb.Value)
+		}
+		return m
+	case ojson.Array:
+		items := v.Items()
+		a := make([]any, len(items))
+		for i, it := range items {
+			a[i] = toAny(it)
+		}
+		return a
+	case ojson.String:
+		return v.Text()
+	case ojson.Number:
+		n, _ := v.Number()
+		return n
+	case ojson.Bool:
+		b, _ := v.Bool()
+		return b
+	default:
+		return nil
+	}
 }
 
 func validateDoc(doc any) (string, error) {
@@ -144,14 +177,23 @@ func validateDoc(doc any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("acts: embedded schemas: %w", err)
 	}
-	if err := s.envelope.Validate(doc); err != nil {
-		return "", schemaError(err)
-	}
-	t, _ := doc.(map[string]any)["type"].(string)
+	t, _ := func() (string, bool) {
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		t, ok := m["type"].(string)
+		return t, ok
+	}()
 	sch := s.byType[t]
-	if sch == nil { // unreachable: the envelope's enum lists every type
+	if sch == nil {
+		// Not a known type: the envelope says what is wrong.
+		if err := s.envelope.Validate(doc); err != nil {
+			return "", schemaError(err)
+		}
 		return "", &RecordError{Schema: "record.json#/properties/type", Instance: "/type", Msg: fmt.Sprintf("unknown record type %q", t)}
 	}
+	// Each type's schema includes the envelope (allOf), so one pass checks both.
 	if err := sch.Validate(doc); err != nil {
 		return "", schemaError(err)
 	}
@@ -204,16 +246,49 @@ func keywordLocation(e *jsonschema.ValidationError) string {
 
 // DecodeRecord validates raw and decodes it into a Record.
 func DecodeRecord(raw []byte) (Record, error) {
-	var r Record
-	if _, err := ValidateRecord(raw); err != nil {
-		return r, err
+	_, doc, _, err := validateRaw(raw)
+	if err != nil {
+		return Record{}, err
 	}
-	// Decode the JavaScript spelling of the value (1.0 and 1e0 read as 1).
-	v, _, _ := ojson.Parse(raw)
-	if err := json.Unmarshal(ojson.Compact(v), &r); err != nil {
-		return r, &RecordError{Msg: err.Error()}
+	return recordFromDoc(doc), nil
+}
+
+// recordFromDoc fills a Record from a document the schema accepted, so the
+// types are already known to be right.
+func recordFromDoc(m map[string]any) Record {
+	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+	obj := func(m map[string]any, k string) map[string]any { o, _ := m[k].(map[string]any); return o }
+	r := Record{
+		PH: str(m, "ph"), Ext: str(m, "ext"), ID: str(m, "id"), Type: str(m, "type"),
+		Origin: str(m, "origin"), By: str(m, "by"), Key: str(m, "key"), Project: str(m, "project"),
+		TS: str(m, "ts"), Reason: str(m, "reason"), Outcome: str(m, "outcome"),
+		RestoreText: str(m, "restore_text"), Relation: str(m, "relation"), Target: str(m, "target"),
+		Note: str(m, "note"), Context: str(m, "context"),
 	}
-	return r, nil
+	if n, ok := m["terms_rev"].(float64); ok {
+		r.TermsRev = int(n)
+	}
+	if t := obj(m, "terms"); t != nil {
+		r.Terms = &Terms{Text: str(t, "text"), Due: str(t, "due")}
+	}
+	if a := obj(m, "authority"); a != nil {
+		r.Authority = &Authority{Kind: str(a, "kind"), Decider: str(a, "decider")}
+	}
+	if e := obj(m, "evidence"); e != nil {
+		r.Evidence = &Evidence{Basis: str(e, "basis")}
+	}
+	if a := obj(m, "about"); a != nil {
+		r.About = &About{Key: str(a, "key"), Quote: str(a, "quote")}
+	}
+	if ss, ok := m["supersedes"].([]any); ok {
+		r.Supersedes = make([]string, 0, len(ss))
+		for _, s := range ss {
+			if s, ok := s.(string); ok {
+				r.Supersedes = append(r.Supersedes, s)
+			}
+		}
+	}
+	return r
 }
 
 // EncodeRecord returns r as canonical JSON (D1) after validating it, so tp
