@@ -43,7 +43,10 @@ type Decisions struct {
 	// FilesOut puts the luggage in this folder instead of <store>/<id>.files.
 	// It must not exist yet.
 	FilesOut string
-	// Progress, when set, is called as luggage bytes are written.
+	// Progress, when set, is called as luggage bytes are written: first
+	// with done 0, then after each chunk, never two calls at once (the
+	// files land on a few goroutines; the calls are serialised). It must
+	// return quickly; a UI sends the numbers on to its own loop.
 	Progress func(done, total int64)
 	// Context cancels a landing; nil means never. A cancelled landing leaves
 	// nothing behind: no files folder, no passport.
@@ -83,6 +86,9 @@ const TrustWarning = "verified_on is written by whoever wrote the pack: matching
 // written and verified; the passport is saved last. Any failure or
 // cancellation on the way removes what was written: no half passport, no
 // files folder. A file landed before is refused unless d.Again.
+//
+// p is the pack the plan was made from (its luggage is streamed from it);
+// st is the store the plan was made against.
 func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 	if plan == nil || plan.obj == nil {
 		return nil, errors.New("land: no plan (make one with PlanLanding)")

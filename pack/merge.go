@@ -302,8 +302,19 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 				return nil, err
 			}
 			dest = abs
-		} else if err := realFolder(st.FilesDir(mp.Target)); err != nil {
-			return nil, err
+		} else {
+			made, err := realFolder(st.FilesDir(mp.Target))
+			if err != nil {
+				return nil, err
+			}
+			if made {
+				// Removed again if the merge fails (only while empty).
+				defer func() {
+					if !out.Changed {
+						os.Remove(st.FilesDir(mp.Target))
+					}
+				}()
+			}
 		}
 		open := plan.open
 		if p != nil {
@@ -333,16 +344,17 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 
 // realFolder makes sure the target's files folder is a folder of its own,
 // not a link to somewhere else (D10: never follow an existing link).
-func realFolder(dir string) error {
+// It reports whether it made the folder.
+func realFolder(dir string) (bool, error) {
 	info, err := os.Lstat(dir)
 	if errors.Is(err, os.ErrNotExist) {
-		return os.MkdirAll(dir, 0o755)
+		return true, os.MkdirAll(dir, 0o755)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !info.IsDir() {
-		return &Error{Entry: dir, Rule: RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
+		return false, &Error{Entry: dir, Rule: RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
 	}
-	return nil
+	return false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -251,5 +252,65 @@ func TestMergeConflict(t *testing.T) {
 	}
 	if !bytes.Equal(before, raw(t, st, a)) {
 		t.Error("a conflicting merge wrote")
+	}
+}
+
+func receiptWithLuggage(t *testing.T, target string) string {
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + target + `","from_version":2,"chain":["` + target + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"","passport":{},
+	 "asks":[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"answered","answer":"see close.csv"}],
+	 "landing_checks":[]}`
+	return flatPack(t, obj, attachment("close.csv", "EMEA,1\n"), attachment("sub/x.txt", "x"))
+}
+
+func TestMergeLuggage(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
+	})
+	_, m := mergeIt(t, receiptWithLuggage(t, a), st, "", envOn("s", "m"))
+	b, err := os.ReadFile(filepath.Join(st.FilesDir(a), "receipt-TP-BBBB-BBBB@3", "close.csv"))
+	if err != nil || string(b) != "EMEA,1\n" || len(m.Files) != 2 {
+		t.Errorf("%q %v %v", b, err, m.Files)
+	}
+}
+
+func TestMergeFailureLeavesNoFiles(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
+	})
+	p := openPack(t, receiptWithLuggage(t, a))
+	pl, err := PlanMerge(p, st, "", envOn("s", "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Update(a, func(v *ojson.Value) error { return nil }); err != nil { // someone saves meanwhile
+		t.Fatal(err)
+	}
+	before := snapshot(t, st.Dir())
+	if _, err := Merge(p, pl, st, Decisions{}); err == nil {
+		t.Fatal("merged over a newer version")
+	}
+	sameSnapshot(t, before, snapshot(t, st.Dir()))
+
+	// A files folder that is a link is never written through.
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, st.FilesDir(a)); err != nil {
+		t.Fatal(err)
+	}
+	pl, err = PlanMerge(p, st, "", envOn("s", "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before = snapshot(t, st.Dir())
+	if _, err := Merge(p, pl, st, Decisions{}); err == nil {
+		t.Fatal("merged through a link")
+	}
+	sameSnapshot(t, before, snapshot(t, st.Dir()))
+	if des, _ := os.ReadDir(elsewhere); len(des) != 0 {
+		t.Errorf("wrote through the link: %v", des)
 	}
 }
