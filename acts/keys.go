@@ -6,16 +6,28 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-// keyRe is the §6.1 key syntax: no whitespace, parentheses or colons, so a
-// key is safe inside every marker syntax and ids can use ':' (§7).
-var keyRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// ValidKey reports whether key satisfies §6.1.
-func ValidKey(key string) bool { return keyRe.MatchString(key) }
+// ValidKey reports whether key satisfies §6.1,
+// ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$: no whitespace, parentheses or colons,
+// so a key is safe inside every marker syntax and ids can use ':' (§7).
+// Written out by hand because it runs on every keyed line.
+func ValidKey(key string) bool {
+	if len(key) == 0 || len(key) > 128 {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case i > 0 && (c == '.' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Normalise replaces every maximal run of Unicode whitespace (White_Space,
 // including U+3000, not U+200B) with one U+0020 and trims the ends (§6.1).

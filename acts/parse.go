@@ -246,8 +246,8 @@ func (p Profile) classifyLine(l *Line, t, group string) string {
 		p.carried(l, t[5:])
 		return group
 	}
-	if m := p.labelledRe.FindStringSubmatch(t); m != nil {
-		p.task(l, p.ClassOfLabel(m[1]), m[2], false)
+	if class, body, ok := p.labelled(t); ok {
+		p.task(l, class, body, false)
 		return group
 	}
 	rest := t[5:]
@@ -288,6 +288,26 @@ func (p Profile) classifyLine(l *Line, t, group string) string {
 		p.task(l, group, body, true)
 	}
 	return group
+}
+
+// labelled matches §5.3's labelled item, ^- \[ \] O(L)C\s*(.+)$, on a line
+// without trailing whitespace, by hand (it runs on every checkbox line).
+// Labels cannot contain C (§5.1), so the label ends at the first C.
+func (p Profile) labelled(t string) (class, body string, ok bool) {
+	rest, found := strings.CutPrefix(t, "- [ ] "+p.LabelOpen)
+	if !found {
+		return "", "", false
+	}
+	j := strings.Index(rest, p.LabelClose)
+	if j < 0 {
+		return "", "", false
+	}
+	class = p.ClassOfLabel(rest[:j])
+	body = strings.TrimLeftFunc(rest[j+len(p.LabelClose):], isWS)
+	if class == "" || body == "" {
+		return "", "", false
+	}
+	return class, body, true
 }
 
 // task finishes a labelled or grouped item: marker, text, §6.1 (§5.3).
@@ -419,6 +439,7 @@ type foreign struct {
 	name    string
 	heading string
 	open    string
+	hint    string
 	marker  *regexp.Regexp
 }
 
@@ -433,7 +454,7 @@ var foreignProfiles = func() []foreign {
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, foreign{name: d.Name, heading: d.Heading, open: d.LabelOpen, marker: regexp.MustCompile(goPat)})
+		out = append(out, foreign{name: d.Name, heading: d.Heading, open: d.LabelOpen, hint: d.markerHint, marker: regexp.MustCompile(goPat)})
 	}
 	return out
 }()
@@ -463,7 +484,7 @@ func (d *Document) detectMixed() {
 			switch {
 			case f.open != p.LabelOpen && strings.HasPrefix(trimWS(body), f.open):
 				d.Mixed = append(d.Mixed, Problem{Line: l.Num, Reason: fmt.Sprintf("the label is written with %q, as in the %s profile; this document is read with the %s profile (%s)", f.open, f.name, p.Name, p.labelList())})
-			case l.Key == "" && f.marker.MatchString(body):
+			case l.Key == "" && strings.Contains(body, f.hint) && f.marker.MatchString(body):
 				d.Mixed = append(d.Mixed, Problem{Line: l.Num, Reason: fmt.Sprintf("the line ends in a %s key marker; this document is read with the %s profile, whose registrar does not recognise it", f.name, p.Name)})
 			}
 		}

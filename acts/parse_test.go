@@ -240,3 +240,25 @@ func FuzzParse(f *testing.F) {
 		_ = d.Problems()
 	})
 }
+
+// The hand-written matcher for labelled items is the §5.3 regular
+// expression, ^- \[ \] O(L)C\s*(.+)$, exactly.
+func FuzzLabelledMatchesRegexp(f *testing.F) {
+	for _, s := range []string{"- [ ] [owner] a", "- [ ] [owner]", "- [ ] [owner]\u3000a", "- [ ] [agent]]x", "- [ ] [[owner] a", "- [ ] 〔Owner〕續約", "- [ ] 〔待定〕", "- [ ] [undecided]  x y"} {
+		f.Add(s)
+	}
+	en, zh := enProfile(f), zhProfile(f)
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.ContainsRune(line, '\n') {
+			return // lines never hold a line feed
+		}
+		line = trimRightWS(line)
+		for _, p := range []Profile{en, zh} {
+			class, body, ok := p.labelled(line)
+			m := p.labelledRe.FindStringSubmatch(line)
+			if ok != (m != nil) || ok && (class != p.ClassOfLabel(m[1]) || body != m[2]) {
+				t.Fatalf("%s %q: hand %q %q %v, regexp %q", p.Name, line, class, body, ok, m)
+			}
+		}
+	})
+}

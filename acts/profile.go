@@ -22,6 +22,10 @@ type ProfileDef struct {
 	MarkerRender   string // contains {key}
 	MarkerPattern  string // spec regex dialect; \s means Unicode White_Space
 	Params         []string
+
+	// markerHint is a literal every marker_pattern match contains: lines
+	// without it skip the regular expression (a speed-up only).
+	markerHint string
 }
 
 // Labels are the label texts of the three assignee classes (§5.1).
@@ -50,6 +54,7 @@ var profileDefs = []ProfileDef{
 		Placeholder:    "- (none)",
 		MarkerRender:   " (waiting on owner: {key})",
 		MarkerPattern:  `\(waiting on owner:\s*([^\s()]+)\s*\)\s*$`,
+		markerHint:     "waiting on owner:",
 	},
 	{
 		Name:           "zh-hant",
@@ -62,6 +67,7 @@ var profileDefs = []ProfileDef{
 		MarkerRender:   "(等 {principal_tag}:{key})",
 		MarkerPattern:  `[(（]等 ?{principal_tag}[:：]\s*([^()（）]+?)\s*[)）]\s*$`,
 		Params:         []string{"principal_tag"},
+		markerHint:     "等",
 	},
 }
 
@@ -91,6 +97,7 @@ type Profile struct {
 	MarkerPattern  string // parameters filled in (regex-escaped), spec dialect
 	Params         map[string]string
 
+	markerHint string
 	marker     *regexp.Regexp // MarkerPattern translated to Go (D16)
 	groupHead  *regexp.Regexp // §5.3 group heading
 	labelledRe *regexp.Regexp // §5.3 labelled item
@@ -145,6 +152,7 @@ func (d ProfileDef) Instantiate(params map[string]string) (Profile, error) {
 		MarkerRender:   fill(d.MarkerRender, lit),
 		MarkerPattern:  fill(d.MarkerPattern, esc),
 		Params:         map[string]string{},
+		markerHint:     d.markerHint,
 	}
 	for k, v := range params {
 		p.Params[k] = v
@@ -213,6 +221,9 @@ func (p Profile) RenderMarker(key string) string {
 // FindMarker searches body with marker_pattern (§5.3). It returns the key
 // (group 1) and the byte offset where the match starts, or ok=false.
 func (p Profile) FindMarker(body string) (key string, start int, ok bool) {
+	if p.markerHint != "" && !strings.Contains(body, p.markerHint) {
+		return "", 0, false
+	}
 	m := p.marker.FindStringSubmatchIndex(body)
 	if m == nil || m[2] < 0 {
 		return "", 0, false

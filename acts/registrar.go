@@ -3,6 +3,7 @@ package acts
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -40,7 +41,9 @@ type RunInput struct {
 //     was not accepted;
 //  2. write Document (only when Changed) durably, e.g. temp file + fsync +
 //     rename, or a commit;
-//  3. only then acknowledge the ids in Applied.
+//  3. only then acknowledge the ids in Applied;
+//  4. deliver Deliver to the project (print it, hand it to its agents) and
+//     acknowledge those ids once delivered.
 //
 // A crash anywhere repeats safely: the next run derives the same keys and
 // ids (r:<key>, a:<key>:<rev>, c:<key>:r<n>), re-sends what the log lacks,
@@ -51,6 +54,7 @@ type RunOutput struct {
 
 	Send     []Record  // in step order, then document order
 	Applied  []string  // settlement record ids applied to Document
+	Deliver  []Record  // notes and relations not yet acknowledged: for the project, never for the document (§4 step 1, I2)
 	Warnings []Warning // for the operator
 
 	Stamped, Struck, Added int // lines stamped, deleted and re-added
@@ -99,6 +103,7 @@ func Run(in RunInput) (RunOutput, error) {
 		return RunOutput{}, err
 	}
 	r.applySettlements(r.pendingSettlements())
+	r.deliver()
 	r.relink()
 	r.raise()
 	r.amend()
@@ -113,6 +118,8 @@ type registrar struct {
 	d             *Document
 	out           RunOutput
 	acts          map[string]*ActState // the project's acts, plus those raised by this run
+	order         []string             // keys of the project's acts from the log, ascending
+	carry         map[string][]int     // key → indexes of the section's lines carrying it
 	fresh         map[string]bool      // keys raised by this run
 	warnedSettled map[string]bool
 }
@@ -140,7 +147,9 @@ func newRegistrar(in RunInput) (*registrar, error) {
 			continue
 		}
 		r.acts[k] = a
+		r.order = append(r.order, k)
 	}
+	r.carry = r.carriers()
 	return r, nil
 }
 
@@ -170,6 +179,7 @@ func (r *registrar) stamp(i int, k string) {
 	l := &r.d.Lines[i]
 	l.Text = trimRightWS(l.Text) + r.d.Profile.RenderMarker(k)
 	l.Key = k
+	r.carry[k] = append(r.carry[k], i)
 	r.out.Stamped++
 }
 
@@ -191,7 +201,7 @@ type pendingSettlement struct {
 // been acknowledged, by key.
 func (r *registrar) pendingSettlements() []pendingSettlement {
 	var out []pendingSettlement
-	for _, k := range sortedKeys(r.acts) {
+	for _, k := range r.order {
 		a := r.acts[k]
 		if a.SettlementID == "" || r.in.Acked[a.SettlementID] {
 			continue
@@ -216,7 +226,7 @@ func (r *registrar) applySettlements(pending []pendingSettlement) {
 	}
 	strike := map[string]bool{}
 	var readd []pendingSettlement
-	carried := r.carriers()
+	carried := r.carry
 	for _, p := range pending {
 		r.out.Applied = append(r.out.Applied, p.ID)
 		switch p.Type {
@@ -359,6 +369,23 @@ func (r *registrar) reparse() {
 		panic("acts: registrar produced a document it cannot read: " + err.Error())
 	}
 	r.d = d
+	r.carry = r.carriers()
+}
+
+// deliver lists the notes and relations not yet acknowledged (§4 step 1:
+// delivered to the project, never applied to the document), by key, then
+// in the order Lifecycle gives them.
+func (r *registrar) deliver() {
+	for _, k := range r.order {
+		a := r.acts[k]
+		for _, list := range [][]Record{a.Notes, a.Relations} {
+			for _, rec := range list {
+				if !r.in.Acked[rec.ID] {
+					r.out.Deliver = append(r.out.Deliver, rec)
+				}
+			}
+		}
+	}
 }
 
 // ---- step 2: relink ------------------------------------------------------
@@ -367,9 +394,9 @@ func (r *registrar) reparse() {
 // equals the latest terms of a raised, open, not withdrawn key that no line
 // carries is stamped with that key instead of being raised.
 func (r *registrar) relink() {
-	carried := r.carriers()
+	carried := r.carry
 	byText := map[string][]string{}
-	for _, k := range sortedKeys(r.acts) {
+	for _, k := range r.order {
 		a := r.acts[k]
 		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 {
 			continue
@@ -409,7 +436,7 @@ func (r *registrar) relink() {
 // every such line stamped. The caller stamps only by writing the document
 // after the sends succeeded (RunOutput).
 func (r *registrar) raise() {
-	carried := r.carriers()
+	carried := r.carry
 	for i := range r.d.Lines {
 		l := &r.d.Lines[i]
 		if l.Kind != KindTask || l.Class != ClassPrincipal || l.Key != "" {
@@ -476,7 +503,6 @@ func (r *registrar) raise() {
 				r.warn(Warning{Key: k, Line: l.Num, Kind: WarnDuplicate, Message: fmt.Sprintf("line %d already carried this key, which the log did not know; it is raised now for both lines", r.d.Lines[others[0]].Num)})
 			}
 		}
-		carried[k] = append(carried[k], i)
 	}
 }
 
@@ -588,9 +614,9 @@ func (r *registrar) amend() {
 // (fixtures); otherwise keys are visited in ascending order.
 func (r *registrar) reconcile(order []string) {
 	if order == nil {
-		order = sortedKeys(r.acts)
+		order = r.order
 	}
-	carried := r.carriers()
+	carried := r.carry
 	var feats []lineFeatures // built once, on demand
 	for _, k := range order {
 		a := r.acts[k]
@@ -665,26 +691,28 @@ type lineFeatures struct {
 
 type textFeatures struct {
 	runes   []rune
-	weight  int // length, CJK counting twice
-	bigrams map[string]struct{}
+	weight  int      // length, CJK counting twice
+	bigrams []uint64 // distinct character bigrams, two runes packed, sorted
 }
 
 func features(text string) textFeatures {
 	var f textFeatures
-	for _, c := range strings.ToLower(text) {
+	for _, c := range text {
 		if unicode.IsLetter(c) || unicode.IsNumber(c) {
+			c = unicode.ToLower(c)
 			f.runes = append(f.runes, c)
 			f.weight += runeWeight(c)
 		}
 	}
 	rs := f.runes
-	f.bigrams = make(map[string]struct{}, len(rs))
 	if len(rs) == 1 {
-		f.bigrams[string(rs)] = struct{}{}
+		f.bigrams = []uint64{uint64(rs[0])}
 	}
 	for i := 0; i+1 < len(rs); i++ {
-		f.bigrams[string(rs[i:i+2])] = struct{}{}
+		f.bigrams = append(f.bigrams, uint64(rs[i])<<32|uint64(rs[i+1]))
 	}
+	slices.Sort(f.bigrams)
+	f.bigrams = slices.Compact(f.bigrams)
 	return f
 }
 
@@ -701,23 +729,27 @@ func Similar(a, b string) bool {
 }
 
 func similarFeatures(a, b textFeatures) bool {
-	if len(a.bigrams) == 0 || len(b.bigrams) == 0 {
+	na, nb := len(a.bigrams), len(b.bigrams)
+	if na == 0 || nb == 0 {
 		return false
 	}
-	small, large := a.bigrams, b.bigrams
-	if len(small) > len(large) {
-		small, large = large, small
-	}
 	common := 0
-	for g := range small {
-		if _, ok := large[g]; ok {
+	for i, j := 0, 0; i < na && j < nb; {
+		switch {
+		case a.bigrams[i] < b.bigrams[j]:
+			i++
+		case a.bigrams[i] > b.bigrams[j]:
+			j++
+		default:
 			common++
+			i++
+			j++
 		}
 	}
-	if 2*float64(common)/float64(len(a.bigrams)+len(b.bigrams)) >= rewriteDice {
+	if 2*float64(common)/float64(na+nb) >= rewriteDice {
 		return true
 	}
-	if len(small) >= rewriteMinBigrams && float64(common) >= rewriteContainment*float64(len(small)) {
+	if small := min(na, nb); small >= rewriteMinBigrams && float64(common) >= rewriteContainment*float64(small) {
 		return true
 	}
 	if common < 3 {

@@ -57,7 +57,7 @@ func (s *sim) run() RunOutput {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if len(again.Send) > 0 || again.Changed || len(again.Applied) > 0 {
+	if len(again.Send) > 0 || again.Changed || len(again.Applied) > 0 || len(again.Deliver) > 0 {
 		s.t.Fatalf("I3: second run sent %s, changed %v, applied %v\n%s", recordIDs(again.Send), again.Changed, again.Applied, again.Document)
 	}
 	return out
@@ -80,6 +80,9 @@ func (s *sim) commit(out RunOutput) {
 	s.doc = out.Document
 	for _, id := range out.Applied {
 		s.acked[id] = true
+	}
+	for _, r := range out.Deliver {
+		s.acked[r.ID] = true
 	}
 }
 
@@ -483,6 +486,9 @@ func TestOnlySettlementsChangeTheDocument(t *testing.T) {
 	out := s.run()
 	expectSent(t, out)
 	s.expect(before)
+	if ids := sentIDs(out.Deliver); !reflect.DeepEqual(ids, []string{n.ID, rel.ID}) {
+		t.Errorf("deliver %v; want the note and the relation", ids)
+	}
 	s.withdraw(kDomain)
 	s.run()
 	s.expect(before)
