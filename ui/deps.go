@@ -33,6 +33,12 @@ type Lander interface {
 	Merge(ctx context.Context, plan *Plan, p Progress) (*Merged, error)
 }
 
+// Judger is optionally implemented by a Lander: C0–C10 (§6) for the
+// summary, asked for after the first frame so judging never delays it.
+type Judger interface {
+	Judge(ctx context.Context, file string) ([]Conformance, error)
+}
+
 // Plan is what a pack would do if landed, as the core computed it.
 type Plan struct {
 	File        string

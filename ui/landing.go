@@ -54,6 +54,12 @@ type LandedMsg struct {
 	Err    error
 }
 
+// ConformanceMsg is sent by the landing screen when the pack was judged.
+type ConformanceMsg struct {
+	Checks []Conformance
+	Err    error
+}
+
 // HowDoneMsg is sent by the landing screen when a confirmed command ended.
 type HowDoneMsg struct {
 	CheckID string
@@ -148,6 +154,9 @@ type Landing struct {
 	passWidth          int
 
 	landed *Landed
+
+	judging  bool
+	judgeErr error
 }
 
 // NewLanding returns the walkthrough for file.
@@ -332,6 +341,12 @@ func (l *Landing) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return l.landedArrived(msg.Landed, msg.Err)
 	case HowDoneMsg:
 		return l.howArrived(msg)
+	case ConformanceMsg:
+		l.judging = false
+		if l.plan != nil {
+			l.plan.Conformance, l.judgeErr = msg.Checks, msg.Err
+		}
+		return l, nil
 	case CancelMsg:
 		if l.work != nil {
 			l.work.cancel()
@@ -385,7 +400,20 @@ func (l *Landing) planArrived(p *Plan, err error) (Component, tea.Cmd) {
 		return l, replace(NewReceipt(l.c, p))
 	}
 	l.setPlan(p)
-	return l, nil
+	return l, l.judgeCmd()
+}
+
+func (l *Landing) judgeCmd() tea.Cmd {
+	j, ok := l.c.Deps.Lander.(Judger)
+	if !ok || len(l.plan.Conformance) > 0 {
+		return nil
+	}
+	l.judging = true
+	ctx, file := l.c.Ctx, l.plan.File
+	return func() tea.Msg {
+		cs, err := j.Judge(ctx, file)
+		return ConformanceMsg{Checks: cs, Err: err}
+	}
 }
 
 func (l *Landing) landedArrived(r *Landed, err error) (Component, tea.Cmd) {

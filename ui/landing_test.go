@@ -384,3 +384,30 @@ func TestLandingResize(t *testing.T) {
 		d.keys("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
 	}
 }
+
+type judgingLander struct {
+	*fakeLander
+	calls int
+}
+
+func (j *judgingLander) Judge(ctx context.Context, file string) ([]Conformance, error) {
+	j.calls++
+	return []Conformance{{ID: "C0", Pass: true}, {ID: "C7", Pass: false, Reason: "a credential in passport.note"}}, nil
+}
+
+// Judging comes after the first frame and fills the summary in.
+func TestLandingJudgesAfterPlan(t *testing.T) {
+	p := samplePlan()
+	p.Conformance = nil
+	j := &judgingLander{fakeLander: &fakeLander{plan: p}}
+	c := testCommon(t, Deps{Lander: j})
+	l := NewLanding(c, "x")
+	m, cmd := l.Update(PlanMsg{Plan: p})
+	if !strings.Contains(m.View(), "judging…") {
+		t.Fatalf("first frame:\n%s", m.View())
+	}
+	m.Update(cmd())
+	if j.calls != 1 || !strings.Contains(m.View(), "C7✗") || !strings.Contains(m.View(), "a credential in passport.note") {
+		t.Fatalf("after judging:\n%s", m.View())
+	}
+}

@@ -239,6 +239,12 @@ func (l *Landing) integrity() string {
 func (l *Landing) conformanceGlance() string {
 	th := l.c.Theme
 	if len(l.plan.Conformance) == 0 {
+		switch {
+		case l.judging:
+			return th.Muted.Render("judging…")
+		case l.judgeErr != nil:
+			return th.Fail.Render("✗ ") + line(l.judgeErr.Error())
+		}
 		return th.Muted.Render("not judged")
 	}
 	var parts []string

@@ -111,7 +111,7 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 	actor, machine := identity(io)
 	wd, _ := os.Getwd()
 	inbox := inboxBackend(io, g)
-	lander := &backend.Lander{Store: st, Env: pack.Env{Actor: actor, Machine: machine}, Judge: true}
+	lander := &backend.Lander{Store: st, Env: pack.Env{Actor: actor, Machine: machine}}
 	defer lander.Close()
 	deps := ui.Deps{
 		Lander: lander,
@@ -135,7 +135,7 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 		return err
 	}
 	actor, machine := identity(io)
-	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut, Judge: true}
+	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut}
 	defer lander.Close()
 	deps := ui.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	app, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewLanding(c, file) })

@@ -32,8 +32,6 @@ type Lander struct {
 	Into     string // tp land --into
 	FilesOut string // tp land --files-out
 	Options  pack.Options
-	// Judge runs pack.Conformance for the summary's C0–C10 at a glance.
-	Judge bool
 
 	mu    sync.Mutex
 	packs []*pack.Pack
@@ -116,15 +114,6 @@ func (l *Lander) plan(ctx context.Context, file string, progress ui.Progress) (*
 	}
 	out := convertPlan(p, pl)
 	out.ThisMachine = l.Env.Machine
-	if l.Judge {
-		jo := l.Options
-		jo.Progress = func(done, total int64) { progress("judging", done, total) }
-		if rep, err := pack.Conformance(file, jo); err == nil {
-			for _, c := range rep.Checks {
-				out.Conformance = append(out.Conformance, ui.Conformance{ID: c.ID, Pass: c.Pass, Reason: c.Reason})
-			}
-		}
-	}
 	if ctx.Err() != nil {
 		p.Close()
 		return nil, ctx.Err()
@@ -246,6 +235,33 @@ func rawOf(plan *ui.Plan) (*raw, error) {
 		return nil, errors.New("this plan was not made by the core")
 	}
 	return r, nil
+}
+
+// Judge reads file strictly and returns C0–C10 (§6) for the summary. The UI
+// calls it after the first frame, so judging never delays the walkthrough.
+func (l *Lander) Judge(ctx context.Context, file string) ([]ui.Conformance, error) {
+	type result struct {
+		rep *pack.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := pack.Conformance(file, pack.Options{Limits: l.Options.Limits})
+		done <- result{rep, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, r.err
+		}
+		var out []ui.Conformance
+		for _, c := range r.rep.Checks {
+			out = append(out, ui.Conformance{ID: c.ID, Pass: c.Pass, Reason: c.Reason})
+		}
+		return out, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Land lands the handoff with the person's decisions.

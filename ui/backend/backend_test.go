@@ -65,7 +65,7 @@ func TestRoundTrip(t *testing.T) {
 	h := filepath.Join(dir, "h.taskpack")
 	packFrom(t, a, aid, h)
 
-	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}, Judge: true}
+	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
 	defer lb.Close()
 	var phases []string
 	plan, err := lb.Plan(ctx, h, func(p string, d, tot int64) { phases = append(phases, p) })
@@ -75,8 +75,17 @@ func TestRoundTrip(t *testing.T) {
 	if plan.Kind != "handoff" || len(plan.Checks) != 1 || plan.Checks[0].How != "touch created-by-how" || len(plan.Asks) != 1 {
 		t.Fatalf("plan %+v", plan)
 	}
-	if plan.Origin.By() != "alice@alpha" || len(plan.Conformance) != 11 || len(plan.Luggage) != 1 {
-		t.Fatalf("origin %s, %d conformance rows, %d luggage", plan.Origin.By(), len(plan.Conformance), len(plan.Luggage))
+	conf, err := lb.Judge(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Origin.By() != "alice@alpha" || len(conf) != 11 || len(plan.Luggage) != 1 {
+		t.Fatalf("origin %s, %d conformance rows, %d luggage", plan.Origin.By(), len(conf), len(plan.Luggage))
+	}
+	for _, c := range conf {
+		if !c.Pass {
+			t.Errorf("%s fails: %s", c.ID, c.Reason)
+		}
 	}
 	if len(phases) == 0 {
 		t.Error("no progress reported")
