@@ -248,3 +248,23 @@ func TestLandNeverRunsAHow(t *testing.T) {
 		}
 	}
 }
+
+// --trust-own-facts restores only facts proven on this very machine, and
+// says what that trusts (§4.2).
+func TestCLITrustOwnFacts(t *testing.T) {
+	fixture := filepath.Join("..", "..", "pack", "testdata", "ref", "handoff.taskpack")
+	if _, err := os.Stat(fixture); err != nil {
+		t.Skip("reference fixture not present")
+	}
+	dir := t.TempDir()
+	same := map[string]string{"TP_MACHINE": "studio-imac", "TP_ACTOR": "maria", "HOME": dir}
+	out := tpOK(t, same, "--store", filepath.Join(dir, "a"), "land", fixture, "--plain", "--trust-own-facts")
+	if strings.Count(out, "restored ✓ (--trust-own-facts)") != 2 || !strings.Contains(out, "proves the pack says the fact was proven here, not that it was") {
+		t.Errorf("same machine:\n%s", out)
+	}
+	other := map[string]string{"TP_MACHINE": "laptop", "TP_ACTOR": "bob", "HOME": dir}
+	out = tpOK(t, other, "--store", filepath.Join(dir, "b"), "land", fixture, "--plain", "--trust-own-facts")
+	if strings.Contains(out, "restored ✓") {
+		t.Errorf("another machine restored a ✓:\n%s", out)
+	}
+}
