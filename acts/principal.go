@@ -33,7 +33,7 @@ func (s Sender) nonce() string {
 // newID is "<prefix>:<key>:<compact ts>-<nonce>": the type prefix and the
 // colon keep it apart from keys and from the registrar's own ids (§7).
 func (s Sender) newID(prefix, key string) string {
-	ts := strings.NewReplacer("-", "", ":", "").Replace(s.Now)
+	ts := strings.NewReplacer("-", "", ":", "", "T", "", "Z", "").Replace(s.Now)
 	return prefix + ":" + key + ":" + ts + "-" + s.nonce()
 }
 

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/sanitize"
+)
+
+// runInbox is the principal's inbox (the TUI). Plain `tp acts` calls it on a
+// terminal; when it is nil, or the session is not interactive, `tp acts`
+// prints what `tp acts list` prints.
+var runInbox func(cmd *cobra.Command, io *IO, g *globalOpts) error
+
+const actsHelp = `Principal Handoff: Acts 0.3 — work only the principal can do.
+
+Agents declare acts as lines in a project's state document (the tasks
+section). tp is the registrar: "tp acts sync" turns those lines into records
+in the record log, stamps their keys, and applies the principal's settlements
+back to the document. tp is also the principal's side: on a terminal, plain
+"tp acts" opens the inbox; "settle", "reopen" and "note" answer from the
+command line.
+
+The record log is one JSON file per record under <acts-dir>/<project>/records
+(default $TP_ACTS, else the XDG data dir tp/acts; --acts-dir overrides).
+
+Exit codes:
+  0  done
+  1  error or refusal (the message names the file and the rule)
+  2  not conformant (tp acts conformance: some fixture case failed)`
+
+func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "acts",
+		Short: "The principal's acts: inbox, registrar sync, settle, reopen, note",
+		Long:  actsHelp,
+		Example: `  tp acts                                     # the inbox (a list without a terminal)
+  tp acts sync STATE.md --project demo --commit
+  tp acts settle task-demo-c3d8af57d4 --outcome done
+  tp acts list --project demo --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runInbox != nil && io.Interactive(g) {
+				return runInbox(cmd, io, g)
+			}
+			return runActsList(io, g, "")
+		},
+	}
+	cmd.AddCommand(
+		newActsSyncCmd(io, g),
+		newActsListCmd(io, g),
+		newActsSettleCmd(io, g),
+		newActsReopenCmd(io, g),
+		newActsNoteCmd(io, g),
+		newActsClaimCmd(io, g),
+		newActsWithdrawCmd(io, g),
+		newActsLintCmd(io, g),
+		newActsConformanceCmd(io, g),
+	)
+	return cmd
+}
+
+// openActsLog opens the record log: --acts-dir, else $TP_ACTS, else the XDG
+// data dir; with the validation cache under the user's cache dir.
+func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
+	dir := g.actsDir
+	if dir == "" {
+		d, err := acts.DefaultActsDir(io.Env)
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	l := acts.OpenLog(dir)
+	l.CacheDir = acts.DefaultCacheDir(io.Env)
+	return l, nil
+}
+
+// actsWarnProblems prints files of the log that were skipped.
+func actsWarnProblems(io *IO, probs []acts.LogProblem) {
+	for _, p := range probs {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p.String()))
+	}
+}
+
+func actsProblemStrings(probs []acts.LogProblem) []string {
+	out := make([]string, 0, len(probs))
+	for _, p := range probs {
+		out = append(out, sanitize.Line(p.String()))
+	}
+	return out
+}
+
+func actsNow() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// actsPrincipalSender is who the principal-side commands write as (§8): the
+// principal side is this tp; the decider is the person running it (D14).
+func actsPrincipalSender(io *IO) acts.Sender {
+	actor := home.Actor("", io.Env)
+	return acts.Sender{By: "ps:tp@" + home.Machine(io.Env), Decider: "p:" + actor, Now: actsNow()}
+}
+
+// actsAgentSender is who claims and withdrawals are written as.
+func actsAgentSender(io *IO) acts.Sender {
+	return acts.Sender{By: "agent:" + home.By(home.Actor("", io.Env), home.Machine(io.Env)), Now: actsNow()}
+}
+
+// actsFindAct loads the act with key: from project when given, else from the
+// one project of the log that holds the key.
+func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, error) {
+	if !acts.ValidKey(key) {
+		return nil, fmt.Errorf("%q is not a key (§6.1: letters, digits, '.', '_' and '-', at most 128)", sanitize.Line(key))
+	}
+	if project == "" {
+		found, err := l.FindKey(key)
+		if err != nil {
+			return nil, err
+		}
+		switch len(found) {
+		case 0:
+			return nil, withHint(fmt.Errorf("no act with key %s in the record log %s", key, l.Dir), "tp acts list shows the acts the log holds")
+		case 1:
+			project = found[0]
+		default:
+			return nil, withHint(fmt.Errorf("key %s is in the logs of several projects: %s", key, sanitize.Line(strings.Join(found, ", "))), "name one with --project")
+		}
+	}
+	ld, err := l.Load(project)
+	if err != nil {
+		return nil, err
+	}
+	actsWarnProblems(io, ld.Problems)
+	var rs []acts.Record
+	for _, r := range ld.Records {
+		if r.Key == key {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return nil, withHint(fmt.Errorf("no act with key %s in project %s", key, sanitize.Line(project)), "tp acts list --project "+sanitize.Line(project)+" shows its acts")
+	}
+	return acts.Lifecycle(rs)
+}
+
+// actsWriteRecords sends records to the log in order, stopping at the first
+// failure; a record the log already holds is fine (a re-send).
+func actsWriteRecords(l *acts.Log, rs []acts.Record) ([]acts.WriteOutcome, error) {
+	var out []acts.WriteOutcome
+	for _, r := range rs {
+		o, err := l.WriteRecord(r)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// actsStatusText is an act's state in a few words.
+func actsStatusText(st *acts.ActState) string {
+	s := st.Status
+	if st.Status == acts.StatusSettled {
+		s += " " + st.Outcome
+	}
+	if st.Need == acts.NeedWithdrawn {
+		s += " (need withdrawn)"
+	}
+	return s
+}
+
+func actsSortedStates(states map[acts.ProjectKey]*acts.ActState) []*acts.ActState {
+	out := make([]*acts.ActState, 0, len(states))
+	for _, st := range states {
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Project != out[j].Project {
+			return out[i].Project < out[j].Project
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}

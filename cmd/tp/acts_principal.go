@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/ui"
+)
+
+// The principal side's commands (settle, reopen, note) and the agents'
+// (claim, withdraw): each builds its records from the act's current state
+// (acts.Build*), writes them to the record log, and prints what it wrote.
+
+type actsRecordJSON struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Key     string `json:"key"`
+	Project string `json:"project"`
+	Result  string `json:"result"` // written or duplicate
+}
+
+type actsWrittenJSON struct {
+	Records []actsRecordJSON `json:"records"`
+	State   actsActJSON      `json:"state"`
+}
+
+// actsWriteAndReport writes rs, then prints them and the act's new state.
+func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, rs []acts.Record) error {
+	outcomes, err := actsWriteRecords(l, rs)
+	if err != nil {
+		return err
+	}
+	ld, err := l.Load(st.Project)
+	if err != nil {
+		return err
+	}
+	var all []acts.Record
+	for _, r := range ld.Records {
+		if r.Key == st.Key {
+			all = append(all, r)
+		}
+	}
+	next, err := acts.Lifecycle(all)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		out := actsWrittenJSON{State: toActsActJSON(next)}
+		for i, r := range rs {
+			out.Records = append(out.Records, actsRecordJSON{ID: sanitize.Line(r.ID), Type: r.Type, Key: r.Key, Project: sanitize.Line(r.Project), Result: outcomes[i].String()})
+		}
+		return writeJSON(io.Out, out)
+	}
+	for i, r := range rs {
+		fmt.Fprintf(io.Out, "%s %s %s (%s)\n", outcomes[i], r.Type, sanitize.Line(r.ID), r.Key)
+	}
+	fmt.Fprintf(io.Out, "%s %s %s %s\n", sanitize.Line(next.Project), next.Key, actsStatusText(next), q(next.Text))
+	return nil
+}
+
+// actsWithAct opens the log, finds the act and hands it to do.
+func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *acts.Log, st *acts.ActState) ([]acts.Record, error)) error {
+	l, err := openActsLog(io, g)
+	if err != nil {
+		return err
+	}
+	st, err := actsFindAct(io, l, project, key)
+	if err != nil {
+		return err
+	}
+	rs, err := do(l, st)
+	if err != nil {
+		return err
+	}
+	return actsWriteAndReport(io, g, l, st, rs)
+}
+
+func newActsSettleCmd(io *IO, g *globalOpts) *cobra.Command {
+	var project, outcome, sameAs, note string
+	cmd := &cobra.Command{
+		Use:   "settle KEY --outcome done|dropped|already_done",
+		Short: "Settle an act as the principal (done, dropped, already_done)",
+		Long: `Settle an act (§2): done (you did it), dropped (it will not be done), or
+already_done (it had been done before it was raised, or repeats an item
+already settled; name that item with --same-as, which also writes a same_as
+relation). The settlement carries your authority (§8) and the terms
+revision it answers. The next "tp acts sync" strikes the act's line.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if outcome == "" {
+				return withHint(fmt.Errorf("settle needs --outcome"), "--outcome done, dropped or already_done")
+			}
+			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				return acts.BuildSettle(st, actsPrincipalSender(io), outcome, sameAs, note)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
+	f.StringVar(&outcome, "outcome", "", "done, dropped or already_done")
+	f.StringVar(&sameAs, "same-as", "", "with already_done: the key of the item this repeats")
+	f.StringVar(&note, "note", "", "a note for the project, delivered with the settlement")
+	return cmd
+}
+
+func newActsReopenCmd(io *IO, g *globalOpts) *cobra.Command {
+	var project string
+	cmd := &cobra.Command{
+		Use:   "reopen KEY",
+		Short: "Reopen a settled act",
+		Long: `Reopen a settled act: the reopened record supersedes the settlement and
+carries the act's current terms text (restore_text), so the next
+"tp acts sync" re-adds the line if the document no longer has it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				r, err := acts.BuildReopen(st, actsPrincipalSender(io))
+				return []acts.Record{r}, err
+			})
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
+	return cmd
+}
+
+func newActsNoteCmd(io *IO, g *globalOpts) *cobra.Command {
+	var project string
+	cmd := &cobra.Command{
+		Use:   "note KEY TEXT",
+		Short: "Send the project a note about an act",
+		Long:  `Send a note about an act. Notes are delivered to the project; they never change the document or the act's state (I2).`,
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				r, err := acts.BuildNote(st, actsPrincipalSender(io), args[1])
+				return []acts.Record{r}, err
+			})
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
+	return cmd
+}
+
+func newActsClaimCmd(io *IO, g *globalOpts) *cobra.Command {
+	var project, outcome, basis string
+	cmd := &cobra.Command{
+		Use:   "claim KEY --outcome done|dropped --basis TEXT",
+		Short: "Claim, as an agent, that the principal did (or dropped) an act",
+		Long: `Claim that the principal did or dropped an act, because you saw it (for
+example the principal said "I paid it" in a session). A claim never settles
+anything: the principal side asks the principal first (I2).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				r, err := acts.BuildClaim(st, actsAgentSender(io), outcome, basis)
+				return []acts.Record{r}, err
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
+	f.StringVar(&outcome, "outcome", "", "done or dropped")
+	f.StringVar(&basis, "basis", "", "why you believe it")
+	return cmd
+}
+
+func newActsWithdrawCmd(io *IO, g *globalOpts) *cobra.Command {
+	var project string
+	cmd := &cobra.Command{
+		Use:   "withdraw KEY",
+		Short: "Withdraw an act you no longer need (the settlement stays open)",
+		Long: `Withdraw an act as its requester: the need ends, but the act stays open
+until the principal settles it, because the principal may have promised it
+to someone else (§2). Deleting the line does not withdraw: it claims done.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				r, err := acts.BuildWithdraw(st, actsAgentSender(io))
+				return []acts.Record{r}, err
+			})
+		},
+	}
+	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
+	return cmd
+}
+
+// actsPrincipalBuilder is the inbox's builder of principal-side records (its
+// Principal hook in ui/backend): the same acts.Build* the commands use.
+func actsPrincipalBuilder(io *IO) func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+	return func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+		s := actsPrincipalSender(io)
+		switch a.Kind {
+		case ui.ActSettle:
+			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
+		case ui.ActReopen:
+			r, err := acts.BuildReopen(st, s)
+			return []acts.Record{r}, err
+		case ui.ActNote:
+			r, err := acts.BuildNote(st, s, a.Note)
+			return []acts.Record{r}, err
+		}
+		return nil, fmt.Errorf("unknown inbox action %q", sanitize.Line(a.Kind))
+	}
+}
