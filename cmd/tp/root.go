@@ -114,6 +114,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		newPackCmd(io, g),
 		newLandCmd(io, g),
 		newConformanceCmd(io, g), newConvertCmd(io, g),
+		newActsCmd(io, g),
 	// commands
 	)
 	return root, g
