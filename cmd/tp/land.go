@@ -326,6 +326,11 @@ func renderPreview(w io.Writer, m *pack.MergePreview) {
 	}
 	for _, a := range m.AsksAdopted {
 		fmt.Fprintf(w, "  ask %s adopted as open (a question for you): %s, accept %s\n", l(a.ID), q(a.What), q(a.Accept))
+		if a.Answer != "" {
+			// An answered ask this passport never recorded sending (a
+			// writer that does not keep §4.3): the answer is kept with it.
+			fmt.Fprintf(w, "      it carries an answer, kept: %s%s\n", q(a.Answer), by(a.AnsweredBy, a.AnsweredAt))
+		}
 	}
 	if len(m.AsksUnchanged) > 0 {
 		fmt.Fprintf(w, "  asks unchanged: %s\n", l(joinChain(m.AsksUnchanged)))
