@@ -197,3 +197,88 @@ func sortedCopy(s []string) []string {
 	}
 	return sortedKeys(m)
 }
+
+// FuzzRegistrar: over any document and a log with open, amended, settled,
+// reopened and withdrawn acts, a run followed by a second run over its
+// result (records sent, settlements acknowledged) changes nothing the
+// second time (I3), and the lines before the tasks section are kept byte
+// for byte (I4).
+func FuzzRegistrar(f *testing.F) {
+	texts := []string{"Renew the domain", "Collect the shed key", "Sign the lease", "繳交社區花園租金", "Pay"}
+	keys := make([]string, len(texts))
+	for i, t := range texts {
+		keys[i] = DeriveKey("demo", t)
+	}
+	for _, s := range []string{
+		"## Tasks\n- [ ] [owner] Renew the domain\n",
+		"# x\n## Tasks\n- [ ] [owner] Collect the shed key (waiting on owner: " + keys[1] + ")\n- [ ] [owner] Pay\n- [ ] [owner] Pay\n",
+		"## Tasks\r\n### [owner]\r\n- [ ] Sign the lease\r\n- (none)\r\n",
+		"## 待辦\n- [ ] 〔Owner〕繳交社區花園租金\n",
+		"intro\n",
+		"## Tasks\n- [x] [owner] Renew the domain (waiting on owner: " + keys[0] + ")\n## Next\n",
+		"## Tasks\n- [ ] [owner] Renew the domain (waiting on owner: " + keys[2] + ")\n- [ ] [owner] Sign the lease\n",
+	} {
+		f.Add([]byte(s), uint8(0))
+		f.Add([]byte(s), uint8(1))
+	}
+	en, zh := enProfile(f), zhProfile(f)
+	f.Fuzz(func(t *testing.T, doc []byte, mode uint8) {
+		p := en
+		if mode&1 == 1 {
+			p = zh
+		}
+		var log []Record
+		for i, k := range keys {
+			r := raisedRecord(k, texts[i])
+			switch (i + int(mode>>1)) % 5 {
+			case 0:
+				log = append(log, r)
+			case 1:
+				log = append(log, r, settledRecord("s-"+k, k))
+			case 2:
+				log = append(log, r, settledRecord("s-"+k, k), Record{PH: "0.3", Ext: "acts/0.3", ID: "o-" + k, Type: TypeReopened, Origin: "principal", By: "ps:a", Key: k, Project: "demo", TS: "2026-10-03T00:00:00Z", Supersedes: []string{"s-" + k}, RestoreText: texts[i]})
+			case 3:
+				log = append(log, r, Record{PH: "0.3", Ext: "acts/0.3", ID: "w:" + k, Type: TypeWithdrawn, Origin: "requester", By: "agent:a", Key: k, Project: "demo", TS: "2026-10-03T00:00:00Z", Reason: "not_needed", Supersedes: []string{r.ID}})
+			case 4:
+				a := Record{PH: "0.3", Ext: "acts/0.3", ID: "a:" + k + ":2", Type: TypeAmended, Origin: "requester", By: "registrar:demo", Key: k, Project: "demo", TS: "2026-10-03T00:00:00Z", Terms: &Terms{Text: texts[i] + " soon"}, TermsRev: 2, Supersedes: []string{r.ID}}
+				log = append(log, r, a)
+			}
+		}
+		run := func(doc []byte, log []Record, acked map[string]bool) (RunOutput, error) {
+			acts, _, err := statesOf(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return Run(RunInput{Document: doc, Profile: p, Project: "demo", Acts: acts, Acked: acked, Now: "2026-10-27T00:00:00Z"})
+		}
+		out, err := run(doc, log, map[string]bool{})
+		if err != nil {
+			return // not UTF-8
+		}
+		d, _ := Parse(doc, p)
+		if d.HasSection && d.Heading > 0 {
+			prefix := d.Bytes()
+			n := 0
+			for i := 0; i < d.Heading; i++ {
+				n += len(d.Lines[i].Text) + len(d.Lines[i].End)
+			}
+			if d.BOM {
+				n += 3
+			}
+			if !bytes.HasPrefix(out.Document, prefix[:n]) {
+				t.Fatalf("I4: the lines before the tasks section changed")
+			}
+		}
+		acked := map[string]bool{}
+		for _, id := range out.Applied {
+			acked[id] = true
+		}
+		again, err := run(out.Document, append(log, out.Send...), acked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Changed || len(again.Send) > 0 || len(again.Applied) > 0 {
+			t.Fatalf("I3: second run changed %v, sent %v, applied %v\nfirst:\n%q\nsecond:\n%q", again.Changed, sentIDs(again.Send), again.Applied, out.Document, again.Document)
+		}
+	})
+}
