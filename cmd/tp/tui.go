@@ -16,7 +16,6 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/model/home"
 	"github.com/tp-dev/tp/model/sanitize"
 	"github.com/tp-dev/tp/pack"
@@ -30,6 +29,7 @@ func init() {
 	runHome = homeTUI
 	runLandTUI = landTUI
 	asksScreen = asksTUI
+	runInbox = inboxTUI
 }
 
 // uiTheme picks the theme for --theme, honouring NO_COLOR.
@@ -79,20 +79,8 @@ func identity(io *IO) (actor, machine string) {
 	return home.Actor("", io.Env), home.Machine(io.Env)
 }
 
-func actsLog(io *IO, g *globalOpts) (*acts.Log, error) {
-	dir := g.actsDir
-	if dir == "" {
-		d, err := acts.DefaultActsDir(io.Env)
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	return acts.OpenLog(dir), nil
-}
-
 func inboxBackend(io *IO, g *globalOpts) ui.Inbox {
-	l, err := actsLog(io, g)
+	l, err := openActsLog(io, g)
 	if err != nil {
 		return nil
 	}
@@ -175,7 +163,7 @@ func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
 func inboxTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 	inbox := inboxBackend(io, g)
 	if inbox == nil {
-		_, err := actsLog(io, g)
+		_, err := openActsLog(io, g)
 		return err
 	}
 	_, err := runUI(io, g, ui.Deps{Inbox: inbox}, func(c *ui.Common) ui.Component { return ui.NewInbox(c) })

@@ -1,17 +1,30 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
 )
 
-// principalRecords is the acts core's builder of principal-side records
-// (settled, related same_as, reopened, note), as the inbox calls it. It is
-// nil until the acts package provides one: the inbox then lists acts and
-// says settling is unavailable.
+// principalRecords is how the inbox builds the principal side's records:
+// the acts core's builders (settled with authority, related same_as,
+// reopened with restore_text, note), written as this tp for the person
+// running it (§8, D14), exactly as `tp acts settle|reopen|note` write them.
 func principalRecords(io *IO) backend.Principal {
-	_ = io
-	var build func(st *acts.ActState, a ui.Action) ([]acts.Record, error)
-	return build
+	return func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+		s := actsPrincipalSender(io)
+		switch a.Kind {
+		case ui.ActSettle:
+			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
+		case ui.ActReopen:
+			r, err := acts.BuildReopen(st, s)
+			return []acts.Record{r}, err
+		case ui.ActNote:
+			r, err := acts.BuildNote(st, s, a.Note)
+			return []acts.Record{r}, err
+		}
+		return nil, fmt.Errorf("unknown action %q", a.Kind)
+	}
 }

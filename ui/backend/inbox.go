@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/model/ojson"
@@ -22,6 +23,12 @@ type Principal func(st *acts.ActState, a ui.Action) ([]acts.Record, error)
 type Inbox struct {
 	Log   *acts.Log
 	Build Principal
+
+	// previewed keeps the records shown for an action, so the records
+	// written are exactly the ones the person saw (ids and timestamps
+	// included), not a fresh build.
+	mu        sync.Mutex
+	previewed map[ui.Action][]acts.Record
 }
 
 // LoadActs reads every project's records and computes each act's state.
@@ -131,6 +138,12 @@ func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	in.mu.Lock()
+	if in.previewed == nil {
+		in.previewed = map[ui.Action][]acts.Record{}
+	}
+	in.previewed[a] = rs
+	in.mu.Unlock()
 	var b strings.Builder
 	for _, r := range rs {
 		j, err := ojson.MarshalCanonical(r)
@@ -144,9 +157,15 @@ func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 
 // Apply writes the records and returns the act's new state.
 func (in *Inbox) Apply(ctx context.Context, a ui.Action) (*ui.Act, error) {
-	rs, _, err := in.records(a)
-	if err != nil {
-		return nil, err
+	in.mu.Lock()
+	rs, ok := in.previewed[a]
+	delete(in.previewed, a)
+	in.mu.Unlock()
+	if !ok {
+		var err error
+		if rs, _, err = in.records(a); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range rs {
 		if _, err := in.Log.WriteRecord(r); err != nil {

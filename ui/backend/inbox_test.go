@@ -1,0 +1,93 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/ui"
+)
+
+func principal(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+	s := acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-11-29T10:00:00Z"}
+	switch a.Kind {
+	case ui.ActSettle:
+		return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
+	case ui.ActReopen:
+		r, err := acts.BuildReopen(st, s)
+		return []acts.Record{r}, err
+	case ui.ActNote:
+		r, err := acts.BuildNote(st, s, a.Note)
+		return []acts.Record{r}, err
+	}
+	return nil, fmt.Errorf("unknown %s", a.Kind)
+}
+
+func raise(t *testing.T, l *acts.Log, project, text string) string {
+	t.Helper()
+	key := acts.DeriveKey(project, text)
+	if _, err := l.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised,
+		Origin: "requester", By: "registrar", Key: key, Project: project, TS: "2026-11-01T10:00:00Z",
+		Terms: &acts.Terms{Text: text}, TermsRev: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// What the preview shows is what Apply writes: same ids, same bytes.
+func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
+	ctx := context.Background()
+	l := acts.OpenLog(t.TempDir())
+	k1 := raise(t, l, "shop", "Pay the ACME invoice")
+	k2 := raise(t, l, "shop", "Pay the invoice from ACME")
+	in := &Inbox{Log: l, Build: principal}
+	list, err := in.LoadActs(ctx)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%v %+v", err, list)
+	}
+	a := ui.Action{Kind: ui.ActSettle, Key: k2, Project: "shop", Outcome: "already_done", SameAs: k1}
+	text, err := in.Preview(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, `"type": "settled"`) || !strings.Contains(text, `"relation": "same_as"`) {
+		t.Fatalf("preview:\n%s", text)
+	}
+	// Nothing written by a preview.
+	ld, _ := l.Load("shop")
+	if len(ld.Records) != 2 {
+		t.Fatalf("preview wrote: %d records", len(ld.Records))
+	}
+	act, err := in.Apply(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if act.Status != "settled" || act.Outcome != "already_done" {
+		t.Fatalf("%+v", act)
+	}
+	ld, _ = l.Load("shop")
+	for _, r := range ld.Records {
+		if r.Type == acts.TypeSettled && !strings.Contains(text, r.ID) {
+			t.Fatalf("written %s was not the previewed record:\n%s", r.ID, text)
+		}
+	}
+	// Reopen, then a note.
+	if _, err := in.Apply(ctx, ui.Action{Kind: ui.ActReopen, Key: k2, Project: "shop"}); err != nil {
+		t.Fatal(err)
+	}
+	act, err = in.Apply(ctx, ui.Action{Kind: ui.ActNote, Key: k2, Project: "shop", Note: "called them"})
+	if err != nil || act.Status != "open" || len(act.Notes) != 1 {
+		t.Fatalf("%v %+v", err, act)
+	}
+}
+
+func TestInboxWithoutBuilder(t *testing.T) {
+	l := acts.OpenLog(t.TempDir())
+	k := raise(t, l, "p", "Sign it")
+	in := &Inbox{Log: l}
+	if _, err := in.Preview(context.Background(), ui.Action{Kind: ui.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
+		t.Fatal("no builder, yet a preview")
+	}
+}
