@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path"
@@ -431,6 +432,40 @@ func (pl *Plan) Decide(d Decisions) {
 	if pl.Merge == nil {
 		pl.NextSteps = pl.steps(d)
 	}
+}
+
+// ScanLuggage reads every luggage file once and adds the credential-like
+// strings it holds to pl.Credentials (D5: landing warns, it does not
+// refuse). Land and Merge scan while they write, so a landing does not need
+// it; a dry run or a UI that wants the whole picture before landing calls
+// it. It streams with bounded memory and honours ctx.
+func (pl *Plan) ScanLuggage(ctx context.Context) error {
+	buf := make([]byte, 1<<20)
+	for _, l := range pl.luggage {
+		r, err := pl.open(l.Name)
+		if err != nil {
+			return err
+		}
+		sc := scan.NewLuggageScanner(l.Name)
+		for {
+			if err := ctx.Err(); err != nil {
+				r.Close()
+				return err
+			}
+			n, rerr := r.Read(buf)
+			sc.Write(buf[:n])
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				r.Close()
+				return rerr
+			}
+		}
+		r.Close()
+		pl.Credentials = append(pl.Credentials, sc.Findings()...)
+	}
+	return nil
 }
 
 // findLanded finds the passport a pack with this digest was landed as.

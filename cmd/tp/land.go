@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -130,6 +131,14 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	}
 	d := pack.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
 	plan.Decide(d)
+	if o.DryRun {
+		// Nothing will be written, so read the luggage now to list every
+		// credential-like string in it; a real landing finds them while
+		// writing and reports them after.
+		if err := plan.ScanLuggage(context.Background()); err != nil {
+			return err
+		}
+	}
 	doc := landJSON{DryRun: o.DryRun, Plan: plan}
 	if !g.json {
 		renderPlan(io.Out, plan)

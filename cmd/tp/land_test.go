@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -266,5 +267,28 @@ func TestCLITrustOwnFacts(t *testing.T) {
 	out = tpOK(t, other, "--store", filepath.Join(dir, "b"), "land", fixture, "--plain", "--trust-own-facts")
 	if strings.Contains(out, "restored ✓") {
 		t.Errorf("another machine restored a ✓:\n%s", out)
+	}
+}
+
+// A credential in the luggage is listed by a dry run and warned about by a
+// landing; neither refuses (D5).
+func TestCLILuggageCredential(t *testing.T) {
+	dir := t.TempDir()
+	obj := `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"a","machine":"m","harness":"x"},
+	 "lineage":{"root_id":"TP-AAAA-AAAA","from_version":1,"chain":["TP-AAAA-AAAA@1"]},"note":"",
+	 "passport":{"id":"TP-AAAA-AAAA","goal":"g"},"asks":[],"landing_checks":[]}`
+	data := "config\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n"
+	att := `{"name":"env.txt","encoding":"utf8","bytes":` + strconv.Itoa(len(data)) + `,"data":` + strconv.Quote(data) + `}`
+	path := filepath.Join(dir, "cred.taskpack.json")
+	os.WriteFile(path, []byte(`{"taskpack":"0.1","encoding":"flat","note_to_reader":"","passport":`+obj+`,"attachments":[`+att+`]}`), 0o644)
+	env := map[string]string{"TP_MACHINE": "m2", "TP_ACTOR": "b", "HOME": dir}
+	out := tpOK(t, env, "--store", filepath.Join(dir, "s"), "land", path, "--plain", "--dry-run")
+	if !strings.Contains(out, "data/files/env.txt@") || strings.Contains(out, "ghp_abcdefghijklmnopqrstuvwxyz0123456789") {
+		t.Errorf("dry run:\n%s", out)
+	}
+	out = tpOK(t, env, "--store", filepath.Join(dir, "s"), "land", path, "--plain")
+	if !strings.Contains(out, "warning: luggage data/files/env.txt@") || !strings.Contains(out, "landed as TP-") {
+		t.Errorf("landing:\n%s", out)
 	}
 }
