@@ -108,12 +108,17 @@ func Conformance(path string, opts Options) (*Report, error) {
 	// One streaming pass: digests (C1), credentials (C7), round trip (C9).
 	scanners := map[string]*scan.LuggageScanner{}
 	trips := map[string]*roundTrip{}
+	byName := map[string]*lentry{}
+	for _, e := range l.luggage {
+		byName[payloadFiles+e.name] = e
+	}
 	sink := func(name string) io.Writer {
-		if name == payloadObject {
+		e := byName[name]
+		if e == nil {
 			return nil
 		}
 		sc := scan.NewLuggageScanner(name)
-		rt := newRoundTrip()
+		rt := newRoundTrip(e.open)
 		scanners[name] = sc
 		trips[name] = rt
 		return io.MultiWriter(sc, rt)
@@ -417,180 +422,195 @@ func firstDiff(a, b []byte) string {
 	return fmt.Sprintf("first difference at byte %d, line %d", i, line)
 }
 
-var errNotText = errors.New("not text: the flat writer would use base64")
-
 // smallTrip is the size up to which a round trip is done in memory, after
 // the file has streamed past; bigger files go through goroutines and pipes.
 const smallTrip = 1 << 20
 
 // roundTrip pushes one luggage file's bytes, as they stream past, through
-// the flat form's encoders (base64 always; utf8 while the bytes are still
-// text) and straight back through the flat reader's decoders, hashing what
-// comes out. Memory stays bounded whatever the size: small files are held
-// (up to smallTrip) and done at the end; past that the bytes are handed to
-// encoder and decoder goroutines so the judging pass is not held up.
+// the flat form's encoder (utf8 when the bytes are text, base64 otherwise:
+// what tp's flat writer would choose, D3) and straight back through the flat
+// reader's decoder, hashing what comes out. Memory stays bounded whatever
+// the size: small files are held (up to smallTrip) and done at the end;
+// past that the bytes go to encoder and decoder goroutines so the judging
+// pass is not held up. A file that starts as text and turns out not to be
+// is streamed once more, through base64.
 type roundTrip struct {
-	small          []byte
-	pipe           *pipeTrip
-	text           bool
-	b64Sum, utfSum string
-	b64Err, utfErr error
+	reopen func() (io.ReadCloser, error)
+	small  []byte
+	pipe   *pipeTrip
+	rerun  bool
+	tc     textCheck
+	text   bool
+	sum    string
+	err    error
 }
 
-func newRoundTrip() *roundTrip { return &roundTrip{} }
+func newRoundTrip(reopen func() (io.ReadCloser, error)) *roundTrip {
+	return &roundTrip{reopen: reopen, tc: textCheck{ok: true}}
+}
 
 func (rt *roundTrip) Write(p []byte) (int, error) {
+	rt.tc.Write(p)
+	if rt.rerun {
+		return len(p), nil
+	}
 	if rt.pipe == nil && len(rt.small)+len(p) <= smallTrip {
 		rt.small = append(rt.small, p...)
 		return len(p), nil
 	}
 	if rt.pipe == nil {
-		rt.pipe = newPipeTrip()
+		rt.pipe = newPipeTrip(!rt.tc.ok)
 		rt.pipe.Write(rt.small)
 		rt.small = nil
+	}
+	if !rt.pipe.b64 && !rt.tc.ok {
+		rt.pipe.close()
+		rt.pipe = nil
+		rt.rerun = true
+		return len(p), nil
 	}
 	return rt.pipe.Write(p)
 }
 
 func (rt *roundTrip) close() {
-	if rt.pipe != nil {
+	rt.text = rt.tc.done()
+	switch {
+	case rt.pipe != nil:
 		rt.pipe.close()
-		rt.text = rt.pipe.text.done()
-		rt.b64Sum, rt.b64Err, rt.utfSum, rt.utfErr = rt.pipe.b64Sum, rt.pipe.b64Err, rt.pipe.utfSum, rt.pipe.utfErr
-		rt.pipe = nil
-		return
-	}
-	if rt.small == nil && rt.b64Sum != "" {
-		return
-	}
-	tc := textCheck{ok: true}
-	tc.Write(rt.small)
-	rt.text = tc.done()
-	trip := func(b64 bool) (string, error) {
-		var enc bytes.Buffer
-		w := bufio.NewWriter(&enc)
-		if b64 {
-			e := &base64Stream{w: w}
-			e.Write(rt.small)
-			e.close()
+		if !rt.pipe.b64 && !rt.text {
+			rt.rerun = true // a cut character at the very end
 		} else {
-			(&jsonStringWriter{w: w}).Write(rt.small)
+			rt.sum, rt.err = rt.pipe.sum, rt.pipe.err
 		}
-		w.WriteByte('"')
-		w.Flush()
-		sd := newStringDecoder(bufio.NewReader(&enc))
-		var r io.Reader = sd
-		if b64 {
-			r = newB64Decoder(sd)
+		rt.pipe = nil
+	case !rt.rerun:
+		rt.sum, rt.err = tripBytes(rt.small, !rt.text)
+		rt.small = nil
+	}
+	if rt.rerun {
+		rt.rerun = false
+		rc, err := rt.reopen()
+		if err != nil {
+			rt.err = err
+			return
 		}
-		h := sha256.New()
-		_, err := io.CopyBuffer(h, r, make([]byte, 8<<10))
-		return hex.EncodeToString(h.Sum(nil)), err
+		pt := newPipeTrip(true)
+		_, err = io.CopyBuffer(pt, readerOnly{rc}, make([]byte, 256<<10))
+		rc.Close()
+		pt.close()
+		rt.sum, rt.err = pt.sum, pt.err
+		if err != nil {
+			rt.err = err
+		}
 	}
-	rt.b64Sum, rt.b64Err = trip(true)
-	if rt.text {
-		rt.utfSum, rt.utfErr = trip(false)
+}
+
+// tripBytes is the round trip of a small file, in memory.
+func tripBytes(data []byte, b64 bool) (string, error) {
+	var enc bytes.Buffer
+	w := bufio.NewWriter(&enc)
+	if b64 {
+		e := &base64Stream{w: w}
+		e.Write(data)
+		e.close()
+	} else {
+		(&jsonStringWriter{w: w}).Write(data)
 	}
-	rt.small = nil
+	w.WriteByte('"')
+	w.Flush()
+	sd := newStringDecoder(bufio.NewReader(&enc))
+	var r io.Reader = sd
+	if b64 {
+		r = newB64Decoder(sd)
+	}
+	h := sha256.New()
+	_, err := io.CopyBuffer(h, r, make([]byte, 8<<10))
+	return hex.EncodeToString(h.Sum(nil)), err
 }
 
 // result compares what came back with the digest of what went in.
 func (rt *roundTrip) result(want string) error {
-	if rt.b64Err != nil {
-		return fmt.Errorf("base64 round trip failed: %v", rt.b64Err)
+	enc := "utf8"
+	if !rt.text {
+		enc = "base64"
 	}
-	if rt.b64Sum != want {
-		return errors.New("bytes come back different through base64")
+	if rt.err != nil {
+		return fmt.Errorf("%s round trip failed: %v", enc, rt.err)
 	}
-	if rt.text {
-		if rt.utfErr != nil {
-			return fmt.Errorf("utf8 round trip failed: %v", rt.utfErr)
-		}
-		if rt.utfSum != want {
-			return errors.New("bytes come back different through utf8")
-		}
+	if rt.sum != want {
+		return fmt.Errorf("bytes come back different through %s", enc)
 	}
 	return nil
 }
 
-// pipeTrip is the streaming round trip for files past smallTrip.
+// pipeTrip is the streaming round trip for files past smallTrip: an
+// encoder goroutine writes the flat form's string into a pipe, a decoder
+// goroutine reads it back and hashes the bytes.
 type pipeTrip struct {
-	ch             chan []byte
-	wg             sync.WaitGroup
-	text           textCheck
-	n              int64
-	b64Sum, utfSum string
-	b64Err, utfErr error
+	b64 bool
+	ch  chan []byte
+	wg  sync.WaitGroup
+	sum string
+	err error
 }
 
-func newPipeTrip() *pipeTrip {
-	rt := &pipeTrip{ch: make(chan []byte, 4), text: textCheck{ok: true}}
-	pr1, pw1 := io.Pipe()
-	pr2, pw2 := io.Pipe()
-	rt.wg.Add(3)
+func newPipeTrip(b64 bool) *pipeTrip {
+	pt := &pipeTrip{b64: b64, ch: make(chan []byte, 4)}
+	pr, pw := io.Pipe()
+	pt.wg.Add(2)
 	go func() {
-		defer rt.wg.Done()
-		bw1 := bufio.NewWriterSize(pw1, 64<<10)
-		enc := &base64Stream{w: bw1}
-		bw2 := bufio.NewWriterSize(pw2, 64<<10)
-		js := &jsonStringWriter{w: bw2}
-		utfLive := true
-		for chunk := range rt.ch {
-			rt.n += int64(len(chunk))
-			rt.text.Write(chunk)
-			enc.Write(chunk)
-			if utfLive {
-				if rt.text.ok {
-					js.Write(chunk)
-				} else {
-					utfLive = false
-					pw2.CloseWithError(errNotText)
-				}
-			}
-		}
-		enc.close()
-		bw1.WriteByte('"')
-		bw1.Flush()
-		pw1.Close()
-		if utfLive && rt.text.done() {
-			bw2.WriteByte('"')
-			bw2.Flush()
-			pw2.Close()
+		defer pt.wg.Done()
+		bw := bufio.NewWriterSize(pw, 256<<10)
+		var enc io.Writer
+		var b64enc *base64Stream
+		if b64 {
+			b64enc = &base64Stream{w: bw}
+			enc = b64enc
 		} else {
-			pw2.CloseWithError(errNotText)
+			enc = &jsonStringWriter{w: bw}
 		}
+		for chunk := range pt.ch {
+			enc.Write(chunk)
+		}
+		if b64enc != nil {
+			b64enc.close()
+		}
+		bw.WriteByte('"')
+		bw.Flush()
+		pw.Close()
 	}()
-	decode := func(pr *io.PipeReader, b64 bool, sum *string, errp *error) {
-		defer rt.wg.Done()
+	go func() {
+		defer pt.wg.Done()
 		h := sha256.New()
-		sd := newStringDecoder(bufio.NewReaderSize(pr, 64<<10))
+		sd := newStringDecoder(bufio.NewReaderSize(pr, 256<<10))
 		var r io.Reader = sd
 		if b64 {
 			r = newB64Decoder(sd)
 		}
-		_, err := io.Copy(h, r)
+		_, err := io.CopyBuffer(h, r, make([]byte, 256<<10))
 		if err == nil && !sd.done {
 			err = errors.New("the string never ended")
 		}
-		*sum, *errp = hex.EncodeToString(h.Sum(nil)), err
+		pt.sum, pt.err = hex.EncodeToString(h.Sum(nil)), err
 		pr.CloseWithError(errors.New("decoder finished"))
-	}
-	go decode(pr1, true, &rt.b64Sum, &rt.b64Err)
-	go decode(pr2, false, &rt.utfSum, &rt.utfErr)
-	return rt
+	}()
+	return pt
 }
 
-func (rt *pipeTrip) Write(p []byte) (int, error) {
+func (pt *pipeTrip) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
 	c := make([]byte, len(p))
 	copy(c, p)
-	rt.ch <- c
+	pt.ch <- c
 	return len(p), nil
 }
 
-func (rt *pipeTrip) close() {
-	if rt.ch != nil {
-		close(rt.ch)
-		rt.wg.Wait()
-		rt.ch = nil
+func (pt *pipeTrip) close() {
+	if pt.ch != nil {
+		close(pt.ch)
+		pt.wg.Wait()
+		pt.ch = nil
 	}
 }

@@ -311,3 +311,27 @@ func TestConformanceHostileIsNotConformant(t *testing.T) {
 		t.Fatal("hostile pack judged conformant")
 	}
 }
+
+// TestC9LargeLuggage: C9 judges luggage past the flat writer's 1 MiB limit
+// and past the in-memory round trip, through both encodings, including a
+// file that reads as text until its last byte.
+func TestC9LargeLuggage(t *testing.T) {
+	rnd := make([]byte, 3<<20)
+	for i := range rnd {
+		rnd[i] = byte(i*7919>>3) ^ byte(i>>11)
+	}
+	text := bytes.Repeat([]byte("héllo \"wörld\" \t tab\n"), 200_000)
+	lateBinary := append(append([]byte{}, text...), 0)
+	cut := append(append([]byte{}, text...), 0xE4, 0xB8) // a character cut at the end
+	b := rawBag(t, ojson.Canonical(refObject(t)), []file{{"r.bin", rnd}, {"t.txt", text}, {"late.bin", lateBinary}, {"cut.bin", cut}}, nil)
+	r, err := Conformance(writeTemp(t, "big.taskpack", b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := checkOf(r, "C9"); !c.Pass {
+		t.Fatalf("C9: %s", c.Reason)
+	}
+	if !r.Conformant {
+		t.Fatalf("failing %v", failing(r))
+	}
+}

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"bufio"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -419,25 +420,7 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 			return 0, d.err
 		}
 		n, err := d.src.Read(d.in)
-		for _, c := range d.in[:n] {
-			if d.stopped {
-				break
-			}
-			if c == '=' {
-				d.stopped = true
-				break
-			}
-			v := b64val[c]
-			if v < 0 {
-				continue
-			}
-			d.quad[d.nq] = byte(v)
-			d.nq++
-			if d.nq == 4 {
-				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2, d.quad[2]<<6|d.quad[3])
-				d.nq = 0
-			}
-		}
+		d.feed(d.in[:n])
 		if err != nil {
 			switch d.nq {
 			case 2:
@@ -452,7 +435,52 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 	k := copy(p, d.out)
 	d.out = d.out[k:]
 	if len(d.out) == 0 {
-		d.out = d.out[:0:0]
+		d.out = d.out[:0]
 	}
 	return k, nil
+}
+
+// feed decodes in: whole runs of the standard alphabet with the library's
+// decoder, anything else a character at a time.
+func (d *b64Decoder) feed(in []byte) {
+	for len(in) > 0 && !d.stopped {
+		if d.nq == 0 && len(in) >= 4 {
+			k := len(in) / 4 * 4
+			start := len(d.out)
+			d.out = append(d.out, make([]byte, k/4*3)...)
+			n, err := base64.RawStdEncoding.Decode(d.out[start:], in[:k])
+			if err == nil {
+				d.out = d.out[:start+n]
+				in = in[k:]
+				continue
+			}
+			d.out = d.out[:start]
+			// Keep the good quads before the bad character, then go slow.
+			if ce, ok := err.(base64.CorruptInputError); ok && ce >= 4 {
+				good := int(ce) / 4 * 4
+				d.out = append(d.out, make([]byte, good/4*3)...)
+				n, _ := base64.RawStdEncoding.Decode(d.out[start:], in[:good])
+				d.out = d.out[:start+n]
+				in = in[good:]
+			}
+		}
+		// The slow path, up to the end of the current quad run.
+		c := in[0]
+		in = in[1:]
+		if c == '=' {
+			d.stopped = true
+			break
+		}
+		v := b64val[c]
+		if v < 0 {
+			continue
+		}
+		d.quad[d.nq] = byte(v)
+		d.nq++
+		if d.nq == 4 {
+			d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2, d.quad[2]<<6|d.quad[3])
+			d.nq = 0
+			// Past a bad character: try the fast path again on what is left.
+		}
+	}
 }
