@@ -2,6 +2,7 @@ package scan
 
 import (
 	"crypto/sha256"
+	"io"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tp-dev/tp/model/ojson"
 )
 
 const benchSize = 64 << 20
@@ -66,6 +70,7 @@ func benchData(kind string) []byte {
 
 func benchScanner(b *testing.B, kind string) {
 	data := benchData(kind)
+	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -103,3 +108,43 @@ func BenchmarkLuggageScannerAnchors(b *testing.B) { benchScanner(b, "anchors") }
 func BenchmarkLuggageScannerText(b *testing.B)    { benchScanner(b, "text") }
 func BenchmarkSHA256Random(b *testing.B)          { benchSHA(b, "random") }
 func BenchmarkSHA256Text(b *testing.B)            { benchSHA(b, "text") }
+
+func BenchmarkObject(b *testing.B) {
+	data, err := os.ReadFile(fixtures + "handoff.taskpack.json")
+	if err != nil {
+		b.Skip(err)
+	}
+	v := parse(b, string(data)).Get("passport")
+	b.SetBytes(int64(len(ojson.Compact(v))))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Object(v)
+	}
+}
+
+// TestScanFile measures a whole file end to end, for /usr/bin/time -v (see
+// BENCHMARKS-scan.md); it runs only when TP_SCAN_FILE names a file.
+func TestScanFile(t *testing.T) {
+	name := os.Getenv("TP_SCAN_FILE")
+	if name == "" {
+		t.Skip("TP_SCAN_FILE not set")
+	}
+	pass := func(what string, w io.Writer) {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		t0 := time.Now()
+		n, err := io.Copy(w, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := time.Since(t0)
+		t.Logf("%s: %d bytes in %v, %.0f MB/s", what, n, d.Round(time.Millisecond), float64(n)/d.Seconds()/1e6)
+	}
+	s := NewLuggageScanner(filepath.Base(name))
+	pass("scan", s)
+	t.Logf("scan: %d findings", s.Count())
+	pass("sha256", sha256.New())
+}

@@ -170,7 +170,8 @@ var credRules = []credRule{
 func placeholderPassword(p string) bool {
 	switch strings.ToLower(p) {
 	case "password", "passwd", "pass", "pwd", "secret", "mypassword", "yourpassword",
-		"your_password", "your-password", "pass123", "changeme!", "xxx", "xxxx", "xxxxxx", "redacted":
+		"your_password", "your-password", "xxx", "xxxx", "xxxxxx", "redacted", "placeholder",
+		"foo", "bar", "baz", "example", "hidden":
 		return true
 	}
 	switch p[0] {
