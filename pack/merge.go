@@ -35,6 +35,9 @@ type MergePreview struct {
 	// AlreadyMerged says this very file (by SHA256) was merged before:
 	// merging it again changes nothing (D6).
 	AlreadyMerged bool `json:"already_merged"`
+	// LuggageThere says the receipt's luggage folder exists already (the
+	// same receipt was merged in its other encoding): it is not rewritten.
+	LuggageThere bool `json:"luggage_there"`
 	// Changes counts what the merge writes; 0 means it writes nothing.
 	Changes int `json:"changes"`
 
@@ -113,6 +116,12 @@ func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
 	dir := filepath.Join(st.FilesDir(target), receiptFolder(pl))
 	pl.FilesDir = dir
 	pl.placeLuggage(dir)
+	if _, err := os.Lstat(dir); err == nil && len(pl.luggage) > 0 && !pl.Merge.AlreadyMerged {
+		// The same receipt in the other encoding (another digest) brought
+		// this luggage already: it is not written twice.
+		pl.Merge.LuggageThere = true
+		pl.Merge.Changes -= len(pl.luggage)
+	}
 	pl.NextSteps = []Step{} // a receipt never touches next_steps (§4.4.1.2)
 	return pl, nil
 }
@@ -294,7 +303,7 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 	}
 	list.Append(rec)
 
-	if len(plan.luggage) > 0 {
+	if len(plan.luggage) > 0 && !mp.LuggageThere {
 		dest := plan.FilesDir
 		if d.FilesOut != "" {
 			abs, err := filepath.Abs(d.FilesOut)

@@ -314,3 +314,40 @@ func TestMergeFailureLeavesNoFiles(t *testing.T) {
 		t.Errorf("wrote through the link: %v", des)
 	}
 }
+
+// The same receipt in the other encoding (another file digest) changes
+// nothing the second time either: D6 is about the receipt, not its bytes.
+func TestMergeSameReceiptOtherEncoding(t *testing.T) {
+	sa, sb := testStore(t), testStore(t)
+	a := newPassport(t, sa, nil)
+	h := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma", Asks: []*ojson.Value{ParseAsk("q1|a precise answer with a name")}}, EncodingBag)
+	_, lb := landIt(t, h, sb, envOn("mb", "b"), Decisions{})
+	answerAndSave(t, sb, lb.ID, "a1", "Lee", "b@mb")
+	stored, _ := sb.Get(lb.ID)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "answer.csv"), []byte("x,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(stored.V, BuildOptions{Kind: model.KindReceipt, Actor: "b", Machine: "mb", Now: t0,
+		Files: []string{filepath.Join(dir, "answer.csv")}, Asks: []*ojson.Value{ParseAsk("q back|a precise answer with a date")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bag, flat := filepath.Join(dir, "r.taskpack"), filepath.Join(dir, "r.taskpack.json")
+	if err := Write(bag, b.Source, EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(flat, b.Source, EncodingFlat, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, m1 := mergeIt(t, bag, sa, "", envOn("ma", "a"))
+	if !m1.Changed || len(m1.Files) != 1 {
+		t.Fatalf("first merge: %+v", m1)
+	}
+	before := snapshot(t, sa.Dir())
+	pl, m2 := mergeIt(t, flat, sa, "", envOn("ma", "a"))
+	if m2.Changed || pl.Merge.Changes != 0 || !pl.Merge.LuggageThere {
+		t.Errorf("second merge in the other encoding: %+v %+v", m2, pl.Merge)
+	}
+	sameSnapshot(t, before, snapshot(t, sa.Dir()))
+}

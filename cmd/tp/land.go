@@ -351,6 +351,9 @@ func renderPreview(w io.Writer, m *pack.MergePreview) {
 		}
 		fmt.Fprintf(w, "  fact added [%s]: %s\n", state, q(f.Claim))
 	}
+	if m.LuggageThere {
+		fmt.Fprintf(w, "  luggage: already here from this receipt's other encoding, not written again\n")
+	}
 	if m.Changes == 0 {
 		fmt.Fprintf(w, "  nothing to change\n")
 	}
