@@ -151,7 +151,21 @@ func (a *App) View() string {
 	for i := range hl {
 		hl[i] = fit(hl[i], a.c.Width)
 	}
-	return header + "\n\n" + body + "\n" + strings.Join(hl, "\n")
+	// Whatever a screen drew, the frame never exceeds the terminal: on a
+	// tiny one the body gives way first, then the header.
+	bl := strings.Split(body, "\n")
+	for i := range bl {
+		bl[i] = fit(bl[i], a.c.Width)
+	}
+	head := []string{header, ""}
+	if room := a.c.Height - len(hl) - len(head); len(bl) > room {
+		bl = bl[:max(room, 0)]
+	}
+	all := append(append(head, bl...), hl...)
+	if len(all) > a.c.Height && a.c.Height > 0 {
+		all = all[len(all)-a.c.Height:]
+	}
+	return strings.Join(all, "\n")
 }
 
 func (a *App) fullHelpKeys() [][]key.Binding {

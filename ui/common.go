@@ -161,6 +161,7 @@ func follow(off, cursor, h, n int) int {
 
 // pad makes s exactly h lines, each cut to w cells.
 func pad(ls []string, w, h int) string {
+	h = max(h, 0)
 	out := make([]string, 0, h)
 	for i := 0; i < h; i++ {
 		if i < len(ls) {

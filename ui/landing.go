@@ -73,6 +73,7 @@ type LandingKeys struct {
 	Next, Prev                  key.Binding
 	Run, Edit, Pass, Fail, Skip key.Binding
 	Answer, Leave, Trust        key.Binding
+	OutUp, OutDown              key.Binding
 	Land, LandAgain, Back       key.Binding
 	Dialog                      DialogKeys
 	Edit2                       EditKeys
@@ -92,6 +93,8 @@ func DefaultLandingKeys() LandingKeys {
 		Answer:    kb([]string{"enter", "a"}, "enter", "answer now"),
 		Leave:     kb([]string{"o"}, "o", "leave open"),
 		Trust:     kb([]string{"t"}, "t", "restore ✓ on facts proven here…"),
+		OutUp:     kb([]string{"shift+up", "K"}, "K", "scroll output up"),
+		OutDown:   kb([]string{"shift+down", "J"}, "J", "scroll output down"),
 		Land:      kb([]string{"enter"}, "enter", "land it"),
 		LandAgain: kb([]string{"A"}, "A", "land it again"),
 		Back:      kb([]string{"esc"}, "esc", "back"),
@@ -570,10 +573,10 @@ func (l *Landing) checksKey(msg tea.KeyMsg) (Component, tea.Cmd) {
 		return mark("failed")
 	case key.Matches(msg, k.Skip):
 		return mark("skipped")
-	default:
-		var cmd tea.Cmd
-		l.out, cmd = l.out.Update(msg)
-		return l, cmd
+	case key.Matches(msg, k.OutUp):
+		l.out.ScrollUp(1)
+	case key.Matches(msg, k.OutDown):
+		l.out.ScrollDown(1)
 	}
 	return l, nil
 }
@@ -751,7 +754,7 @@ func (l *Landing) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown},
-		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip},
+		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
 		{k.Trust, k.Answer, k.Edit2.Save, k.Leave, k.Land},
 	}
 }

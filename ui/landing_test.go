@@ -411,3 +411,40 @@ func TestLandingJudgesAfterPlan(t *testing.T) {
 		t.Fatalf("after judging:\n%s", m.View())
 	}
 }
+
+// While a confirmed command runs the check shows it; ctrl+c stops it and
+// the result says so.
+func TestRunningCommandShownAndCancellable(t *testing.T) {
+	dir := t.TempDir()
+	p := samplePlan()
+	p.Checks[0].How = "sleep 5; touch late"
+	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}, RunHow: howrun.Run})
+	c.WorkDir = dir
+	app := New(c, NewLandingWithPlan(c, p))
+	app.Update(keyMsg("tab"))
+	app.Update(keyMsg("r"))
+	_, cmd := app.Update(keyMsg("y"))
+	l := app.Top().(*Landing)
+	if !l.Busy() || !strings.Contains(app.View(), "running in "+dir) {
+		t.Fatalf("busy %v\n%s", l.Busy(), app.View())
+	}
+	// ctrl+c cancels the command instead of quitting.
+	_, qc := app.Update(keyMsg("ctrl+c"))
+	if qc != nil {
+		if _, quit := qc().(tea.QuitMsg); quit {
+			t.Fatal("ctrl+c quit while a command ran")
+		}
+	}
+	var start tea.Cmd
+	for _, c := range cmd().(tea.BatchMsg) {
+		start = c
+		break
+	}
+	app.Update(start())
+	if l.Busy() || !strings.Contains(app.View(), "cancelled") {
+		t.Fatalf("after cancel:\n%s", app.View())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "late")); err == nil {
+		t.Fatal("the cancelled command finished")
+	}
+}

@@ -310,7 +310,12 @@ func (l *Landing) checksView(h int) string {
 	} else {
 		out = append(out, th.Muted.Render(" The sender suggested no command. Check it your own way, or press e to run one of yours."))
 	}
-	if r, ok := l.results[c.ID]; ok {
+	if l.running == c.ID {
+		out = append(out, l.spin.View()+" "+th.Text.Render("running in "+line(l.c.WorkDir)+"…")+th.Muted.Render(" ctrl+c stops it"))
+		if l.cancelled {
+			out = append(out, th.Warn.Render("stopping…"))
+		}
+	} else if r, ok := l.results[c.ID]; ok {
 		who := "the sender's command"
 		if d := l.checks[c.ID]; d.Command != c.How {
 			who = "your command"

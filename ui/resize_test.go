@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Every screen fits the terminal at 80×24 and after resizes: no line wider
+// than the terminal, no more lines than it has.
+func TestScreensFitTheTerminal(t *testing.T) {
+	screens := map[string]func(c *Common) Component{
+		"home":    func(c *Common) Component { return NewHome(c) },
+		"inbox":   func(c *Common) Component { return NewInbox(c) },
+		"asks":    func(c *Common) Component { return NewAsks(c, "TP-AB23-CD45") },
+		"receipt": func(c *Common) Component { return NewReceipt(c, receiptPlan()) },
+		"landing": func(c *Common) Component { return NewLanding(c, "x") },
+	}
+	data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: strings.Repeat("long title ", 20)}}, Packs: []string{"a.taskpack"}}
+	for name, mk := range screens {
+		for _, size := range [][2]int{{80, 24}, {40, 12}, {132, 43}, {60, 20}, {20, 8}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
+				c := testCommon(t, Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()}, Lander: &fakeLander{plan: samplePlan()}})
+				d := newDriver(t, New(c, mk(c)))
+				d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				for _, k := range []string{"", "down", "tab", "?", "?"} {
+					if k != "" {
+						d.keys(k)
+					}
+					v := d.view()
+					lines := strings.Split(v, "\n")
+					if len(lines) > size[1] {
+						t.Fatalf("after %q: %d lines for a %d-line terminal:\n%s", k, len(lines), size[1], v)
+					}
+					for _, ln := range lines {
+						if w := lipglossWidth(ln); w > size[0] {
+							t.Fatalf("after %q: a line of %d cells for %d columns: %q", k, w, size[0], ln)
+						}
+					}
+				}
+			})
+		}
+	}
+}
