@@ -80,7 +80,11 @@ func lineSide(line string) side {
 // "User: maria" or "System: Ubuntu\nUser: root". A conversation needs two
 // parties, and a transcript worth refusing has a model speaking in it; two
 // lines of the same role, or a human role with "System:", are notes, not a
-// conversation.
+// conversation. "Q:"/"A:" and "Customer:"/"Agent:" are not roles here: FAQ
+// notes and support-ticket summaries are ordinary passport content.
+//
+// Object also finds a conversation spread over an array, one turn per
+// element, as strings or as chat-API message objects ({"role", "content"}).
 func IsTranscript(s string) bool {
 	_, ok := transcriptStart(s)
 	return ok
