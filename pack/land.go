@@ -280,6 +280,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	}
 	lf.Set("file", ojson.NewString(file))
 	lf.Set("sha256", ojson.NewString(plan.SHA256))
+	lf.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
 	lf.Set("kind", ojson.NewString(plan.Kind))
 	lf.Set("landed_at", ojson.NewString(at))
 	origin := ojson.NewObject()

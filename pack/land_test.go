@@ -690,3 +690,26 @@ func TestLandKeepsOrImpliesLineage(t *testing.T) {
 		})
 	}
 }
+
+// The same handoff converted to the other encoding is the same pack: it is
+// recognised as already landed (by the canonical pack object's digest).
+func TestAlreadyLandedOtherEncoding(t *testing.T) {
+	st := testStore(t)
+	obj := mustParse(t, handObj)
+	dir := t.TempDir()
+	bag, flat := filepath.Join(dir, "h.taskpack"), filepath.Join(dir, "h.taskpack.json")
+	for path, enc := range map[string]Encoding{bag: EncodingBag, flat: EncodingFlat} {
+		if err := Write(path, Source{Object: obj.Clone()}, enc, WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, first := landIt(t, bag, st, envOn("x", "y"), Decisions{})
+	p := openPack(t, flat)
+	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.AlreadyLandedAs != first.ID || pl.SHA256 == "" || pl.ObjectSHA256 == "" {
+		t.Errorf("AlreadyLandedAs = %q, want %s", pl.AlreadyLandedAs, first.ID)
+	}
+}

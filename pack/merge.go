@@ -32,8 +32,9 @@ type MergePreview struct {
 	// FactsAdded are the receipt's facts the target does not hold yet (by
 	// claim), added as sealed as §4.2 says (§4.4.1.4).
 	FactsAdded []PlanFact `json:"facts_added"`
-	// AlreadyMerged says this very file (by SHA256) was merged before:
-	// merging it again changes nothing (D6).
+	// AlreadyMerged says this receipt (by file digest, or by pack-object
+	// digest in the other encoding) was merged before: merging it again
+	// changes nothing (D6).
 	AlreadyMerged bool `json:"already_merged"`
 	// LuggageThere says the receipt's luggage folder exists already (the
 	// same receipt was merged in its other encoding): it is not rewritten.
@@ -149,7 +150,7 @@ func preview(stored *home.Stored, pl *Plan) *MergePreview {
 		FactsAdded:     []PlanFact{},
 	}
 	for _, r := range stored.V.Get("receipts_merged").Items() {
-		if pl.SHA256 != "" && r.Get("sha256").Text() == pl.SHA256 {
+		if sameDigest(r, pl.SHA256, pl.ObjectSHA256) {
 			mp.AlreadyMerged = true
 			return mp
 		}
@@ -294,6 +295,7 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 
 	rec := ojson.NewObject()
 	rec.Set("sha256", ojson.NewString(plan.SHA256))
+	rec.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
 	rec.Set("merged_at", ojson.NewString(home.Timestamp(now)))
 	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
 	list := merged.Get("receipts_merged")

@@ -346,7 +346,7 @@ func TestMergeSameReceiptOtherEncoding(t *testing.T) {
 	}
 	before := snapshot(t, sa.Dir())
 	pl, m2 := mergeIt(t, flat, sa, "", envOn("ma", "a"))
-	if m2.Changed || pl.Merge.Changes != 0 || !pl.Merge.LuggageThere {
+	if m2.Changed || pl.Merge.Changes != 0 || !pl.Merge.AlreadyMerged {
 		t.Errorf("second merge in the other encoding: %+v %+v", m2, pl.Merge)
 	}
 	sameSnapshot(t, before, snapshot(t, sa.Dir()))

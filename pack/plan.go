@@ -2,6 +2,8 @@ package pack
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"path"
@@ -70,6 +72,10 @@ type Plan struct {
 	Encoding Encoding `json:"encoding"`
 	Kind     string   `json:"kind"`
 	SHA256   string   `json:"sha256"` // of the pack file: how "already landed" is recognised
+	// ObjectSHA256 is the digest of the pack object in its canonical form
+	// (D1): the same in both encodings (C9), so the same pack converted is
+	// recognised too.
+	ObjectSHA256 string `json:"object_sha256"`
 
 	// ID is the new local passport id a handoff lands as (§3.1); empty for
 	// a receipt, which lands into Merge.Target.
@@ -229,7 +235,7 @@ func PlanLanding(p *Pack, st *home.Store, env Env) (*Plan, error) {
 	pl.ID = id
 	pl.FilesDir = st.FilesDir(id)
 	pl.placeLuggage(pl.FilesDir)
-	landed, warn := findLanded(st, pl.SHA256)
+	landed, warn := findLanded(st, pl.SHA256, pl.ObjectSHA256)
 	pl.AlreadyLandedAs = landed
 	pl.Warnings = append(pl.Warnings, warn...)
 	pl.NextSteps = pl.steps(Decisions{})
@@ -257,19 +263,20 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 	o := po.Origin()
 	pp := po.Passport()
 	pl := &Plan{
-		File:     p.Path,
-		Encoding: p.Encoding,
-		Kind:     po.Kind(),
-		SHA256:   p.Digest,
-		Title:    pp.Title(),
-		Goal:     pp.Goal(),
-		Note:     po.Note(),
-		Lineage:  PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
-		Repairs:  append([]Repair{}, p.Repairs...),
-		obj:      obj,
-		luggage:  p.Luggage,
-		open:     p.OpenLuggage,
-		env:      env,
+		File:         p.Path,
+		Encoding:     p.Encoding,
+		Kind:         po.Kind(),
+		SHA256:       p.Digest,
+		ObjectSHA256: objectDigest(p.Raw),
+		Title:        pp.Title(),
+		Goal:         pp.Goal(),
+		Note:         po.Note(),
+		Lineage:      PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Repairs:      append([]Repair{}, p.Repairs...),
+		obj:          obj,
+		luggage:      p.Luggage,
+		open:         p.OpenLuggage,
+		env:          env,
 	}
 	if pl.Lineage.Chain == nil {
 		pl.Lineage.Chain = []string{}
@@ -468,9 +475,25 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 	return nil
 }
 
+// objectDigest is the sha256 (hex) of a canonical pack object.
+func objectDigest(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// sameDigest reports whether a landed_from or receipts_merged record names
+// this pack: by file digest, or by pack-object digest (the other encoding).
+func sameDigest(rec *ojson.Value, file, object string) bool {
+	return (file != "" && rec.Get("sha256").Text() == file) ||
+		(object != "" && rec.Get("object_sha256").Text() == object)
+}
+
 // findLanded finds the passport a pack with this digest was landed as.
-func findLanded(st *home.Store, digest string) (string, []string) {
-	if digest == "" {
+func findLanded(st *home.Store, digest, object string) (string, []string) {
+	if digest == "" && object == "" {
 		return "", nil
 	}
 	list, skipped, err := st.List()
@@ -482,7 +505,7 @@ func findLanded(st *home.Store, digest string) (string, []string) {
 		warn = append(warn, fmt.Sprintf("the store has %d unreadable file(s), skipped while looking for an earlier landing", len(skipped)))
 	}
 	for _, e := range list {
-		if e.V.Get("landed_from").Get("sha256").Text() == digest {
+		if sameDigest(e.V.Get("landed_from"), digest, object) {
 			return e.ID, warn
 		}
 	}
