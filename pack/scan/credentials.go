@@ -492,6 +492,7 @@ func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) {
 	for n := 0; n < 3 && len(ctx) > 0 && ctx[0]&0xC0 == 0x80; n++ {
 		ctx = ctx[1:]
 	}
+	ctx = bytes.TrimLeft(ctx, " \t")
 	en.lastEnd = base + int64(t1)
 	en.count++
 	if en.spans {
@@ -565,3 +566,14 @@ func redactRange(s string, spans []span, lo, hi int) string {
 // redactCredentials replaces every credential in s by its redacted form, so
 // an excerpt of a transcript or an instruction never shows a secret.
 func redactCredentials(s string) string { return redactRange(s, spansOf(s), 0, len(s)) }
+
+// CredentialRules lists the credential shapes' rule ids, in table order.
+func CredentialRules() []string {
+	var out []string
+	for _, r := range credRules {
+		if !slices.Contains(out, r.id) {
+			out = append(out, r.id)
+		}
+	}
+	return out
+}

@@ -20,7 +20,7 @@ var (
 
 var (
 	roleAlt    = strings.Join(append(append(append([]string{}, aiRoles...), humanRoles...), otherRoles...), "|")
-	roleLineRe = regexp.MustCompile(`(?i)^[\s>*#_\-•|]*(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
+	roleLineRe = regexp.MustCompile(`(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
 		roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`)
 	roleHeadRe = regexp.MustCompile(`(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`)
 )

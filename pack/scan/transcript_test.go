@@ -20,6 +20,7 @@ func TestIsTranscript(t *testing.T) {
 		"- User: first\n- Assistant: second",
 		"ユーザー：こんにちは\nアシスタント：はい",
 		"notes first\n\nUSER: q\nASSISTANT: a\nmore notes",
+		"1. User: q\n2. Assistant: a",
 	}
 	no := []string{
 		"User: Maria",
