@@ -86,6 +86,7 @@ type InboxScreen struct {
 	settled  bool
 	query    string
 	visible  []int
+	open     int // acts not settled, counted when the list changes
 	cur, off int
 
 	mode    int
@@ -187,6 +188,12 @@ func (s *InboxScreen) refilter() {
 	var keep string
 	if a, ok := s.Selected(); ok {
 		keep = a.Project + "\x00" + a.Key
+	}
+	s.open = 0
+	for i := range s.acts {
+		if s.acts[i].Status != "settled" {
+			s.open++
+		}
 	}
 	q := strings.ToLower(s.query)
 	proj := ""
@@ -482,13 +489,7 @@ func (s *InboxScreen) View() string {
 	if s.proj >= 0 {
 		proj = "project " + line(s.projects[s.proj])
 	}
-	open := 0
-	for _, a := range s.acts {
-		if a.Status != "settled" {
-			open++
-		}
-	}
-	head := th.Subtitle.Render(fmt.Sprintf("%d open", open)) + th.Muted.Render(fmt.Sprintf(" · showing %d · %s", len(s.visible), proj))
+	head := th.Subtitle.Render(fmt.Sprintf("%d open", s.open)) + th.Muted.Render(fmt.Sprintf(" · showing %d · %s", len(s.visible), proj))
 	if s.settled {
 		head += th.Muted.Render(" · settled shown")
 	}
