@@ -153,8 +153,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".packing")
-	os.Remove(tmp)
+	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
 	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
 		os.Remove(tmp)
 		return err
