@@ -68,7 +68,7 @@ credential-like strings and every repair the reader made are listed.
 			if io.Interactive(g) && runLandTUI != nil {
 				return runLandTUI(cmd, io, g, args[0], o)
 			}
-			return runLandPlain(io, g, args[0], o)
+			return safeErr(runLandPlain(io, g, args[0], o))
 		},
 	}
 	f := cmd.Flags()
@@ -177,6 +177,21 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	}
 	renderLanded(io.Out, landed)
 	return nil
+}
+
+// safeError shows an error whose text may quote the pack (a chain entry, a
+// luggage name) with its control and bidi characters made visible (D11);
+// errors.As still finds what it wraps (exit codes, hints).
+type safeError struct{ err error }
+
+func (e safeError) Error() string { return sanitize.Line(e.err.Error()) }
+func (e safeError) Unwrap() error { return e.err }
+
+func safeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return safeError{err}
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -292,3 +292,18 @@ func TestCLILuggageCredential(t *testing.T) {
 		t.Errorf("landing:\n%s", out)
 	}
 }
+
+// An error that quotes the pack shows its control characters visibly (D11).
+func TestCLIErrorSanitised(t *testing.T) {
+	dir := t.TempDir()
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"a","machine":"m","harness":"x"},
+	 "lineage":{"root_id":"TP-\u001b[2J","from_version":1,"chain":["TP-\u001b[2J@1","TP-B@2"]},"note":"",
+	 "passport":{},"asks":[],"landing_checks":[]}`
+	path := filepath.Join(dir, "r.taskpack.json")
+	os.WriteFile(path, []byte(`{"taskpack":"0.1","encoding":"flat","note_to_reader":"","passport":`+obj+`,"attachments":[]}`), 0o644)
+	_, errs, code := tpRun(t, map[string]string{"HOME": dir}, "--store", filepath.Join(dir, "s"), "land", path)
+	if code != exitError || strings.Contains(errs, "\x1b") || !strings.Contains(errs, `\x1b[2J`) {
+		t.Errorf("%d %q", code, errs)
+	}
+}

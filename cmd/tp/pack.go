@@ -68,7 +68,7 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
   tp pack TP-K7WF-3NQX --receipt --out answers.taskpack.json --flat`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPack(io, g, args[0], o)
+			return safeErr(runPack(io, g, args[0], o))
 		},
 	}
 	f := cmd.Flags()
