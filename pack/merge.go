@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tp-dev/tp/model"
@@ -103,6 +104,10 @@ func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
 	if into != "" && into != target {
 		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "refusing to merge into " + into + ": this receipt answers " + target + ". " + quoteReceiptRule}
+	}
+	if err := home.ValidID(target); err != nil {
+		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+			Detail: "the receipt's lineage names " + strconv.Quote(target) + " as the passport it answers, which is not a passport id"}
 	}
 	stored, err := st.Get(target)
 	if err != nil {
