@@ -115,8 +115,8 @@ func New(name string, r *lipgloss.Renderer) (*Theme, error) {
 
 type palette struct {
 	fg, muted, accent, pass, fail, warn, sender, data, selBg, selFg, border, senderBorder lipgloss.TerminalColor
-	glamour                                                                              ansi.StyleConfig
-	progressFull, progressEmpty                                                          string
+	glamour                                                                               ansi.StyleConfig
+	progressFull, progressEmpty                                                           string
 }
 
 var defaultPalette = palette{
