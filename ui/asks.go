@@ -80,9 +80,9 @@ type AsksScreen struct {
 
 // NewAsks returns the asks screen for passport id.
 func NewAsks(c *Common, id string) *AsksScreen {
-	ta := newTextArea()
+	ta := newTextArea(c.Theme)
 	ta.Placeholder = "the answer, as you would give it…"
-	p := newTextInput()
+	p := newTextInput(c.Theme)
 	p.Prompt = "file: "
 	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]AskEdit{}, ta: ta, path: p}
 	s.SetSize(c.Width, c.Height-chrome)

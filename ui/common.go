@@ -190,18 +190,25 @@ func humanBytes(n int64) string {
 
 func lipglossWidth(s string) int { return ansi.StringWidth(s) }
 
-// newTextInput and newTextArea use a steady cursor: no blink timers, and
-// stable snapshots.
-func newTextInput() textinput.Model {
+// newTextInput and newTextArea use a steady cursor (no blink timers, stable
+// snapshots) and the theme's styles, so --theme no-color means no colour
+// in the text fields either.
+func newTextInput(th *themes.Theme) textinput.Model {
 	ti := textinput.New()
 	ti.Cursor.SetMode(cursor.CursorStatic)
+	ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle = th.Key, th.Text, th.Muted
+	ti.Cursor.Style, ti.Cursor.TextStyle = th.Cursor.Reverse(true), th.Text
 	return ti
 }
 
-func newTextArea() textarea.Model {
+func newTextArea(th *themes.Theme) textarea.Model {
 	ta := textarea.New()
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
+	st := textarea.Style{Base: th.Text, CursorLine: th.Text, CursorLineNumber: th.Muted, EndOfBuffer: th.Muted,
+		LineNumber: th.Muted, Placeholder: th.Muted, Prompt: th.Key, Text: th.Text}
+	ta.FocusedStyle, ta.BlurredStyle = st, st
+	ta.Cursor.Style, ta.Cursor.TextStyle = th.Cursor.Reverse(true), th.Text
 	return ta
 }

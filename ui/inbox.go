@@ -104,10 +104,10 @@ type InboxScreen struct {
 
 // NewInbox returns the principal's inbox.
 func NewInbox(c *Common) *InboxScreen {
-	f := newTextInput()
+	f := newTextInput(c.Theme)
 	f.Prompt = "/ "
 	f.Placeholder = "filter by key, project or text"
-	n := newTextArea()
+	n := newTextArea(c.Theme)
 	n.Placeholder = "a note for the record"
 	s := &InboxScreen{c: c, keys: DefaultInboxKeys(), proj: -1, filter: f, note: n, loading: true}
 	s.SetSize(c.Width, c.Height-chrome)

@@ -172,9 +172,9 @@ func NewLanding(c *Common, file string) *Landing {
 		pr.Full, pr.Empty = '█', '░'
 		pr.FullColor, pr.EmptyColor = "", ""
 	}
-	ti := newTextInput()
+	ti := newTextInput(c.Theme)
 	ti.Prompt = "$ "
-	ta := newTextArea()
+	ta := newTextArea(c.Theme)
 	ta.Placeholder = "the answer, as you would give it…"
 	l := &Landing{
 		c: c, keys: DefaultLandingKeys(), file: file,

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,3 +46,36 @@ func TestScreensFitTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// --theme no-color means no colour anywhere, text fields included, even on a
+// true-colour terminal.
+func TestNoColorThemeEmitsNoColour(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		mk   func(c *Common) Component
+		keys []string
+	}{
+		{"inbox note", func(c *Common) Component { return NewInbox(c) }, []string{"n", "h", "i"}},
+		{"inbox filter", func(c *Common) Component { return NewInbox(c) }, []string{"/"}},
+		{"landing answer", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "tab", "tab", "enter"}},
+		{"landing edit", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "e"}},
+		{"landing passport", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "tab", "tab", "tab"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := testCommon(t, Deps{Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+			c.Theme = colorTheme(t, "no-color")
+			d := newDriver(t, New(c, tc.mk(c)))
+			d.keys(tc.keys...)
+			v := d.view()
+			for _, m := range sgrRE.FindAllStringSubmatch(v, -1) {
+				for _, p := range strings.Split(m[1], ";") {
+					if n, err := strconv.Atoi(p); err == nil && (n >= 30 && n <= 49 && n != 39 && n != 49 || n >= 90 && n <= 107) {
+						t.Fatalf("colour parameter %d in %q", n, m[0])
+					}
+				}
+			}
+		})
+	}
+}
+
+var sgrRE = regexp.MustCompile("\x1b\\[([0-9;]*)m")
