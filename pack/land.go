@@ -425,6 +425,8 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 		mu.Unlock()
 		cancel()
 	}
+	// Many small files: one syncfs at the end beats an fsync each.
+	batchSync := len(luggage) > manyFiles && syncFSAvailable
 	scanners := make([]*scan.LuggageScanner, len(luggage))
 	jobs := make(chan int)
 	for range workers {
@@ -433,7 +435,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 			defer wg.Done()
 			for i := range jobs {
 				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
-				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], step); err != nil {
+				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], !batchSync, step); err != nil {
 					fail(err)
 				}
 			}
@@ -463,8 +465,14 @@ feed:
 		found = append(found, sc.Findings()...)
 		names = append(names, filepath.Join(dest, filepath.FromSlash(local[i])))
 	}
-	for d := range dirs {
-		syncDir(filepath.Join(tmp, filepath.FromSlash(d)))
+	if batchSync {
+		if !syncFS(tmp) {
+			return nil, nil, fmt.Errorf("luggage: could not flush %s to disk", tmp)
+		}
+	} else {
+		for d := range dirs {
+			syncDir(filepath.Join(tmp, filepath.FromSlash(d)))
+		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, nil, err
@@ -484,12 +492,16 @@ feed:
 	return names, found, nil
 }
 
+// manyFiles is the file count beyond which a landing flushes the file
+// system once (syncFS) instead of fsyncing each file.
+const manyFiles = 256
+
 // writebackEvery is how many bytes of a luggage file are written before the
 // kernel is asked to start putting them on disk (startWriteback).
 const writebackEvery = 8 << 20
 
 // extractOne writes one luggage file, checking its digest and size.
-func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, step func(int64)) (int64, error) {
+func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, fsync bool, step func(int64)) (int64, error) {
 	r, err := open(l.Name)
 	if err != nil {
 		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
@@ -505,7 +517,7 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		if n-flushed >= writebackEvery {
+		if fsync && n-flushed >= writebackEvery {
 			startWriteback(f, flushed, n-flushed)
 			flushed = n
 		}
@@ -535,8 +547,10 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 	if l.Size > 0 && n != l.Size {
 		return n, &Error{Entry: "data/files/" + l.Name, Rule: RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", n, l.Size)}
 	}
-	if err := f.Sync(); err != nil {
-		return n, err
+	if fsync {
+		if err := f.Sync(); err != nil {
+			return n, err
+		}
 	}
 	return n, f.Close()
 }

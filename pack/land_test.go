@@ -713,3 +713,27 @@ func TestAlreadyLandedOtherEncoding(t *testing.T) {
 		t.Errorf("AlreadyLandedAs = %q, want %s", pl.AlreadyLandedAs, first.ID)
 	}
 }
+
+// A pack of many small files lands whole (one flush for all of them).
+func TestLandManyFiles(t *testing.T) {
+	n := manyFiles + 44
+	var lug []LuggageSource
+	for i := range n {
+		data := fmt.Sprintf("file %d\n", i)
+		lug = append(lug, LuggageSource{Name: fmt.Sprintf("d%d/f%03d.txt", i%7, i), Size: int64(len(data)),
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }})
+	}
+	path := filepath.Join(t.TempDir(), "many.taskpack")
+	if err := Write(path, Source{Object: mustParse(t, handObj), Luggage: lug}, EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st := testStore(t)
+	_, ld := landIt(t, path, st, envOn("x", "y"), Decisions{})
+	if len(ld.Files) != n {
+		t.Fatalf("%d files landed, want %d", len(ld.Files), n)
+	}
+	b, err := os.ReadFile(filepath.Join(ld.FilesDir, "d3", "f045.txt"))
+	if err != nil || string(b) != "file 45\n" {
+		t.Errorf("%q %v", b, err)
+	}
+}
