@@ -169,8 +169,8 @@ func (l *Landing) summaryLines() []string {
 			open++
 		}
 	}
-	out = append(out, lb("Contents")+fmt.Sprintf("%d checks (%d required) · %d facts (%d sealed) · %d asks (%d open) · %d files",
-		len(p.Checks), req, len(p.Facts), sealed, len(p.Asks), open, len(p.Luggage)))
+	out = append(out, lb("Contents")+fmt.Sprintf("%d/%d checks required · %d/%d facts sealed · %d/%d asks open",
+		req, len(p.Checks), sealed, len(p.Facts), open, len(p.Asks)))
 	if p.AlreadyLanded != "" {
 		out = append(out, "", th.Warn.Render("⚠ this exact file was already landed as "+line(p.AlreadyLanded)))
 	}

@@ -190,3 +190,27 @@ func TestHomeListsPacksAndPassports(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 }
+
+// A landing cancelled through its context leaves nothing in the store.
+func TestLandCancelledLeavesNothing(t *testing.T) {
+	a, b := newStore(t), newStore(t)
+	v, _ := a.Create("t", "g", home.CreateOptions{})
+	h := filepath.Join(t.TempDir(), "h.taskpack")
+	packFrom(t, a, model.Passport{V: v}.ID(), h)
+	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	defer l.Close()
+	plan, err := l.Plan(context.Background(), h, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.Land(ctx, plan, ui.Decisions{}, noProgress); err == nil {
+		t.Fatal("a cancelled landing succeeded")
+	}
+	es, _, _ := b.List()
+	ents, _ := os.ReadDir(b.Dir())
+	if len(es) != 0 || len(ents) != 0 {
+		t.Fatalf("left behind: %d passports, %d entries", len(es), len(ents))
+	}
+}
