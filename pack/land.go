@@ -145,6 +145,7 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 		if err := os.MkdirAll(st.Dir(), 0o700); err != nil {
 			return nil, fmt.Errorf("passport store %s: %w", st.Dir(), err)
 		}
+		sweepStale(st.Dir(), time.Now()) // file times are the real clock's
 		files, found, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
 		if err != nil {
 			if statErr != nil {
@@ -354,7 +355,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, nil, err
 	}
-	tmp := filepath.Join(parent, "."+filepath.Base(dest)+".landing-"+randHex(6))
+	tmp := filepath.Join(parent, "."+filepath.Base(dest)+landingSuffix+randHex(6))
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return nil, nil, err
 	}
@@ -571,6 +572,35 @@ func luggageName(name string) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// landingSuffix marks the temporary folder a landing writes luggage into.
+const landingSuffix = ".landing-"
+
+// staleAfter is how old a temporary landing folder must be before a later
+// landing removes it: a process killed half-way (power, kill -9) leaves
+// one behind, and no landing takes a day.
+const staleAfter = 24 * time.Hour
+
+// sweepStale removes temporary landing folders left in the store by a
+// landing that died, best effort. Only hidden ".<id>.files.landing-…"
+// folders older than staleAfter are touched, never a link.
+func sweepStale(dir string, now time.Time) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, d := range des {
+		name := d.Name()
+		if !d.IsDir() || !strings.HasPrefix(name, ".") || !strings.Contains(name, ".files"+landingSuffix) {
+			continue
+		}
+		info, err := d.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleAfter {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, name))
+	}
 }
 
 func syncDir(dir string) {

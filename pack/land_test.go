@@ -737,3 +737,28 @@ func TestLandManyFiles(t *testing.T) {
 		t.Errorf("%q %v", b, err)
 	}
 }
+
+// A landing killed half-way leaves a hidden temporary folder; a later
+// landing removes it once it is a day old, and never touches a fresh one.
+func TestSweepStaleLandings(t *testing.T) {
+	st := testStore(t)
+	if err := os.MkdirAll(st.Dir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(st.Dir(), ".TP-OLD0-OLD0.files.landing-aaaa")
+	fresh := filepath.Join(st.Dir(), ".TP-NEW0-NEW0.files.landing-bbbb")
+	for _, d := range []string{old, fresh} {
+		if err := os.MkdirAll(filepath.Join(d, "x"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(old, past, past)
+	landIt(t, flatPack(t, handObj, attachment("a.txt", "A")), st, envOn("x", "y"), Decisions{})
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("stale landing folder kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh landing folder (maybe another landing in progress) was removed")
+	}
+}
