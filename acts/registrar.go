@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // RunInput is everything one registrar run over one project's document
@@ -617,7 +618,7 @@ func (r *registrar) reconcile(order []string) {
 		order = r.order
 	}
 	carried := r.carry
-	var feats []lineFeatures // built once, on demand
+	var feats *lineIndex // built on demand
 	for _, k := range order {
 		a := r.acts[k]
 		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] {
@@ -631,7 +632,7 @@ func (r *registrar) reconcile(order []string) {
 			feats = r.taskFeatures()
 		}
 		f := features(a.Text)
-		if n, ok := rewriteOf(f, feats); ok {
+		if n, ok := feats.rewriteOf(f); ok {
 			r.warn(Warning{Key: k, Line: n, Kind: WarnRewrite, Message: fmt.Sprintf("no line carries this key any more, and line %d looks like a rewrite of its terms (%q); nothing was sent — relabel or settle it by hand", n, a.Text)})
 			continue
 		}
@@ -684,9 +685,11 @@ const (
 	rewriteRunShare    = 0.4
 )
 
-type lineFeatures struct {
-	num int
-	f   textFeatures
+// lineIndex holds the task lines' features, each computed the first time a
+// vanished key is compared with it.
+type lineIndex struct {
+	lines []*Line
+	feats []*textFeatures
 }
 
 type textFeatures struct {
@@ -696,7 +699,7 @@ type textFeatures struct {
 }
 
 func features(text string) textFeatures {
-	var f textFeatures
+	f := textFeatures{runes: make([]rune, 0, utf8.RuneCountInString(text))}
 	for _, c := range text {
 		if unicode.IsLetter(c) || unicode.IsNumber(c) {
 			c = unicode.ToLower(c)
@@ -705,11 +708,16 @@ func features(text string) textFeatures {
 		}
 	}
 	rs := f.runes
-	if len(rs) == 1 {
+	switch len(rs) {
+	case 0:
+		return f
+	case 1:
 		f.bigrams = []uint64{uint64(rs[0])}
+		return f
 	}
-	for i := 0; i+1 < len(rs); i++ {
-		f.bigrams = append(f.bigrams, uint64(rs[i])<<32|uint64(rs[i+1]))
+	f.bigrams = make([]uint64, len(rs)-1)
+	for i := range f.bigrams {
+		f.bigrams[i] = uint64(rs[i])<<32 | uint64(rs[i+1])
 	}
 	slices.Sort(f.bigrams)
 	f.bigrams = slices.Compact(f.bigrams)
@@ -782,20 +790,27 @@ func longestCommonRun(a, b []rune) int {
 	return best
 }
 
-func (r *registrar) taskFeatures() []lineFeatures {
-	feats := []lineFeatures{}
+func (r *registrar) taskFeatures() *lineIndex {
+	x := &lineIndex{}
 	for i := range r.d.Lines {
 		if l := &r.d.Lines[i]; l.Kind == KindTask {
-			feats = append(feats, lineFeatures{num: l.Num, f: features(l.TaskText)})
+			x.lines = append(x.lines, l)
 		}
 	}
-	return feats
+	x.feats = make([]*textFeatures, len(x.lines))
+	return x
 }
 
-func rewriteOf(f textFeatures, feats []lineFeatures) (int, bool) {
-	for _, lf := range feats {
-		if similarFeatures(f, lf.f) {
-			return lf.num, true
+// rewriteOf returns the number of the first task line that looks like a
+// rewrite of a text with features f.
+func (x *lineIndex) rewriteOf(f textFeatures) (int, bool) {
+	for i, l := range x.lines {
+		if x.feats[i] == nil {
+			lf := features(l.TaskText)
+			x.feats[i] = &lf
+		}
+		if similarFeatures(f, *x.feats[i]) {
+			return l.Num, true
 		}
 	}
 	return 0, false
