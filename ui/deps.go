@@ -17,6 +17,7 @@ type Deps struct {
 	Asks   AsksStore
 	Inbox  Inbox
 	Home   HomeSource
+	Checks ChecksStore
 	// RunHow runs a confirmed command (pack/howrun.Run in production).
 	RunHow func(ctx context.Context, c howrun.Confirmed, o howrun.Options) (howrun.Result, error)
 	// HowTimeout bounds a landing check's command.
@@ -241,6 +242,22 @@ type AskEdit struct {
 	ID     string
 	Action string // "answer" or "drop"
 	Answer string
+}
+
+// ---- landing checks of a stored passport (§4.4) ------------------------------
+
+// ChecksStore reads and records the landing checks of a stored passport.
+type ChecksStore interface {
+	LoadChecks(ctx context.Context, id string) (*CheckSheet, error)
+	// SaveChecks records what the person attests, by check id.
+	SaveChecks(ctx context.Context, id string, statuses map[string]string) error
+}
+
+// CheckSheet is one passport's landing checks and who suggested their how.
+type CheckSheet struct {
+	ID, Title string
+	Origin    Origin // the sender the passport was landed from
+	Checks    []Check
 }
 
 // ---- principal's inbox (Acts 0.3 §2–§3) -----------------------------------

@@ -160,6 +160,9 @@ type Landing struct {
 
 	judging  bool
 	judgeErr error
+
+	// checksOnly shows only the checks step (tp checks ID).
+	checksOnly bool
 }
 
 // NewLanding returns the walkthrough for file.
@@ -478,6 +481,12 @@ func (l *Landing) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	if l.answering {
 		return l.answerKey(msg)
 	}
+	if l.checksOnly {
+		if key.Matches(msg, k.Back) {
+			return l, pop
+		}
+		return l.checksKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		if l.step == StepSummary {
@@ -731,6 +740,9 @@ func (l *Landing) ShortHelp() []key.Binding {
 		return []key.Binding{k.Edit2.Save, k.Edit2.Cancel}
 	}
 	nav := []key.Binding{k.Next, k.Back}
+	if l.checksOnly {
+		nav = nil
+	}
 	switch l.step {
 	case StepChecks:
 		return append([]key.Binding{k.Run, k.Pass, k.Fail, k.Skip}, nav...)

@@ -23,6 +23,9 @@ func (l *Landing) View() string {
 	}
 	bar := l.stepBar()
 	bodyH := l.h - 2
+	if l.checksOnly {
+		bar, bodyH = "", l.h
+	}
 	var body string
 	switch {
 	case l.dialog.open:
@@ -31,6 +34,9 @@ func (l *Landing) View() string {
 		body = pad(append(l.confirmLines(), append([]string{""}, l.progressLines("Landing")...)...), l.w, bodyH)
 	default:
 		body = l.stepView(bodyH)
+	}
+	if l.checksOnly {
+		return body
 	}
 	return bar + "\n\n" + body
 }

@@ -29,6 +29,7 @@ func init() {
 	runHome = homeTUI
 	runLandTUI = landTUI
 	asksScreen = asksTUI
+	checksScreen = checksTUI
 	runInbox = inboxTUI
 }
 
@@ -104,6 +105,7 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 	deps := ui.Deps{
 		Lander: lander,
 		Asks:   &backend.Asks{Store: st, Actor: actor, Machine: machine},
+		Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine},
 		Inbox:  inbox,
 		Home:   &backend.Home{Store: st, Inbox: inbox, Dir: wd},
 	}
@@ -156,6 +158,14 @@ func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
 	actor, machine := identity(io)
 	deps := ui.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewAsks(c, id) })
+	return err
+}
+
+// checksTUI is tp checks ID on a terminal.
+func checksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+	actor, machine := identity(io)
+	deps := ui.Deps{Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine}}
+	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewChecks(c, id) })
 	return err
 }
 

@@ -445,3 +445,49 @@ func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
 }
 
 var _ = fmt.Sprintf
+
+// Checks is ui.ChecksStore over a home store.
+type Checks struct {
+	Store   *home.Store
+	Actor   string // checked_by is Actor@Machine (D14)
+	Machine string
+}
+
+// LoadChecks reads a passport's landing checks and the sender its how came
+// from (landed_from.origin).
+func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, error) {
+	st, err := c.Store.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	p := st.Passport()
+	o := st.V.Get("landed_from").Get("origin")
+	sh := &ui.CheckSheet{ID: p.ID(), Title: p.Title(),
+		Origin: ui.Origin{Actor: o.Get("actor").Text(), Machine: o.Get("machine").Text(), Harness: o.Get("harness").Text()}}
+	if sh.ID == "" {
+		sh.ID = id
+	}
+	for _, x := range home.Checks(st.V) {
+		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(), Status: home.CheckStatus(x)})
+	}
+	return sh, nil
+}
+
+// SaveChecks records the attested statuses together, or none of them.
+func (c *Checks) SaveChecks(ctx context.Context, id string, statuses map[string]string) error {
+	by := home.By(c.Actor, c.Machine)
+	ids := make([]string, 0, len(statuses))
+	for k := range statuses {
+		ids = append(ids, k)
+	}
+	sort.Strings(ids)
+	_, err := c.Store.Apply(id, func(v *ojson.Value) error {
+		for _, k := range ids {
+			if err := home.SetCheck(v, k, statuses[k], by, nowUTC()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return err
+}

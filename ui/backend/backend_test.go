@@ -214,3 +214,30 @@ func TestLandCancelledLeavesNothing(t *testing.T) {
 		t.Fatalf("left behind: %d passports, %d entries", len(es), len(ents))
 	}
 }
+
+func TestChecksAdapter(t *testing.T) {
+	ctx := context.Background()
+	a, b := newStore(t), newStore(t)
+	v, _ := a.Create("t", "g", home.CreateOptions{})
+	h := filepath.Join(t.TempDir(), "h.taskpack")
+	packFrom(t, a, model.Passport{V: v}.ID(), h)
+	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	defer l.Close()
+	plan, _ := l.Plan(ctx, h, noProgress)
+	landed, err := l.Land(ctx, plan, ui.Decisions{}, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Checks{Store: b, Actor: "bob", Machine: "beta"}
+	sh, err := c.LoadChecks(ctx, landed.ID)
+	if err != nil || len(sh.Checks) != 1 || sh.Checks[0].Status != "pending" || sh.Origin.By() != "alice@alpha" {
+		t.Fatalf("%v %+v", err, sh)
+	}
+	if err := c.SaveChecks(ctx, landed.ID, map[string]string{sh.Checks[0].ID: "skipped"}); err != nil {
+		t.Fatal(err)
+	}
+	sh, _ = c.LoadChecks(ctx, landed.ID)
+	if sh.Checks[0].Status != "skipped" {
+		t.Fatalf("%+v", sh.Checks[0])
+	}
+}

@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// ChecksLoadedMsg is sent by the checks screen when the passport was read.
+type ChecksLoadedMsg struct {
+	Sheet *CheckSheet
+	Err   error
+}
+
+// ChecksSavedMsg is sent by the checks screen when the statuses were saved.
+type ChecksSavedMsg struct {
+	Saved int
+	Err   error
+}
+
+// ChecksScreen is `tp checks ID` on a terminal: the landing checks of a
+// stored passport, with the sender's `how` run only after the same
+// confirmation as when landing (D12), and the statuses the person attests
+// saved with w.
+type ChecksScreen struct {
+	c      *Common
+	id     string
+	w, h   int
+	sheet  *CheckSheet
+	pane   *Landing // the landing walkthrough's checks step, alone
+	err    error
+	status string
+	save   key.Binding
+}
+
+// NewChecks returns the checks screen for passport id.
+func NewChecks(c *Common, id string) *ChecksScreen {
+	s := &ChecksScreen{c: c, id: id, save: kb([]string{"w"}, "w", "save statuses")}
+	s.SetSize(c.Width, c.Height-chrome)
+	return s
+}
+
+func (s *ChecksScreen) Title() string { return "checks " + line(s.id) }
+func (s *ChecksScreen) Capturing() bool {
+	return s.pane != nil && s.pane.Capturing()
+}
+func (s *ChecksScreen) Busy() bool { return s.pane != nil && s.pane.Busy() }
+func (s *ChecksScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	if s.pane != nil {
+		s.pane.SetSize(w, h-2)
+	}
+}
+func (s *ChecksScreen) ShortHelp() []key.Binding {
+	if s.pane == nil {
+		return nil
+	}
+	if s.pane.dialog.open || s.pane.Busy() {
+		return s.pane.ShortHelp()
+	}
+	return append(s.pane.ShortHelp(), s.save)
+}
+func (s *ChecksScreen) FullHelp() [][]key.Binding {
+	if s.pane == nil {
+		return nil
+	}
+	return append(s.pane.FullHelp(), []key.Binding{s.save})
+}
+
+// Decisions are the statuses attested so far.
+func (s *ChecksScreen) Decisions() map[string]CheckDecision {
+	if s.pane == nil {
+		return nil
+	}
+	return s.pane.Decisions().Checks
+}
+
+// Init reads the passport's checks.
+func (s *ChecksScreen) Init() tea.Cmd {
+	src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
+	return func() tea.Msg {
+		if src == nil {
+			return ChecksLoadedMsg{Err: fmt.Errorf("the passport store is not available in this build")}
+		}
+		sh, err := src.LoadChecks(ctx, id)
+		return ChecksLoadedMsg{Sheet: sh, Err: err}
+	}
+}
+
+func (s *ChecksScreen) changes() map[string]string {
+	out := map[string]string{}
+	for _, c := range s.sheet.Checks {
+		if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" && d.Status != c.Status {
+			out[c.ID] = d.Status
+		}
+	}
+	return out
+}
+
+// Update handles messages.
+func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ChecksLoadedMsg:
+		s.sheet, s.err = msg.Sheet, msg.Err
+		if s.sheet != nil {
+			l := NewLandingWithPlan(s.c, &Plan{File: s.id, Origin: s.sheet.Origin, Checks: s.sheet.Checks})
+			l.checksOnly, l.step = true, StepChecks
+			s.pane = l
+			s.SetSize(s.w, s.h)
+		}
+		return s, nil
+	case ChecksSavedMsg:
+		if msg.Err != nil {
+			s.err = msg.Err
+			return s, nil
+		}
+		s.err = nil
+		s.status = fmt.Sprintf("✓ saved %d statuses", msg.Saved)
+		for i, c := range s.sheet.Checks {
+			if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" {
+				s.sheet.Checks[i].Status = d.Status
+			}
+		}
+		return s, nil
+	case tea.KeyMsg:
+		if s.pane == nil {
+			if msg.String() == "esc" || msg.String() == "enter" {
+				return s, pop
+			}
+			return s, nil
+		}
+		if !s.pane.Capturing() && !s.pane.dialog.open && !s.pane.Busy() && key.Matches(msg, s.save) {
+			ch := s.changes()
+			if len(ch) == 0 {
+				s.status = "nothing to save"
+				return s, nil
+			}
+			src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
+			return s, func() tea.Msg { return ChecksSavedMsg{Saved: len(ch), Err: src.SaveChecks(ctx, id, ch)} }
+		}
+		s.status = ""
+	}
+	if s.pane == nil {
+		return s, nil
+	}
+	_, cmd := s.pane.Update(msg)
+	return s, cmd
+}
+
+// View draws the passport line, the checks and the save state.
+func (s *ChecksScreen) View() string {
+	th := s.c.Theme
+	if s.sheet == nil {
+		if s.err != nil {
+			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+		}
+		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+	}
+	head := th.Title.Render(line(s.sheet.ID)) + " " + line(s.sheet.Title)
+	if n := len(s.changes()); n > 0 {
+		head += th.Warn.Render(fmt.Sprintf(" · %d unsaved (w saves, q quits without saving)", n))
+	}
+	foot := ""
+	switch {
+	case s.err != nil:
+		foot = th.Error.Render("✗ ") + line(s.err.Error())
+	case s.status != "":
+		foot = th.Pass.Render(s.status)
+	}
+	return fit(head, s.w) + "\n" + s.pane.View() + "\n" + fit(foot, s.w)
+}

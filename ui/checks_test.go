@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tp-dev/tp/pack/howrun"
+)
+
+type fakeChecks struct {
+	sheet *CheckSheet
+	saved []map[string]string
+}
+
+func (f *fakeChecks) LoadChecks(ctx context.Context, id string) (*CheckSheet, error) {
+	return f.sheet, nil
+}
+func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]string) error {
+	f.saved = append(f.saved, s)
+	return nil
+}
+
+func sampleCheckSheet() *CheckSheet {
+	p := samplePlan()
+	return &CheckSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Origin: p.Origin, Checks: p.Checks}
+}
+
+func TestChecksScreen(t *testing.T) {
+	tests := []struct {
+		name  string
+		keys  []string
+		saved string
+		ran   bool
+	}{
+		{"run confirmed, mark, save", []string{"r", "y", "p", "w"}, "[map[c1:passed]]", true},
+		{"declined, mark two, save", []string{"r", "n", "p", "f", "w"}, "[map[c1:passed c2:failed]]", false},
+		{"quit without saving", []string{"p", "q"}, "[]", false},
+		{"esc leaves without saving", []string{"p", "esc"}, "[]", false},
+		{"nothing to save", []string{"w"}, "[]", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := &fakeChecks{sheet: sampleCheckSheet()}
+			c := testCommon(t, Deps{Checks: f, RunHow: howrun.Run})
+			c.WorkDir = dir
+			d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
+			d.keys(tt.keys...)
+			if got := fmt.Sprint(f.saved); got != tt.saved {
+				t.Fatalf("saved %s, want %s", got, tt.saved)
+			}
+			_, err := os.Stat(filepath.Join(dir, "created-by-how"))
+			if (err == nil) != tt.ran {
+				t.Fatalf("ran = %v, want %v", err == nil, tt.ran)
+			}
+		})
+	}
+}
+
+func TestChecksScreenGolden(t *testing.T) {
+	c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
+	d.keys("p")
+	assertSafe(t, d.view())
+	requireGolden(t, d.view())
+}
