@@ -121,13 +121,17 @@ func TestHome(t *testing.T) {
 		Projects:  []ProjectRow{{Project: "shop", Open: 2}},
 		Packs:     []string{"handoff.taskpack"},
 	}
-	c := testCommon(t, Deps{Home: &fakeHome{data}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+	c := testCommon(t, Deps{Home: &fakeHome{data}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
 	d := newDriver(t, New(c, NewHome(c)))
 	assertSafe(t, d.view())
 	requireGolden(t, d.view())
 	d.keys("enter")
 	if _, ok := d.app().Top().(*AsksScreen); !ok {
 		t.Fatalf("enter on a passport opened %T", d.app().Top())
+	}
+	d.keys("esc", "c")
+	if _, ok := d.app().Top().(*ChecksScreen); !ok {
+		t.Fatalf("c on a passport opened %T", d.app().Top())
 	}
 	d.keys("esc", "down", "enter")
 	in, ok := d.app().Top().(*InboxScreen)

@@ -16,15 +16,16 @@ type HomeLoadedMsg struct {
 
 // HomeKeys are the home screen's keys.
 type HomeKeys struct {
-	List          ListKeys
-	Open, Refresh key.Binding
+	List                  ListKeys
+	Open, Checks, Refresh key.Binding
 }
 
 // DefaultHomeKeys returns the home screen's keys.
 func DefaultHomeKeys() HomeKeys {
 	return HomeKeys{
 		List:    DefaultListKeys(),
-		Open:    kb([]string{"enter"}, "enter", "open"),
+		Open:    kb([]string{"enter"}, "enter", "open (a passport's asks)"),
+		Checks:  kb([]string{"c"}, "c", "a passport's landing checks"),
 		Refresh: kb([]string{"R"}, "R", "refresh"),
 	}
 }
@@ -59,10 +60,10 @@ func (h *Home) Capturing() bool   { return false }
 func (h *Home) Busy() bool        { return false }
 func (h *Home) SetSize(w, ht int) { h.w, h.h = w, ht }
 func (h *Home) ShortHelp() []key.Binding {
-	return []key.Binding{h.keys.Open, h.keys.List.Down, h.keys.Refresh}
+	return []key.Binding{h.keys.Open, h.keys.Checks, h.keys.List.Down, h.keys.Refresh}
 }
 func (h *Home) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{h.keys.List.Up, h.keys.List.Down, h.keys.List.PageUp, h.keys.List.PageDown}, {h.keys.Open, h.keys.Refresh}}
+	return [][]key.Binding{{h.keys.List.Up, h.keys.List.Down, h.keys.List.PageUp, h.keys.List.PageDown}, {h.keys.Open, h.keys.Checks, h.keys.Refresh}}
 }
 
 // Init gathers the lists.
@@ -108,6 +109,8 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return h, h.Init()
 		case msg.String() == "esc":
 			return h, pop
+		case key.Matches(msg, h.keys.Checks) && len(h.items) > 0 && h.items[h.cur].kind == 0:
+			return h, push(NewChecks(h.c, h.data.Passports[h.items[h.cur].i].ID))
 		case key.Matches(msg, h.keys.Open) && len(h.items) > 0:
 			it := h.items[h.cur]
 			switch it.kind {
