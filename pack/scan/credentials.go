@@ -160,8 +160,14 @@ var credRules = []credRule{
 		re: rx(`(?:AccountKey=(?P<t>[A-Za-z0-9+/]{86}==)|SharedAccessKey=(?P<t2>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=))`)},
 	{id: "jwt", anchors: []string{"eyJ"}, before: func(b int) bool { return wordBefore(b) && b != '-' }, show: 4, run: "A-Za-z0-9_-", min: 8, window: 8192,
 		re: rx(`(?P<t>eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`)},
+	// An HTTP Authorization header with a literal token, as curl commands in
+	// a landing check's how would carry it; "$TOKEN", "<token>" and
+	// YOUR_TOKEN_HERE are not tokens (no digit, or not the token alphabet).
+	{id: "authorization-header", anchors: []string{"uthorization"}, before: anyBefore, show: 4, window: 12 + 2 + 18 + 8 + 512,
+		re:    rx(`uthorization["']?[ \t]*[:=][ \t]*["']?(?i:bearer|basic|token)[ \t]+(?P<t>[A-Za-z0-9._~+/-]{16,}=*)`),
+		check: hasDigit},
 	{id: "url-password", anchors: []string{"://"}, before: schemeBefore, show: 0, window: 3 + 64 + 1 + 128 + 2,
-		re:    rx(`://[^\s/:@"'<>\\]{1,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
+		re:    rx(`://[^\s/:@"'<>\\]{0,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
 		check: func(t []byte) bool { return !placeholderPassword(string(t)) }},
 }
 
@@ -212,7 +218,7 @@ var (
 	maxAnchor int // longest anchor
 )
 
-const pivotPreference = "-_:.JA"
+const pivotPreference = "-_:.JAz"
 
 func parseSet(spec string) *[256]bool {
 	var set [256]bool

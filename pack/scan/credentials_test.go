@@ -80,7 +80,11 @@ func credFires() []credCase {
 	add("sendgrid-key", "SENDGRID_API_KEY=", "S"+"G."+alnum(22)+"."+alnum(43), "")
 	add("azure-key", "DefaultEndpointsProtocol=https;AccountName=x;AccountKey=", b64(86)+"==", ";EndpointSuffix=core.windows.net")
 	add("azure-key", "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=R;SharedAccessKey=", b64(42)+"A=", "")
-	add("jwt", "Authorization: Bearer ", "ey"+"JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.ey"+"JzdWIiOiIxMjM0NTY3ODkwIn0."+alnum(43), "\n")
+	add("jwt", "session=", "ey"+"JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.ey"+"JzdWIiOiIxMjM0NTY3ODkwIn0."+alnum(43), "\n")
+	add("authorization-header", `curl -H "Authorization: Bearer `, alnum(40), `" https://api.example.com`)
+	add("authorization-header", `{"authorization": "Basic `, "dXNlcjpwYXNzd29yZDEyMw==", `"}`)
+	add("authorization-header", "Authorization: token ", alnum(40), "\n")
+	add("url-password", "REDIS_URL=redis://:", "Zq83kLm2", "@cache:6379")
 	add("url-password", "DATABASE_URL=postgres://app:", "s3cr3t-Pw9", "@db.internal:5432/prod")
 	add("url-password", "clone https://ann:", "x7Hq2", "@git.example.com/r.git")
 	return cs
@@ -116,6 +120,8 @@ func credNearMisses() map[string][]string {
 		"sendgrid-key":          {"S" + "G." + alnum(22) + "." + alnum(42), "SG.com", "S" + "G." + alnum(21) + "." + alnum(43)},
 		"azure-key":             {"AccountKey=" + b64(85) + "==", "AccountKey=<key>", "SharedAccessKey=" + b64(42) + "B="},
 		"jwt":                   {"ey" + "JhbGciOiJIUzI1NiJ9", "ey" + "JhbGciOiJIUzI1NiJ9.ey" + "JzdWIiOiIxIn0", "ey" + "Jh.ey" + "Jz." + alnum(30)},
+		"authorization-header": {"Authorization: Bearer $TOKEN", "Authorization: Bearer <token>", "Authorization: Bearer YOUR_TOKEN_HERE",
+			"the Authorization header carries a bearer token", "Authorization: Bearer " + alnum(15)},
 		"url-password": {"https://user:password@example.com", "http://admin:${DB_PASSWORD}@db", "https://example.com:8080/x",
 			"mailto:ann@example.com", "postgres://app@db/x", "redis://:****@cache", "ssh://git@github.com/x", "https://u:<pw>@h"},
 	}
@@ -241,6 +247,16 @@ func TestCredentialsSeveral(t *testing.T) {
 	}
 	if fs[2].Excerpt != "hf_a…" {
 		t.Errorf("excerpt after a newline = %q, want only the token", fs[2].Excerpt)
+	}
+}
+
+// One secret, one finding: the header and the JWT inside it are not
+// reported twice.
+func TestAuthorizationJWTOnce(t *testing.T) {
+	jwt := "ey" + "JhbGciOiJIUzI1NiJ9.ey" + "JzdWIiOiIxMjM0NTY3ODkwIn0." + alnum(43)
+	fs := Credentials("Authorization: Bearer " + jwt)
+	if len(fs) != 1 || fs[0].Rule != "authorization-header" || fs[0].Offset != 22 {
+		t.Errorf("got %+v", fs)
 	}
 }
 
