@@ -527,7 +527,12 @@ func redact(r *credRule, tok []byte) string {
 }
 
 // Credentials returns every credential in s (D5), in order of offset.
-// Where is empty; Offset is the byte offset of the secret in s.
+// Where is empty; Offset is the byte offset of the secret in s. Rules:
+// private-key, putty-private-key, age-secret-key, anthropic-key, openai-key,
+// github-token, gitlab-token, slack-token, slack-webhook, aws-access-key,
+// aws-secret-key, google-api-key, stripe-key, stripe-webhook-secret,
+// npm-token, pypi-token, huggingface-token, sendgrid-key, azure-key, jwt,
+// authorization-header, url-password (CredentialRules lists them).
 func Credentials(s string) []Finding {
 	var en engine
 	b := []byte(s)

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"math/rand"
+	"os"
 	"strings"
 	"testing"
 )
@@ -209,6 +210,21 @@ func TestEveryRuleTested(t *testing.T) {
 
 // Windows must cover each bounded shape's longest match plus one byte, or the
 // right-hand boundary would be judged on the end of the window.
+// The rule list in Credentials' doc comment is the table's.
+func TestCredentialRulesDocumented(t *testing.T) {
+	src, err := os.ReadFile("credentials.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(src), "// Credentials returns")
+	doc := string(src[i : i+strings.Index(string(src[i:]), "func Credentials")])
+	for _, id := range CredentialRules() {
+		if !strings.Contains(doc, " "+id+",") && !strings.Contains(doc, " "+id+" ") {
+			t.Errorf("rule %s missing from the Credentials doc comment", id)
+		}
+	}
+}
+
 func TestWindowsCoverLongestMatch(t *testing.T) {
 	for _, c := range credFires() {
 		for _, r := range credRules {

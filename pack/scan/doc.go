@@ -25,8 +25,10 @@
 // gigabytes scan at disk speed.
 //
 // Findings are values, not prints. An Excerpt never holds a whole secret: a
-// token is shown as its first four bytes and "…", and nothing after a
-// credential is ever shown (what follows a key id may be its secret). Excerpts
+// token is shown as its first four bytes and "…" (a URL password as "…"
+// alone; a private key as its "-----BEGIN … PRIVATE KEY-----" header, a label
+// that names the key type), and nothing after a credential is ever shown
+// (what follows a key id may be its secret). Excerpts
 // are still untrusted text: callers pass them through model/sanitize before
 // rendering (D11).
 //
