@@ -52,7 +52,9 @@ type credRule struct {
 	// or a base64 run containing "AKIA" never starts a token.
 	before func(b int) bool
 	check  func(tok []byte) bool // extra confirmation of the secret
-	show   int                   // leading bytes of the secret an Excerpt shows
+	// checkUser, for url-password, sees the user name too.
+	checkUser func(user, tok []byte) bool
+	show      int // leading bytes of the secret an Excerpt shows
 	// run and min are a cheap precheck before the regexp: at least min bytes
 	// of the class run (ranges like "A-Za-z0-9_-") must follow the anchor.
 	// Without it, text dense with anchors ("hf_" in Python, "sk-" in CSS)
@@ -98,8 +100,9 @@ func hasDigit(tok []byte) bool {
 //   - JWTs (three base64url segments, the first two starting "eyJ") count: in
 //     practice they are bearer session tokens.
 //   - A password inside a URL ("postgres://app:s3cret@db") counts, unless it
-//     is an obvious placeholder; connection strings are the commonest way a
-//     passport's facts would leak a secret.
+//     is an obvious placeholder or the user name again (postgres:postgres,
+//     guest:guest: well-known defaults, not secrets); connection strings are
+//     the commonest way a passport's facts would leak a secret.
 //   - AWS secret access keys have no prefix; they are caught where they are
 //     named (aws_secret_access_key = …), as in ~/.aws/credentials.
 //   - Also: Slack webhooks, SendGrid, age secret keys, Azure storage/service
@@ -167,8 +170,8 @@ var credRules = []credRule{
 		re:    rx(`uthorization["']?[ \t]*[:=][ \t]*["']?(?i:bearer|basic|token)[ \t]+(?P<t>[A-Za-z0-9._~+/-]{16,}=*)`),
 		check: hasDigit},
 	{id: "url-password", anchors: []string{"://"}, before: schemeBefore, show: 0, window: 3 + 64 + 1 + 128 + 2,
-		re:    rx(`://[^\s/:@"'<>\\]{0,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
-		check: func(t []byte) bool { return !placeholderPassword(string(t)) }},
+		re:        rx(`://[^\s/:@"'<>\\]{0,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
+		checkUser: func(u, t []byte) bool { return !placeholderPassword(string(t)) && string(u) != string(t) }},
 }
 
 // placeholderPassword: documentation writes "user:password@host"; that is a
@@ -475,6 +478,9 @@ func (en *engine) confirm(buf []byte, base int64, c candidate, dataStart bool) b
 		}
 		tok := w[t0:t1]
 		if r.check != nil && !r.check(tok) {
+			continue
+		}
+		if r.checkUser != nil && t0 >= 4 && !r.checkUser(w[3:t0-1], tok) {
 			continue
 		}
 		en.add(buf, base, r, c.start+t0, c.start+t1)

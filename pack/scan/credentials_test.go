@@ -124,7 +124,7 @@ func credNearMisses() map[string][]string {
 		"authorization-header": {"Authorization: Bearer $TOKEN", "Authorization: Bearer <token>", "Authorization: Bearer YOUR_TOKEN_HERE",
 			"the Authorization header carries a bearer token", "Authorization: Bearer " + alnum(15)},
 		"url-password": {"https://user:password@example.com", "http://admin:${DB_PASSWORD}@db", "https://example.com:8080/x",
-			"mailto:ann@example.com", "postgres://app@db/x", "redis://:****@cache", "ssh://git@github.com/x", "https://u:<pw>@h"},
+			"mailto:ann@example.com", "postgres://app@db/x", "redis://:****@cache", "postgres://postgres:postgres@localhost/app", "amqp://guest:guest@rabbit:5672", "ssh://git@github.com/x", "https://u:<pw>@h"},
 	}
 }
 
