@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -263,13 +262,14 @@ func init() {
 			}
 		}
 	}
-	// "sk-" must try the specific shapes first: rules were appended in table
-	// order already, and "sk-ant-" is its own anchor whose candidate also
-	// appears under "sk-"; scanning dedups by start, trying longer anchors
-	// first.
+	// Where two anchors start at one place ("sk-ant-" and "sk-"), scan tries
+	// the longer first (the candidate sort), so the specific shape wins.
 	groups := map[byte]*pivotGroup{}
 	for _, e := range order {
 		b := e.lit[e.pivot]
+		if len(e.lit) < 2 || e.fold && swapCase(b) != b {
+			panic("scan: anchor " + e.lit + " needs two bytes and, when folded, a pivot that is not a letter")
+		}
 		g := groups[b]
 		if g == nil {
 			g = &pivotGroup{b: b}
@@ -286,13 +286,6 @@ func init() {
 			add(&g.byPrev, e.lit[e.pivot-1])
 		} else {
 			add(&g.byNext, e.lit[1])
-		}
-	}
-	for _, g := range pivots {
-		for _, tab := range []*[256][]*anchorEntry{&g.byPrev, &g.byNext} {
-			for c := range tab {
-				sort.SliceStable(tab[c], func(i, j int) bool { return len(tab[c][i].lit) > len(tab[c][j].lit) })
-			}
 		}
 	}
 }
@@ -322,7 +315,7 @@ func (e *anchorEntry) at(buf []byte, s int) bool {
 	}
 	w := buf[s : s+len(e.lit)]
 	if e.fold {
-		return bytes.EqualFold(w, []byte(e.lit))
+		return strings.EqualFold(string(w), e.lit)
 	}
 	return string(w) == e.lit
 }
