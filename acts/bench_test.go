@@ -105,3 +105,37 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReconcileNoRewrite is step 5's worst case: 100 vanished keys
+// whose texts resemble no line, so every key is compared with every line.
+// Its cost is O(vanished keys × task lines).
+func BenchmarkReconcileNoRewrite(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
+			p := enProfile(b)
+			var doc strings.Builder
+			doc.WriteString("## Tasks\n")
+			acts := map[string]*ActState{}
+			words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"}
+			for i := 0; i < n; i++ {
+				text := fmt.Sprintf("%s %s %d", words[i%10], words[(i/10)%10], i)
+				k := DeriveKey("bench", text)
+				fmt.Fprintf(&doc, "- [ ] [owner] %s%s\n", text, p.RenderMarker(k))
+				acts[k] = &ActState{Key: k, Project: "bench", Status: StatusOpen, Need: NeedActive, TermsRev: 1, Text: text, NeedID: RaisedID(k)}
+			}
+			for i := 0; i < 100; i++ {
+				text := fmt.Sprintf("Quizzical xylophone zymurgy %c%c", 'K'+i%10, 'P'+i/10)
+				k := DeriveKey("bench", text)
+				acts[k] = &ActState{Key: k, Project: "bench", Status: StatusOpen, Need: NeedActive, TermsRev: 1, Text: text, NeedID: RaisedID(k)}
+			}
+			in := RunInput{Document: []byte(doc.String()), Profile: p, Project: "bench", Acts: acts, Now: "2026-10-27T00:00:00Z"}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := Run(in)
+				if err != nil || len(out.Send) != 100 {
+					b.Fatalf("%v: sent %d", err, len(out.Send))
+				}
+			}
+		})
+	}
+}
