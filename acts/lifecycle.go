@@ -109,18 +109,16 @@ func Lifecycle(records []Record) (*ActState, error) {
 func dedupe(records []Record) ([]Record, error) {
 	byID := make(map[string]int, len(records))
 	out := make([]Record, 0, len(records))
-	var fp []string
 	for _, r := range records {
-		f := fingerprint(r)
 		if i, ok := byID[r.ID]; ok {
-			if fp[i] != f {
+			// Only colliding ids pay for the content comparison.
+			if fingerprint(out[i]) != fingerprint(r) {
 				return nil, &ConflictError{ID: r.ID}
 			}
 			continue
 		}
 		byID[r.ID] = len(out)
 		out = append(out, r)
-		fp = append(fp, f)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
@@ -198,7 +196,7 @@ func latest(rs []Record, cands []int, onPath []bool) int {
 // GroupByKey splits records by act (project and key); each group keeps the
 // input order.
 func GroupByKey(records []Record) map[ProjectKey][]Record {
-	out := make(map[ProjectKey][]Record)
+	out := make(map[ProjectKey][]Record, len(records)/4+1)
 	for _, r := range records {
 		k := ProjectKey{Project: r.Project, Key: r.Key}
 		out[k] = append(out[k], r)

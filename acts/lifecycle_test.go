@@ -205,10 +205,12 @@ func BenchmarkLifecycle50k(b *testing.B) {
 	}
 	rand.New(rand.NewSource(1)).Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
 	b.ResetTimer()
+	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
 		states, errs := States(rs)
 		if len(states) != 10000 || errs != nil {
 			b.Fatal(len(states), errs)
 		}
 	}
+	cpu.report(b)
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -476,33 +475,6 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCac
 		return prob("holds record %q, which belongs in %s; skipped", id, want)
 	}
 	return recordFromDoc(m), raw, d, nil
-}
-
-// readSmall reads a whole file into buf (grown as needed), up to one byte
-// past maxRecordFile so oversize files are detected without reading them.
-func readSmall(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF || n == 0 && err == nil {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(buf) > maxRecordFile {
-			return buf, nil
-		}
-	}
 }
 
 func kindOf(e fs.DirEntry) string {
