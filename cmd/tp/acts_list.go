@@ -46,9 +46,9 @@ type actsActJSON struct {
 }
 
 type actsListJSON struct {
-	ActsDir  string    `json:"acts_dir"`
+	ActsDir  string        `json:"acts_dir"`
 	Acts     []actsActJSON `json:"acts"`
-	Problems []string  `json:"problems"`
+	Problems []string      `json:"problems"`
 }
 
 func runActsList(io *IO, g *globalOpts, project string) error {

@@ -20,7 +20,7 @@ import (
 
 type actsSyncOpts struct {
 	doc, project, profile, principalTag, secretFile string
-	dryRun, commit                                 bool
+	dryRun, commit                                  bool
 }
 
 func newActsSyncCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -94,21 +94,21 @@ type actsAppliedJSON struct {
 }
 
 type actsSyncJSON struct {
-	Document     string         `json:"document"`
-	Project      string         `json:"project"`
-	Profile      string         `json:"profile"`
-	DryRun       bool           `json:"dry_run"`
-	Changed      bool           `json:"changed"`
-	Written      bool           `json:"written"`
-	Committed    bool           `json:"committed"`
-	Sent         []actsSentJSON     `json:"sent"`
-	Applied      []actsAppliedJSON  `json:"applied"`
-	Acknowledged []string       `json:"acknowledged"`
-	Stamped      int            `json:"stamped"`
-	Struck       int            `json:"struck"`
-	Added        int            `json:"added"`
-	Warnings     []acts.Warning `json:"warnings"`
-	LogProblems  []string       `json:"log_problems"`
+	Document     string            `json:"document"`
+	Project      string            `json:"project"`
+	Profile      string            `json:"profile"`
+	DryRun       bool              `json:"dry_run"`
+	Changed      bool              `json:"changed"`
+	Written      bool              `json:"written"`
+	Committed    bool              `json:"committed"`
+	Sent         []actsSentJSON    `json:"sent"`
+	Applied      []actsAppliedJSON `json:"applied"`
+	Acknowledged []string          `json:"acknowledged"`
+	Stamped      int               `json:"stamped"`
+	Struck       int               `json:"struck"`
+	Added        int               `json:"added"`
+	Warnings     []acts.Warning    `json:"warnings"`
+	LogProblems  []string          `json:"log_problems"`
 }
 
 func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
