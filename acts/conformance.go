@@ -580,9 +580,27 @@ func caseApply(c *fixtureCase) string {
 	all := r.pendingSettlements()
 	var pending []pendingSettlement
 	for _, k := range order {
+		found := false
 		for _, p := range all {
 			if p.Key == k {
 				pending = append(pending, p)
+				found = true
+			}
+		}
+		if found || acts[k].SettlementID != "" {
+			continue
+		}
+		// A settlement chain whose start this receiver never got (say, a
+		// lone reopened): the last settlement record delivered is current.
+		for i := len(recs) - 1; i >= 0; i-- {
+			rec := recs[i]
+			if rec.Key == k && (rec.Type == TypeSettled || rec.Type == TypeReopened) {
+				rt := rec.RestoreText
+				if rt == "" {
+					rt = acts[k].Text
+				}
+				pending = append(pending, pendingSettlement{ID: rec.ID, Key: k, Type: rec.Type, RestoreText: rt})
+				break
 			}
 		}
 	}

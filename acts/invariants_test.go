@@ -269,6 +269,15 @@ func FuzzRegistrar(f *testing.F) {
 				t.Fatalf("I4: the lines before the tasks section changed")
 			}
 		}
+		if d.HasSection && d.End < len(d.Lines) {
+			var suffix []byte
+			for _, l := range d.Lines[d.End:] {
+				suffix = append(append(suffix, l.Text...), l.End...)
+			}
+			if !bytes.HasSuffix(out.Document, suffix) {
+				t.Fatalf("I4: the lines after the tasks section changed")
+			}
+		}
 		acked := map[string]bool{}
 		for _, id := range out.Applied {
 			acked[id] = true

@@ -84,4 +84,6 @@ case("zh-hant reopened re-adds into a placeholder-only body", ZH, ["## 待辦", 
 case("zh-hant reopened with no section", ZH, ["# 花園"], [settled("s-z", kz), reopened("o-z", kz, "s-z", Z)], ["# 花園", "## 待辦", LZ])
 case("zh-hant re-add with another principal tag", zh("老闆"), ["## 待辦", "- (無)"],
      [settled("s-z", kz), reopened("o-z", kz, "s-z", Z)], ["## 待辦", "- [ ] 〔老闆〕" + Z + zh_marker(kz, "老闆")])
+case("a lone reopened (its settled never arrived) still re-adds", EN, ["## Tasks", "- (none)"],
+     [reopened("o-1", k1, "s-1", T1)], ["## Tasks", R1])
 write("apply.json", cases)
