@@ -621,7 +621,7 @@ func (r *registrar) reconcile(order []string) {
 	var feats *lineIndex // built on demand
 	for _, k := range order {
 		a := r.acts[k]
-		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] {
+		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] || raisedOutside(a) {
 			continue
 		}
 		id := fmt.Sprintf("c:%s:r%d", k, a.Reopens)
@@ -647,6 +647,19 @@ func (r *registrar) reconcile(order []string) {
 		rec.Evidence = &Evidence{Basis: fmt.Sprintf("the line %q is no longer in the tasks section of %s; the registrar reads a vanished line as done (a deletion is never a withdrawal)", a.Text, src)}
 		r.out.Send = append(r.out.Send, rec)
 	}
+}
+
+// raisedOutside reports an act a requester raised itself, outside the
+// binding (§2: "outside the binding, by the requester"): it never had a
+// line, so its absence from the document says nothing about the work.
+// Acts raised by a registrar ("registrar:…", §8) are reconciled.
+func raisedOutside(a *ActState) bool {
+	for _, h := range a.History {
+		if h.Type == TypeRaised {
+			return !strings.HasPrefix(h.By, "registrar:")
+		}
+	}
+	return false
 }
 
 func hasClaim(a *ActState, id string) bool {

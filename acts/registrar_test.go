@@ -357,6 +357,13 @@ func TestReconcileNoClaim(t *testing.T) {
 			t.Errorf("want a rewrite warning: %v", out.Warnings)
 		}
 	})
+	t.Run("raised outside the binding", func(t *testing.T) {
+		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [agent] Water seedlings\n")
+		r := raisedRecord("renew-2026", "Renew the domain")
+		r.Project, r.By = "demo", "agent:coder"
+		s.log = append(s.log, r)
+		expectSent(t, s.run())
+	})
 	t.Run("claimed already this period", func(t *testing.T) {
 		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 		s.run()

@@ -93,4 +93,7 @@ case("zh-hant another principal tag", zh("老闆"), ["## 待辦", "- [ ] 〔老�
 case("another project name", EN, ["## Tasks", "- [ ] [owner] " + T1], [], [],
      ["## Tasks", "- [ ] [owner] " + T1 + en_marker(key(T1, "orchard"))], [("r:" + key(T1, "orchard"), "raised", key(T1, "orchard"))],
      project="orchard")
+ext = raised("renew-2026", "Renew the domain")
+ext["by"] = "agent:coder"
+case("an act its requester raised outside the binding is never claimed", EN, ["## Tasks", AG], [ext], [], ["## Tasks", AG], [])
 write("run.json", cases)
