@@ -84,7 +84,11 @@ type Document struct {
 	End        int
 
 	// Mixed lists signs that the document was written for another profile.
-	Mixed []Problem
+	// ForeignHeading is the line number of another profile's tasks heading
+	// (0: none), ForeignProfile that profile's name.
+	Mixed          []Problem
+	ForeignHeading int
+	ForeignProfile string
 }
 
 // NotUTF8Error refuses a document that is not valid UTF-8.
@@ -475,6 +479,9 @@ func (d *Document) detectMixed() {
 					msg += fmt.Sprintf(" (no %q heading, so no tasks): use --profile %s", p.Heading, f.name)
 				}
 				d.Mixed = append(d.Mixed, Problem{Line: l.Num, Reason: msg})
+				if d.ForeignHeading == 0 {
+					d.ForeignHeading, d.ForeignProfile = l.Num, f.name
+				}
 				continue
 			}
 			if !l.Checkbox() {

@@ -134,6 +134,11 @@ func newRegistrar(in RunInput) (*registrar, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !d.HasSection && d.ForeignHeading > 0 {
+		// Read with the wrong profile, every open act would look vanished
+		// and be claimed done: refuse instead.
+		return nil, fmt.Errorf("acts: the document has no %q heading, but line %d is the %s profile's tasks heading: run with the %s profile", in.Profile.Heading, d.ForeignHeading, d.ForeignProfile, d.ForeignProfile)
+	}
 	if in.By == "" {
 		in.By = "registrar:" + in.Project
 	}

@@ -603,6 +603,9 @@ func TestRunErrors(t *testing.T) {
 	if _, err := Run(RunInput{Document: []byte("## Tasks\n\xfe\n"), Profile: en, Project: "demo"}); err == nil || !strings.Contains(err.Error(), "UTF-8") {
 		t.Errorf("not UTF-8: %v", err)
 	}
+	if _, err := Run(RunInput{Document: []byte("# 專案\n## 待辦\n- [ ] 〔Owner〕續約\n"), Profile: en, Project: "demo"}); err == nil || !strings.Contains(err.Error(), "zh-hant profile") {
+		t.Errorf("wrong profile: %v", err)
+	}
 	out, err := Run(RunInput{Document: []byte("## Tasks\n"), Profile: en, Project: "demo", Acts: map[string]*ActState{"k": {Key: "k", Project: "other", Status: StatusOpen, Need: NeedActive, NeedID: "r:k", Text: "x"}}})
 	if err != nil || len(out.Send) != 0 || !hasWarning(out, WarnProject, "k") {
 		t.Errorf("another project's act: %v %+v", err, out)
