@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -429,12 +430,7 @@ func (d *Document) Problems() []Problem {
 }
 
 func sortProblems(ps []Problem) {
-	// insertion sort keeps it stable and the lists are mostly sorted already
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].Line < ps[j-1].Line; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 }
 
 // foreign is what another profile's lines look like, whatever its
