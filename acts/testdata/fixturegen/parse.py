@@ -128,6 +128,15 @@ case("many malformed lines, one task", EN,
      ["## Tasks"] + ["- [x] [owner] done %d" % i for i in range(20)] + ["- [ ] [owner] left"],
      [(22, P, "left")], list(range(2, 22)))
 
+case("ideographic space after the label", EN,
+     ["## Tasks", "- [ ] [owner]\u3000Sign it", "- [ ] [agent]\u00a0\u00a0Draft it"], [(2, P, "Sign it"), (3, A, "Draft it")], [])
+case("checkbox followed by an ideographic space is a checkbox line", EN,
+     ["## Tasks", "- [ ]\u3000[owner] Sign it", "- [x]\u3000done"], [], [2, 3])
+case("CRLF line ends", EN,
+     ["## Tasks\r", "- [ ] [owner] Sign it\r", "### [agent]\r", "- [ ] Draft it" + en_marker("k-1") + "\r", "- [x] done\r"],
+     [(2, P, "Sign it"), (4, A, "Draft it", "k-1")], [5])
+case("a document that is only the heading", EN, ["## Tasks"], [], [])
+
 # zh-hant
 kz = key("繳交社區花園租金")
 case("zh-hant: spec §5.7 example", ZH,

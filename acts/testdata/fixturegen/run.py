@@ -93,6 +93,10 @@ case("zh-hant another principal tag", zh("老闆"), ["## 待辦", "- [ ] 〔老�
 case("another project name", EN, ["## Tasks", "- [ ] [owner] " + T1], [], [],
      ["## Tasks", "- [ ] [owner] " + T1 + en_marker(key(T1, "orchard"))], [("r:" + key(T1, "orchard"), "raised", key(T1, "orchard"))],
      project="orchard")
+case("CRLF document: raise, strike and claim", EN,
+     ["## Tasks\r", L1 + "\r", "- [ ] [owner] " + T2 + "\r", AG + "\r"],
+     [raised(k1, T1), settled("s-1", k1), raised(k3, T3)], [],
+     ["## Tasks", L2, AG], [("r:" + k2, "raised", k2), ("c:%s:r0" % k3, "claimed", k3)])
 ext = raised("renew-2026", "Renew the domain")
 ext["by"] = "agent:coder"
 case("an act its requester raised outside the binding is never claimed", EN, ["## Tasks", AG], [ext], [], ["## Tasks", AG], [])
