@@ -278,6 +278,22 @@ func FuzzRegistrar(f *testing.F) {
 				t.Fatalf("I4: the lines after the tasks section changed")
 			}
 		}
+		// The registrar writes markers only on principal lines it stamps or
+		// re-adds: any keyed line of the result that is not an input line
+		// is a principal task.
+		inLines := map[string]bool{}
+		for _, l := range d.Lines {
+			inLines[l.Text] = true
+		}
+		od, err := Parse(out.Document, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range od.Lines {
+			if l.Key != "" && !inLines[l.Text] && (l.Kind != KindTask || l.Class != ClassPrincipal) {
+				t.Fatalf("a marker was written on line %d, which is not a principal task: %q", l.Num, l.Text)
+			}
+		}
 		acked := map[string]bool{}
 		for _, id := range out.Applied {
 			acked[id] = true

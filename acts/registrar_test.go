@@ -635,3 +635,26 @@ func TestSimilarMore(t *testing.T) {
 		}
 	}
 }
+
+func TestBOMAndWarningsLineNumbers(t *testing.T) {
+	doc := "\xef\xbb\xbf# Demo\n## Tasks\n- [x] [owner] Paid it\n- [ ] [owner] Renew the domain\n- [ ] [owner] Renew the domain\n"
+	out, err := Run(RunInput{Document: []byte(doc), Profile: enProfile(t), Project: "demo", Now: "2026-10-27T00:00:00Z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := " (waiting on owner: " + kDomain + ")"
+	want := "\xef\xbb\xbf# Demo\n## Tasks\n- [x] [owner] Paid it\n- [ ] [owner] Renew the domain" + m + "\n- [ ] [owner] Renew the domain" + m + "\n"
+	if string(out.Document) != want {
+		t.Fatalf("document:\n%q\nwant\n%q", out.Document, want)
+	}
+	var got []string
+	for _, w := range out.Warnings {
+		got = append(got, fmt.Sprintf("%d %s", w.Line, w.Kind))
+	}
+	if strings.Join(got, ", ") != "3 malformed, 5 duplicate" {
+		t.Errorf("warnings %v", out.Warnings)
+	}
+	if s := out.Warnings[0].String(); !strings.HasPrefix(s, "line 3: ticked box") {
+		t.Errorf("warning text %q", s)
+	}
+}
