@@ -383,7 +383,7 @@ func c9(l *loaded, trips map[string]*roundTrip) (bool, string) {
 		if rt == nil {
 			return false, name + " was not streamed"
 		}
-		if err := rt.result(e.actual); err != nil {
+		if err := rt.result(); err != nil {
 			return false, name + ": " + err.Error()
 		}
 		payload = append(payload, payloadSum{path: name, sha256: e.actual, size: e.size})
@@ -441,7 +441,6 @@ type roundTrip struct {
 	rerun  bool
 	tc     textCheck
 	text   bool
-	sum    string
 	err    error
 }
 
@@ -480,11 +479,11 @@ func (rt *roundTrip) close() {
 		if !rt.pipe.b64 && !rt.text {
 			rt.rerun = true // a cut character at the very end
 		} else {
-			rt.sum, rt.err = rt.pipe.sum, rt.pipe.err
+			rt.err = rt.pipe.err
 		}
 		rt.pipe = nil
 	case !rt.rerun:
-		rt.sum, rt.err = tripBytes(rt.small, !rt.text)
+		rt.err = tripBytes(rt.small, !rt.text)
 		rt.small = nil
 	}
 	if rt.rerun {
@@ -498,7 +497,7 @@ func (rt *roundTrip) close() {
 		_, err = io.CopyBuffer(pt, readerOnly{rc}, make([]byte, 256<<10))
 		rc.Close()
 		pt.close()
-		rt.sum, rt.err = pt.sum, pt.err
+		rt.err = pt.err
 		if err != nil {
 			rt.err = err
 		}
@@ -506,7 +505,7 @@ func (rt *roundTrip) close() {
 }
 
 // tripBytes is the round trip of a small file, in memory.
-func tripBytes(data []byte, b64 bool) (string, error) {
+func tripBytes(data []byte, b64 bool) error {
 	var enc bytes.Buffer
 	w := bufio.NewWriter(&enc)
 	if b64 {
@@ -523,43 +522,49 @@ func tripBytes(data []byte, b64 bool) (string, error) {
 	if b64 {
 		r = newB64Decoder(sd)
 	}
-	h := sha256.New()
-	_, err := io.CopyBuffer(h, r, make([]byte, 8<<10))
-	return hex.EncodeToString(h.Sum(nil)), err
+	back, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(back, data) {
+		return errDifferent
+	}
+	return nil
 }
 
-// result compares what came back with the digest of what went in.
-func (rt *roundTrip) result(want string) error {
+var errDifferent = errors.New("the bytes come back different")
+
+// result says whether the bytes came back as they went in.
+func (rt *roundTrip) result() error {
 	enc := "utf8"
 	if !rt.text {
 		enc = "base64"
 	}
 	if rt.err != nil {
-		return fmt.Errorf("%s round trip failed: %v", enc, rt.err)
-	}
-	if rt.sum != want {
-		return fmt.Errorf("bytes come back different through %s", enc)
+		return fmt.Errorf("%s round trip: %v", enc, rt.err)
 	}
 	return nil
 }
 
 // pipeTrip is the streaming round trip for files past smallTrip: an
 // encoder goroutine writes the flat form's string into a pipe, a decoder
-// goroutine reads it back and hashes the bytes.
+// goroutine reads it back and compares the bytes with the originals, which
+// reach it through a short queue (so memory stays a few chunks).
 type pipeTrip struct {
 	b64 bool
 	ch  chan []byte
 	wg  sync.WaitGroup
-	sum string
 	err error
 }
 
 func newPipeTrip(b64 bool) *pipeTrip {
 	pt := &pipeTrip{b64: b64, ch: make(chan []byte, 4)}
 	pr, pw := io.Pipe()
+	orig := make(chan []byte, 8)
 	pt.wg.Add(2)
 	go func() {
 		defer pt.wg.Done()
+		defer close(orig)
 		bw := bufio.NewWriterSize(pw, 256<<10)
 		var enc io.Writer
 		var b64enc *base64Stream
@@ -570,7 +575,11 @@ func newPipeTrip(b64 bool) *pipeTrip {
 			enc = &jsonStringWriter{w: bw}
 		}
 		for chunk := range pt.ch {
+			orig <- chunk // before encoding: the decoder may need it first
 			enc.Write(chunk)
+			// Flush per chunk: the decoder must be able to see every
+			// queued chunk's bytes, or the queue and the pipe deadlock.
+			bw.Flush()
 		}
 		if b64enc != nil {
 			b64enc.close()
@@ -581,20 +590,65 @@ func newPipeTrip(b64 bool) *pipeTrip {
 	}()
 	go func() {
 		defer pt.wg.Done()
-		h := sha256.New()
 		sd := newStringDecoder(bufio.NewReaderSize(pr, 256<<10))
 		var r io.Reader = sd
 		if b64 {
 			r = newB64Decoder(sd)
 		}
-		_, err := io.CopyBuffer(h, r, make([]byte, 256<<10))
+		cmp := &compareWriter{orig: orig}
+		_, err := io.CopyBuffer(cmp, r, make([]byte, 256<<10))
 		if err == nil && !sd.done {
 			err = errors.New("the string never ended")
 		}
-		pt.sum, pt.err = hex.EncodeToString(h.Sum(nil)), err
+		if err == nil {
+			err = cmp.finish()
+		}
+		pt.err = err
 		pr.CloseWithError(errors.New("decoder finished"))
+		for range orig { // let the encoder finish
+		}
 	}()
 	return pt
+}
+
+// compareWriter checks that what is written is exactly the bytes queued in
+// orig, in order.
+type compareWriter struct {
+	orig chan []byte
+	cur  []byte
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(c.cur) == 0 {
+			next, ok := <-c.orig
+			if !ok {
+				return 0, errDifferent
+			}
+			c.cur = next
+			continue
+		}
+		k := min(len(p), len(c.cur))
+		if !bytes.Equal(p[:k], c.cur[:k]) {
+			return 0, errDifferent
+		}
+		p, c.cur = p[k:], c.cur[k:]
+	}
+	return n, nil
+}
+
+// finish reports an error if originals are left over (bytes went missing).
+func (c *compareWriter) finish() error {
+	if len(c.cur) > 0 {
+		return errDifferent
+	}
+	for next := range c.orig {
+		if len(next) > 0 {
+			return errDifferent
+		}
+	}
+	return nil
 }
 
 func (pt *pipeTrip) Write(p []byte) (int, error) {

@@ -230,6 +230,9 @@ func (d *stringDecoder) Read(p []byte) (int, error) {
 			d.err = io.EOF
 			break
 		}
+		if n > 0 && d.r.Buffered() == 0 {
+			break // return what we have rather than wait for more input
+		}
 		d.step(p[n:], &n)
 	}
 	if n > 0 {
