@@ -434,6 +434,9 @@ const shapeFacts = `[
 func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *ojson.Value) {
 	t.Helper()
 	in := filepath.Join(dir, s.name+"-in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for rel, b := range s.files {
 		p := filepath.Join(in, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -697,6 +700,513 @@ func TestInteropBagItPython(t *testing.T) {
 				t.Errorf("bagit.py --validate: %v\n%s", err, strings.Join(lines, "\n"))
 			}
 		})
+	}
+}
+
+// ---------------------------------------------------------------------------
+// The reference, run with node: skipped cleanly without node or an export of
+// task-passport 0.3.0 in $TP_REFERENCE_DIR (default /tmp/tpref; set it up
+// with scripts/interop.sh setup).
+
+func refCLI(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := os.Getenv("TP_REFERENCE_DIR")
+	if dir == "" {
+		dir = "/tmp/tpref"
+	}
+	cli := filepath.Join(dir, "cli.js")
+	if _, err := os.Stat(cli); err != nil {
+		t.Skipf("the reference implementation is not at %s (scripts/interop.sh setup, or set TP_REFERENCE_DIR)", dir)
+	}
+	return cli
+}
+
+// runRef runs the reference's command line and returns stdout and the exit
+// code; a store, when given, is passed as --store.
+func runRef(t *testing.T, cli, store string, args ...string) ([]byte, int) {
+	t.Helper()
+	if store != "" {
+		args = append(args, "--store", store)
+	}
+	cmd := exec.Command("node", append([]string{cli}, args...)...)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("node %v: %v", args, err)
+	}
+	if code != 0 && len(out) == 0 {
+		out = stderr.Bytes()
+	}
+	return out, code
+}
+
+type refReport struct {
+	OK     bool `json:"ok"`
+	Checks []struct {
+		ID     string `json:"id"`
+		OK     bool   `json:"ok"`
+		Detail string `json:"detail"`
+	} `json:"checks"`
+}
+
+func (r refReport) failing() map[string]string {
+	m := map[string]string{}
+	for _, c := range r.Checks {
+		if !c.OK {
+			m[c.ID] = c.Detail
+		}
+	}
+	return m
+}
+
+func refJudge(t *testing.T, cli, path string) refReport {
+	t.Helper()
+	out, code := runRef(t, cli, "", "conformance", path)
+	var r refReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("reference conformance %s (exit %d): %s", path, code, out)
+	}
+	if (code == 0) != r.OK {
+		t.Errorf("reference conformance %s: exit %d with ok=%v", path, code, r.OK)
+	}
+	return r
+}
+
+// refSafeName says the reference keeps a luggage name as it is when it
+// assembles a bag (its luggagePath turns anything but word characters,
+// ".", "-", brackets and CJK into "_"): only then can its C9 rebuild tp's
+// bag, and only then does a flat file land under the same name.
+var refSafeName = regexp.MustCompile(`^[\w.\-（）()\x{4e00}-\x{9fa5}/]+$`)
+
+// withReferenceBagInfo rewrites a tp bag with bag-info.txt as the reference
+// would write it for the same pack (its template: agent task-passport,
+// Bag-Spec copied from the pack object's spec) and tagmanifest-sha256.txt
+// recomputed; every other entry is copied unchanged, in order. It shows that
+// bag-info.txt is the only thing the reference's C9 objects to.
+func withReferenceBagInfo(t *testing.T, bag, out string) {
+	t.Helper()
+	entries, order := zipEntries(t, bag)
+	obj := asMap(t, entries["data/passport.json"])
+	state := sub(obj, "passport")
+	org := sub(obj, "origin")
+	oneLine := func(s string, n int) string {
+		s = regexp.MustCompile(`[\r\n]+`).ReplaceAllString(s, " ")
+		if r := []rune(s); len(r) > n {
+			// the reference cuts UTF-16 code units; the shapes here are short
+			s = string(r[:n])
+		}
+		return s
+	}
+	or := func(s, d string) string {
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	var octets int64
+	n := 0
+	for name, b := range entries {
+		if strings.HasPrefix(name, "data/") {
+			octets += int64(len(b))
+			n++
+		}
+	}
+	title := or(str(state, "title"), str(state, "id"))
+	entries["bag-info.txt"] = []byte(strings.Join([]string{
+		"Bag-Software-Agent: task-passport",
+		"Bagging-Date: " + str(obj, "packed_at")[:10],
+		"External-Identifier: " + str(state, "id"),
+		"External-Description: " + oneLine(title, 200),
+		"Source-Organization: " + oneLine(or(str(org, "actor"), "unknown"), 120),
+		"Internal-Sender-Identifier: " + oneLine(or(str(org, "machine"), "unknown"), 120),
+		fmt.Sprintf("Payload-Oxum: %d.%d", octets, n),
+		"Bag-Spec: " + str(obj, "spec"),
+	}, "\n") + "\n")
+	var tm strings.Builder
+	for _, name := range []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt"} {
+		fmt.Fprintf(&tm, "%s  %s\n", shaOf(t, entries[name]), name)
+	}
+	entries["tagmanifest-sha256.txt"] = []byte(tm.String())
+	writeZip(t, out, order, entries)
+}
+
+func writeZip(t *testing.T, out string, order []string, entries map[string][]byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range order {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(entries[name]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestInteropReferenceJudgesTpPacks is issue 2's promise: the reference's
+// conformance passes every check but C9 on tp's bags and passes tp's flat
+// files outright. C9 differs because the reference rebuilds the bag from
+// the flat form with its own bag-info.txt template (Bag-Software-Agent:
+// task-passport, Bag-Spec: task-passport-bag/0.1, where D2 writes tp and
+// taskpack/0.1) and compares every entry, tag files included: given the
+// same tp bag with only bag-info.txt (and the tagmanifest) rewritten to the
+// reference's template, its C9 passes too.
+func TestInteropReferenceJudgesTpPacks(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	for _, s := range tpShapes() {
+		t.Run(s.name, func(t *testing.T) {
+			bag, flat, _ := writeShape(t, dir, s)
+			safe := true
+			for rel := range s.files {
+				safe = safe && refSafeName.MatchString(rel)
+			}
+			if s.name == "percent-name" {
+				t.Skip("known failure: tp writes \"%\" in a luggage name as %25 (RFC 8493 §2.1.3); the reference reads manifest paths literally and fails C1, see INTEROP.md")
+			}
+			fails := refJudge(t, cli, bag).failing()
+			for id, detail := range fails {
+				if id != "C9" {
+					t.Errorf("bag: the reference fails %s: %s", id, detail)
+				}
+			}
+			if _, ok := fails["C9"]; !ok {
+				t.Errorf("bag: the reference's C9 passed a bag whose bag-info.txt is not its own; this test's explanation of C9 is out of date")
+			}
+			if r := refJudge(t, cli, flat); !r.OK {
+				t.Errorf("flat: the reference says not conformant: %v", r.failing())
+			}
+			rewritten := filepath.Join(dir, s.name+"-refinfo.taskpack")
+			withReferenceBagInfo(t, bag, rewritten)
+			fails = refJudge(t, cli, rewritten).failing()
+			if safe && len(fails) != 0 {
+				t.Errorf("bag with the reference's bag-info.txt: the reference still fails %v", fails)
+			}
+			if !safe {
+				// The reference renames such luggage when it rebuilds the bag,
+				// so its C9 cannot match any writer's bag that keeps the name.
+				if _, ok := fails["C9"]; !ok || len(fails) != 1 {
+					t.Errorf("bag with names the reference renames: failing %v, want C9 only", fails)
+				}
+			}
+		})
+	}
+}
+
+// TestInteropReferenceLandsTpPacks: the reference lands tp's packs, both
+// encodings, and the passport it makes holds what tp meant: the luggage
+// bytes under <store>/<id>.files, the asks, the landing checks (required
+// first in next_steps), the facts as tp sealed them, and the sender's
+// lineage (the reference records root_id@from_version in current_state; it
+// keeps no lineage field).
+func TestInteropReferenceLandsTpPacks(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	for _, s := range tpShapes() {
+		for _, enc := range []string{"bag", "flat"} {
+			t.Run(s.name+"/"+enc, func(t *testing.T) {
+				bag, flat, _ := writeShape(t, filepath.Join(dir, enc), s)
+				file := bag
+				if enc == "flat" {
+					file = flat
+				}
+				if s.name == "percent-name" && enc == "bag" {
+					t.Skip("known failure: tp writes \"%\" in a luggage name as %25 (RFC 8493 §2.1.3); the reference reads manifest paths literally and refuses the bag, see INTEROP.md")
+				}
+				p := openLenient(t, file)
+				sent := asMap(t, p.Raw)
+				store := filepath.Join(dir, enc, s.name+"-refstore")
+				out, code := runRef(t, cli, store, "land", file)
+				var res struct {
+					OK         bool     `json:"ok"`
+					PassportID string   `json:"passport_id"`
+					Luggage    []string `json:"luggage"`
+					Required   int      `json:"landing_checks_required"`
+					OpenAsks   int      `json:"open_asks"`
+				}
+				if err := json.Unmarshal(out, &res); err != nil || code != 0 || !res.OK {
+					t.Fatalf("the reference cannot land %s (exit %d): %s", filepath.Base(file), code, out)
+				}
+				lin := sub(sent, "lineage")
+				if res.PassportID == str(lin, "root_id") || res.PassportID == "" {
+					t.Errorf("landed as %q", res.PassportID)
+				}
+				b, err := os.ReadFile(filepath.Join(store, res.PassportID+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := asMap(t, b)
+				if got, want := factMarks(v["facts"]), factMarks(sub(sent, "passport")["facts"]); got != want || want != "✓ ✓ s@box-a s@box-a s@box-a" {
+					t.Errorf("facts landed %q, tp sent %q (want ✓ ✓ s@box-a s@box-a s@box-a)", got, want)
+				}
+				if got, want := askMarks(v["asks"]), askMarks(sent["asks"]); got != want {
+					t.Errorf("asks landed %q, sent %q", got, want)
+				}
+				for _, a := range asSlice(sent["asks"]) {
+					la := askByID(v["asks"], str(a, "id"))
+					if str(la, "what") != str(a, "what") || str(la, "accept") != str(a, "accept") {
+						t.Errorf("ask %s landed as %v, sent %v", str(a, "id"), la, a)
+					}
+				}
+				if got, want := checkMarks(v["landing_checks"]), checkMarks(sent["landing_checks"]); got != want {
+					t.Errorf("landing checks landed %q, sent %q", got, want)
+				}
+				steps := strs(v["next_steps"])
+				for i, c := range asSlice(sent["landing_checks"]) {
+					if i >= len(steps) || !strings.Contains(steps[i], str(c, "check")) {
+						t.Errorf("next_steps[%d] = %q, want the required check %q first", i, at(steps, i), str(c, "check"))
+					}
+				}
+				tag := fmt.Sprintf("%s@%d", str(lin, "root_id"), num(lin, "from_version"))
+				if !strings.Contains(str(v, "current_state"), tag) {
+					t.Errorf("the sender's lineage %s is not recorded: %q", tag, str(v, "current_state"))
+				}
+				landed := map[string][]byte{}
+				filesDir := filepath.Join(store, res.PassportID+".files")
+				filepath.WalkDir(filesDir, func(path string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() {
+						b, _ := os.ReadFile(path)
+						rel, _ := filepath.Rel(filesDir, path)
+						landed[filepath.ToSlash(rel)] = b
+					}
+					return nil
+				})
+				want := map[string][]byte{}
+				for _, l := range p.Luggage {
+					want[l.Name] = readLuggage(t, p, l.Name)
+				}
+				safe := true
+				for name := range want {
+					safe = safe && refSafeName.MatchString(name)
+				}
+				if enc == "bag" || safe {
+					samePayload(t, "luggage landed by the reference", want, landed)
+				} else {
+					// the reference renames these (see refSafeName); the bytes
+					// must still all arrive
+					if bytesKey(t, want) != bytesKey(t, landed) {
+						t.Errorf("luggage bytes differ: sent %s, landed %s", bytesKey(t, want), bytesKey(t, landed))
+					}
+				}
+			})
+		}
+	}
+}
+
+func asSlice(v any) []map[string]any {
+	var out []map[string]any
+	a, _ := v.([]any)
+	for _, x := range a {
+		m, _ := x.(map[string]any)
+		out = append(out, m)
+	}
+	return out
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return ""
+}
+
+func bytesKey(t *testing.T, m map[string][]byte) string {
+	var sums []string
+	for _, b := range m {
+		sums = append(sums, shaOf(t, b)[:12])
+	}
+	sort.Strings(sums)
+	return strings.Join(sums, ",")
+}
+
+// TestInteropSpecWhereReferenceLags: where the reference's judge lags the
+// spec, tp follows the spec.
+//   - C6: a fact with no scope counts as machine-scoped (§4.2, §6). The
+//     reference's C6 only looks at scope == "machine", so an unscoped fact
+//     still wearing a ✓ passes its C6 (it does fail its C9 or C0 for other
+//     reasons); tp's C6 fails it.
+//   - C9: "whatever the attachments' size" (§6, D3). The reference's C9
+//     converts to the flat form, which it refuses over 1 MiB, so it fails
+//     its own large bag; tp passes it.
+func TestInteropSpecWhereReferenceLags(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+
+	entries, order := zipEntries(t, filepath.Join(refgenDir, "facts.taskpack"))
+	obj := mustParse(t, string(entries["data/passport.json"]))
+	unscoped := obj.Get("passport").Get("facts").Items()[3] // "the export script runs", no scope
+	if unscoped.Has("scope") {
+		t.Fatal("fixture changed: facts[3] has a scope")
+	}
+	unscoped.Set("verified", ojson.NewBool(true))
+	unscoped.Obj().Delete("needs_reverify")
+	unscoped.Obj().Delete("verified_on")
+	entries["data/passport.json"] = ojson.Canonical(obj)
+	var man, tm strings.Builder
+	for _, name := range order {
+		if strings.HasPrefix(name, "data/") {
+			fmt.Fprintf(&man, "%s  %s\n", shaOf(t, entries[name]), name)
+		}
+	}
+	entries["manifest-sha256.txt"] = []byte(man.String())
+	for _, name := range []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt"} {
+		fmt.Fprintf(&tm, "%s  %s\n", shaOf(t, entries[name]), name)
+	}
+	entries["tagmanifest-sha256.txt"] = []byte(tm.String())
+	bag := filepath.Join(dir, "unscoped-verified.taskpack")
+	writeZip(t, bag, order, entries)
+
+	ours, err := pack.Conformance(bag, pack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := checkByID(ours, "C6"); c.Pass {
+		t.Errorf("tp's C6 passes an unscoped fact wearing a ✓ (§4.2: no scope counts as machine)")
+	}
+	if c := checkByID(ours, "C0"); c.Pass {
+		t.Errorf("tp's C0 passes a pack that needs sealing to read (D4)")
+	}
+	theirs := refJudge(t, cli, bag).failing()
+	if _, fails := theirs["C6"]; fails {
+		t.Logf("the reference's C6 now catches unscoped facts: update INTEROP.md")
+	}
+	if theirs["C1"] != "" {
+		t.Errorf("the hand-made bag is not a valid bag to the reference: %s", theirs["C1"])
+	}
+
+	large := filepath.Join(refgenDir, "large.taskpack")
+	if d, fails := refJudge(t, cli, large).failing()["C9"]; !fails || !strings.Contains(d, "MiB") {
+		t.Errorf("the reference's C9 on its own 1.5 MiB bag: failing=%v %q (INTEROP.md says it fails)", fails, d)
+	}
+	if c := checkByID(mustJudge(t, large), "C9"); !c.Pass {
+		t.Errorf("tp's C9 fails a large bag: %s (§6: whatever the attachments' size)", c.Reason)
+	}
+}
+
+func checkByID(r *pack.Report, id string) pack.Check {
+	for _, c := range r.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return pack.Check{ID: id, Reason: "missing"}
+}
+
+func mustJudge(t *testing.T, path string) *pack.Report {
+	t.Helper()
+	r, err := pack.Conformance(path, pack.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestInteropRefgenReproducible regenerates testdata/refgen with the
+// reference and compares: the committed packs are exactly what it writes.
+func TestInteropRefgenReproducible(t *testing.T) {
+	cli := refCLI(t)
+	if testing.Short() {
+		t.Skip("drives the reference ~40 times")
+	}
+	out := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join("..", "scripts", "interop.sh"), "refgen", out)
+	cmd.Env = append(os.Environ(), "TP_REFERENCE_DIR="+filepath.Dir(cli))
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("refgen: %v\n%s", err, msg)
+	}
+	want := readSums(t, filepath.Join(refgenDir, "SHA256SUMS"))
+	got := readSums(t, filepath.Join(out, "SHA256SUMS"))
+	if fmt.Sprint(want) != fmt.Sprint(got) {
+		t.Errorf("the reference now writes other bytes:\ncommitted %v\ngenerated %v", want, got)
+	}
+}
+
+// TestInteropReferenceReceiptIntoTp is the round trip across implementations
+// (§4.4.1, D6): tp packs a handoff with two asks; the reference lands it,
+// a1 is answered there, and the reference packs a receipt; tp looks for the
+// passport that receipt answers. It cannot find it: the reference starts a
+// new chain at every pack ([<its own id>@<version>], root_id its own id)
+// instead of extending the kept one (§3.1 MUST), so by D6 the receipt names
+// the reference's passport, which is not in tp's store — and tp says which
+// id it looked for. --into the asking passport is refused, as D6 requires.
+func TestInteropReferenceReceiptIntoTp(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	env := pack.Env{Machine: "box-a", Actor: "alice"}
+	stA := newStore(t)
+	a, err := stA.Create("Board deck Q3", "A 12-slide deck the CFO signs off", home.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idA := a.Get("id").Text()
+	built, err := pack.Build(a, pack.BuildOptions{Actor: "alice", Machine: "box-a",
+		Asks: []*ojson.Value{pack.ParseAsk("Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2"), pack.ParseAsk("Which template?|file name and version of the template|")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handoff := filepath.Join(dir, "handoff.taskpack")
+	if err := pack.Write(handoff, built.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stA.Save(built.Home, 1); err != nil {
+		t.Fatal(err)
+	}
+
+	stB := filepath.Join(dir, "storeB")
+	out, code := runRef(t, cli, stB, "land", handoff)
+	var landed struct {
+		PassportID string `json:"passport_id"`
+	}
+	if json.Unmarshal(out, &landed) != nil || code != 0 {
+		t.Fatalf("the reference cannot land tp's handoff: %s", out)
+	}
+	idB := landed.PassportID
+	// B answers a1 and asks one back: the reference has no command for it, so
+	// the asks go in with --asks, as its README says to.
+	asks := filepath.Join(dir, "asks.json")
+	os.WriteFile(asks, []byte(`[{"id":"a1","what":"Send the September close","accept":"A CSV with EMEA, APAC and AMER revenue","status":"answered","answer":"close.csv attached"},
+		{"id":"a2","what":"Which template?","accept":"file name and version of the template","status":"open"},
+		{"id":"b1","what":"May slide 7 show last year?","accept":"yes or no, and who decided","status":"open"}]`), 0o644)
+	receipt := filepath.Join(dir, "receipt.taskpack")
+	if out, code := runRef(t, cli, stB, "pack", idB, "--kind", "receipt", "--asks", asks, "--actor", "bob", "--out", receipt); code != 0 {
+		t.Fatalf("the reference cannot pack the receipt: %s", out)
+	}
+	p := openLenient(t, receipt)
+	lin := sub(asMap(t, p.Raw), "lineage")
+	chain := strs(lin["chain"])
+	if len(chain) != 1 || str(lin, "root_id") != idB {
+		t.Logf("the reference now keeps the chain (%v, root %s): update INTEROP.md", chain, str(lin, "root_id"))
+	}
+	_, err = pack.PlanMerge(p, stA, "", env)
+	if err == nil {
+		t.Fatalf("tp found a target for a receipt whose chain is %v", chain)
+	}
+	if !strings.Contains(err.Error(), idB) {
+		t.Errorf("the error does not name the id it looked for (%s): %v", idB, err)
+	}
+	if _, err := pack.PlanMerge(p, stA, idA, env); err == nil {
+		t.Errorf("--into %s merged a receipt whose lineage names %s (D6 refuses)", idA, idB)
+	}
+	v := storedMap(t, stA, idA)
+	if got := askMarks(v["asks"]); got != "a1:open a2:open" {
+		t.Errorf("A's asks changed: %q", got)
 	}
 }
 
@@ -1045,5 +1555,3 @@ func unzipTo(t *testing.T, bag, dir string) {
 		}
 	}
 }
-
-var _ = regexp.MustCompile // used by the reference tests
