@@ -215,25 +215,30 @@ type ProjectKey struct {
 // records conflict is left out and its error returned in errs (one bad act
 // never hides the others).
 func States(records []Record) (states map[ProjectKey]*ActState, errs []error) {
-	groups := GroupByKey(records)
-	states = make(map[ProjectKey]*ActState, len(groups))
-	keys := make([]ProjectKey, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].Project != keys[j].Project {
-			return keys[i].Project < keys[j].Project
+	// Sort a copy by act and slice it, rather than grouping into a map of
+	// growing slices: large logs spend less time allocating.
+	sorted := append([]Record(nil), records...)
+	sort.Slice(sorted, func(i, j int) bool {
+		a, b := &sorted[i], &sorted[j]
+		if a.Project != b.Project {
+			return a.Project < b.Project
 		}
-		return keys[i].Key < keys[j].Key
+		return a.Key < b.Key
 	})
-	for _, k := range keys {
-		st, err := Lifecycle(groups[k])
+	states = make(map[ProjectKey]*ActState)
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].Project == sorted[i].Project && sorted[j].Key == sorted[i].Key {
+			j++
+		}
+		k := ProjectKey{Project: sorted[i].Project, Key: sorted[i].Key}
+		st, err := Lifecycle(sorted[i:j:j])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("project %q key %q: %w", k.Project, k.Key, err))
-			continue
+		} else {
+			states[k] = st
 		}
-		states[k] = st
+		i = j
 	}
 	return states, errs
 }

@@ -35,6 +35,9 @@ type Log struct {
 	// CacheDir, when set, holds digests of record files that already passed
 	// the schemas (see Load). DefaultCacheDir gives the usual place.
 	CacheDir string
+	// KeepRaw makes Load keep each record's file bytes in Loaded.Raw (for
+	// tools that show or forward records with their unknown fields).
+	KeepRaw bool
 }
 
 // OpenLog returns the log rooted at dir. Nothing is created until a record
@@ -342,7 +345,7 @@ func (p LogProblem) String() string { return p.Path + ": " + p.Msg }
 type Loaded struct {
 	Project  string
 	Records  []Record          // valid records of this project, sorted by id
-	Raw      map[string][]byte // each record's file as read, by id
+	Raw      map[string][]byte // each record's file as read, by id (only with Log.KeepRaw)
 	Acked    map[string]bool   // ids the registrar acknowledged
 	Problems []LogProblem      // files skipped, sorted by path
 }
@@ -391,13 +394,17 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	}
 	wg.Wait()
 	fresh := false
-	for _, res := range results {
+	out.Records = make([]Record, 0, len(results))
+	for i := range results {
+		res := &results[i]
 		switch {
 		case res.prob != nil:
 			out.Problems = append(out.Problems, *res.prob)
 		case res.raw != nil:
 			out.Records = append(out.Records, res.rec)
-			out.Raw[res.rec.ID] = res.raw
+			if l.KeepRaw {
+				out.Raw[res.rec.ID] = res.raw
+			}
 			if !cache.has(res.digest) {
 				fresh = true
 			}

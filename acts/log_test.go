@@ -155,6 +155,7 @@ func TestLogWriteDuplicateConflict(t *testing.T) {
 
 func TestLogKeepsUnknownFields(t *testing.T) {
 	l := OpenLog(t.TempDir())
+	l.KeepRaw = true
 	raw := `{"ph":"0.3","ext":"acts/0.3","id":"n-1","type":"note","origin":"principal","by":"ps:x","key":"k","project":"p","ts":"2026-11-02T09:00:00Z","about":{"quote":"q"},"text":"Called them.","x-vendor":{"b":1,"a":2}}`
 	if _, err := l.Write([]byte(raw)); err != nil {
 		t.Fatal(err)

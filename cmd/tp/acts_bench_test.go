@@ -18,7 +18,10 @@ import (
 // relations) up to the total. Records are written straight to their files;
 // the benchmark measures sync, not the setup.
 func benchSyncSetup(b *testing.B, lines, records int) (doc string, env map[string]string) {
-	dir := b.TempDir()
+	return benchSyncSetupIn(b, b.TempDir(), lines, records)
+}
+
+func benchSyncSetupIn(b testing.TB, dir string, lines, records int) (doc string, env map[string]string) {
 	l := acts.OpenLog(filepath.Join(dir, "acts"))
 	if err := os.MkdirAll(l.RecordsDir("bench"), 0o755); err != nil {
 		b.Fatal(err)
@@ -123,4 +126,19 @@ func BenchmarkActsSync(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWriteSyncBenchFixture writes the benchmark's document and log to
+// $TP_BENCH_OUT (lines and records from $TP_BENCH_LINES, $TP_BENCH_RECORDS)
+// so the real binary can be timed with /usr/bin/time; skipped otherwise.
+func TestWriteSyncBenchFixture(t *testing.T) {
+	out := os.Getenv("TP_BENCH_OUT")
+	if out == "" {
+		t.Skip("set TP_BENCH_OUT to write the sync benchmark fixture")
+	}
+	lines, records := 10000, 50000
+	fmt.Sscan(os.Getenv("TP_BENCH_LINES"), &lines)
+	fmt.Sscan(os.Getenv("TP_BENCH_RECORDS"), &records)
+	doc, env := benchSyncSetupIn(t, out, lines, records)
+	t.Logf("document %s, TP_ACTS=%s", doc, env["TP_ACTS"])
 }
