@@ -114,7 +114,7 @@ type actsSyncJSON struct {
 func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	// A sync holds the whole log in memory for a moment; collecting half as
 	// often trades some memory (about 20%) for CPU time (about 25% less).
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
 	if o.project == "" {
 		return withHint(errors.New("sync needs --project: the project is part of every key (§6.1)"), "tp acts sync STATE.md --project NAME")
 	}
