@@ -1555,3 +1555,154 @@ func unzipTo(t *testing.T, bag, dir string) {
 		}
 	}
 }
+
+// TestInteropTpReceiptIntoReferenceStore is the other way round, and it
+// works: the reference packs a handoff with two asks from its own store; tp
+// lands it in another store, answers a1, and packs a receipt whose chain
+// extends the kept one ([A@1, B@1]); by D6 that names A, and tp merges it
+// straight into the reference's store (D15: the same directory store). The
+// reference opens and lists A afterwards. Because the reference does not
+// record the asks it sends in the passport that stays home (§4.3 MUST), A
+// has no counterpart for a1 or a2: both arrive as adopted asks (§4.4.1.3),
+// a1 carrying its answer.
+func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	env := pack.Env{Machine: "box-b", Actor: "bob", Now: func() time.Time { return time.Date(2026, 9, 4, 10, 0, 0, 0, time.UTC) }}
+	storeA := filepath.Join(dir, "reference-store")
+	out, code := runRef(t, cli, storeA, "new", "--title", "Board deck Q3", "--goal", "A 12-slide deck the CFO signs off")
+	idA := str(asMap(t, out), "passport_id")
+	if code != 0 || idA == "" {
+		t.Fatalf("reference new: %s", out)
+	}
+	handoff := filepath.Join(dir, "handoff.taskpack")
+	if out, code := runRef(t, cli, storeA, "pack", idA, "--out", handoff, "--actor", "alice",
+		"--ask", "Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2",
+		"--ask", "Which template?|file name and version of the template|brand"); code != 0 {
+		t.Fatalf("reference pack: %s", out)
+	}
+	stB := newStore(t)
+	h := openLenient(t, handoff)
+	plan, err := pack.PlanLanding(h, stB, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := pack.Land(h, plan, stB, pack.Decisions{Answers: map[string]string{"a1": "close.csv attached"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := stB.Get(ld.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := pack.Build(b.V, pack.BuildOptions{Kind: "receipt", Actor: "bob", Machine: "box-b", Now: env.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	receipt := filepath.Join(dir, "receipt.taskpack")
+	if err := pack.Write(receipt, built.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r := openLenient(t, receipt)
+	if got := strings.Join(strs(sub(asMap(t, r.Raw), "lineage")["chain"]), ","); got != idA+"@1,"+ld.ID+"@1" {
+		t.Errorf("receipt chain %s, want %s@1,%s@1 (§3.1: extend the kept chain)", got, idA, ld.ID)
+	}
+	stA, err := home.Open(storeA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mplan, err := pack.PlanMerge(r, stA, "", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mplan.Merge.Target != idA {
+		t.Fatalf("merge target %s, want %s", mplan.Merge.Target, idA)
+	}
+	if _, err := pack.Merge(r, mplan, stA, pack.Decisions{}); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runRef(t, cli, storeA, "open", idA)
+	if code != 0 {
+		t.Fatalf("the reference cannot open the passport tp merged into: %s", out)
+	}
+	state := sub(asMap(t, out), "state")
+	if num(state, "version") != 2 || str(state, "goal") != "A 12-slide deck the CFO signs off" {
+		t.Errorf("after the merge the reference sees version %d, goal %q", num(state, "version"), str(state, "goal"))
+	}
+	a1 := askByID(state["asks"], "a1")
+	if a1 == nil || fmt.Sprint(a1["answer"]) != "close.csv attached" {
+		t.Errorf("a1 after the merge: %v", a1)
+	}
+	if got := askMarks(state["asks"]); got != "a1:open a2:open" {
+		t.Errorf("asks %q: with no counterpart at home both are adopted as open (§4.4.1.3)", got)
+	}
+	if out, code := runRef(t, cli, storeA, "list"); code != 0 || !strings.Contains(string(out), idA) {
+		t.Errorf("reference list after the merge: %s", out)
+	}
+}
+
+// TestInteropBagItPythonMadeBag is the other direction: a bag made by
+// bagit.py (`bagit.py [--sha256] DIR` over data/passport.json and
+// data/files/...) and zipped is a pack tp reads and judges conformant,
+// with bagit.py's own bag-info.txt and, by default, its extra sha512
+// manifests.
+func TestInteropBagItPythonMadeBag(t *testing.T) {
+	script := os.Getenv("TP_BAGIT_PY")
+	if script == "" {
+		script = "/tmp/bagit-python/bagit.py"
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("bagit.py not found: set TP_BAGIT_PY (scripts/interop.sh setup)")
+	}
+	src := filepath.Join(refgenDir, "luggage-folders.taskpack")
+	payload := payloadOf(t, src)
+	for _, args := range [][]string{{"--sha256"}, nil} {
+		name := "sha256+sha512"
+		if args != nil {
+			name = "sha256"
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bag")
+			for k, b := range payload {
+				p := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(k, "data/")))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(python, append(append([]string{script, "--quiet"}, args...), dir)...)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("bagit.py: %v %s", err, msg)
+			}
+			entries := map[string][]byte{}
+			var order []string
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					rel, _ := filepath.Rel(dir, p)
+					b, _ := os.ReadFile(p)
+					entries[filepath.ToSlash(rel)] = b
+					order = append(order, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			if args == nil && entries["manifest-sha512.txt"] == nil {
+				t.Log("this bagit.py writes no sha512 manifest by default")
+			}
+			bag := dir + ".taskpack"
+			writeZip(t, bag, order, entries)
+			judgeConformant(t, bag)
+			p := openLenient(t, bag)
+			samePayload(t, "tp's reading of the bagit.py bag", luggageOfPayload(payload), func() map[string][]byte {
+				m := map[string][]byte{}
+				for _, l := range p.Luggage {
+					m[l.Name] = readLuggage(t, p, l.Name)
+				}
+				return m
+			}())
+		})
+	}
+}
