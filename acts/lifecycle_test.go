@@ -214,3 +214,75 @@ func BenchmarkLifecycle50k(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// FuzzLifecycleOrder builds a record set from the fuzzer's bytes (types,
+// supersedes links, timestamps and ids drawn from small sets so forks,
+// stale records, cycles and duplicates are common) and checks that the state
+// is a function of the set: reversing and rotating the input changes nothing.
+func FuzzLifecycleOrder(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add([]byte{3, 3, 3, 4, 4, 0, 0, 1, 9, 9, 2})
+	f.Add([]byte("settled reopened withdrawn amended raised"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 64 {
+			b = b[:64]
+		}
+		types := []string{TypeRaised, TypeAmended, TypeWithdrawn, TypeSettled, TypeReopened, TypeClaimed, TypeNote, TypeRelated}
+		var rs []Record
+		var ids []string
+		for i := 0; i+1 < len(b); i += 2 {
+			typ := types[int(b[i])%len(types)]
+			id := fmt.Sprintf("x%d", int(b[i+1])%7)
+			r := rec(id, typ, fmt.Sprintf("2026-11-0%dT09:00:00Z", 1+int(b[i])%3))
+			if len(ids) > 0 && b[i+1]%3 != 0 {
+				r.Supersedes = []string{ids[int(b[i+1])%len(ids)]}
+			}
+			switch typ {
+			case TypeRaised, TypeAmended:
+				r.Terms, r.TermsRev = &Terms{Text: fmt.Sprint("t", b[i+1])}, 1+int(b[i+1])%3
+			case TypeSettled:
+				r.Outcome, r.TermsRev = "done", 1
+			}
+			rs = append(rs, r)
+			ids = append(ids, id)
+		}
+		if len(rs) == 0 {
+			return
+		}
+		st, err := Lifecycle(rs)
+		rev := make([]Record, len(rs))
+		for i := range rs {
+			rev[len(rs)-1-i] = rs[i]
+		}
+		rot := append(append([]Record(nil), rs[1:]...), rs[0])
+		for _, other := range [][]Record{rev, rot} {
+			st2, err2 := Lifecycle(other)
+			if (err == nil) != (err2 == nil) {
+				t.Fatalf("error depends on order: %v vs %v", err, err2)
+			}
+			if err == nil && !reflect.DeepEqual(st, st2) {
+				t.Fatalf("state depends on order:\n%+v\n%+v", st, st2)
+			}
+		}
+		if err != nil {
+			var ce *ConflictError
+			if !errors.As(err, &ce) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		// Every record is accounted for exactly once.
+		n := len(st.History) + len(st.Claims) + len(st.Notes) + len(st.Relations) + len(st.Stale)
+		settlePath := 0
+		if st.SettlementID != "" {
+			settlePath = 1 // at least the current one; the path itself is not exposed
+		}
+		distinct := map[string]bool{}
+		for _, r := range rs {
+			distinct[r.ID] = true
+		}
+		if n+settlePath > len(distinct) {
+			t.Fatalf("%d records accounted, %d distinct", n+settlePath, len(distinct))
+		}
+	})
+}
