@@ -616,17 +616,22 @@ func newPipeTrip(b64 bool) *pipeTrip {
 type compareWriter struct {
 	orig chan []byte
 	cur  []byte
+	buf  []byte // cur's whole chunk, recycled once compared
 }
 
 func (c *compareWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		if len(c.cur) == 0 {
+			if c.buf != nil {
+				putChunk(c.buf)
+				c.buf = nil
+			}
 			next, ok := <-c.orig
 			if !ok {
 				return 0, errDifferent
 			}
-			c.cur = next
+			c.cur, c.buf = next, next
 			continue
 		}
 		k := min(len(p), len(c.cur))
@@ -652,13 +657,26 @@ func (c *compareWriter) finish() error {
 }
 
 func (pt *pipeTrip) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
+	n := len(p)
+	for len(p) > 0 {
+		c := chunkPool.Get().(*[]byte)
+		k := copy((*c)[:cap(*c)], p)
+		*c = (*c)[:k]
+		pt.ch <- *c
+		p = p[k:]
 	}
-	c := make([]byte, len(p))
-	copy(c, p)
-	pt.ch <- c
-	return len(p), nil
+	return n, nil
+}
+
+// chunkPool recycles the copies a pipeTrip queues: without it a judged
+// gigabyte is a gigabyte of garbage.
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 256<<10); return &b }}
+
+func putChunk(b []byte) {
+	if cap(b) == 256<<10 {
+		b = b[:0]
+		chunkPool.Put(&b)
+	}
 }
 
 func (pt *pipeTrip) close() {
