@@ -368,3 +368,18 @@ func TestRoundTripSmallWrites(t *testing.T) {
 		t.Fatal("a difference went unnoticed")
 	}
 }
+
+// TestExamplesConformant: the packs shipped in examples/ (the README's first
+// command runs on one) are conformant.
+func TestExamplesConformant(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.taskpack*")
+	if len(files) < 6 {
+		t.Fatalf("examples/ holds %d packs, want 6", len(files))
+	}
+	for _, f := range files {
+		r, err := Conformance(f, Options{})
+		if err != nil || !r.Conformant {
+			t.Errorf("%s: %v %v", f, err, failing(r))
+		}
+	}
+}
