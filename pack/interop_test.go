@@ -1706,3 +1706,42 @@ func TestInteropBagItPythonMadeBag(t *testing.T) {
 		})
 	}
 }
+
+// TestInteropReferenceJudgesTpConversions: tp's conversions of the
+// reference's own packs go back to the reference: its conformance passes
+// tp's flat file of each reference bag outright, and tp's bag of each
+// reference flat file on every check but C9 — and on C9 too once
+// bag-info.txt is the reference's template, which makes every tag file
+// equal to the reference's own bag of the same pack.
+func TestInteropReferenceJudgesTpConversions(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	for _, c := range refCases {
+		if c.bagOnly {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			flat := filepath.Join(dir, c.name+".taskpack.json")
+			bag := filepath.Join(dir, c.name+".taskpack")
+			convert(t, filepath.Join(refgenDir, c.name+".taskpack"), flat, pack.WriteOptions{})
+			convert(t, filepath.Join(refgenDir, c.name+".taskpack.json"), bag, pack.WriteOptions{})
+			if r := refJudge(t, cli, flat); !r.OK {
+				t.Errorf("tp's flat file of the reference bag: the reference fails %v", r.failing())
+			}
+			fails := refJudge(t, cli, bag).failing()
+			for id, d := range fails {
+				if id != "C9" {
+					t.Errorf("tp's bag of the reference flat file: the reference fails %s: %s", id, d)
+				}
+			}
+			rewritten := filepath.Join(dir, c.name+"-refinfo.taskpack")
+			withReferenceBagInfo(t, bag, rewritten)
+			if fails := refJudge(t, cli, rewritten).failing(); len(fails) != 0 {
+				t.Errorf("with the reference's bag-info.txt the reference still fails %v", fails)
+			}
+			ours, _ := zipEntries(t, rewritten)
+			theirs, _ := zipEntries(t, filepath.Join(refgenDir, c.name+".taskpack"))
+			samePayload(t, "tp's bag (reference bag-info) vs the reference's bag, every entry", theirs, ours)
+		})
+	}
+}
