@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -446,5 +447,28 @@ func TestRunningCommandShownAndCancellable(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "late")); err == nil {
 		t.Fatal("the cancelled command finished")
+	}
+}
+
+// Theme × width matrix for the summary and the checks step (the sender's
+// box must stay visibly apart in every theme).
+func TestLandingThemeMatrix(t *testing.T) {
+	for _, theme := range []string{"default", "high-contrast", "no-color"} {
+		for _, w := range []int{80, 100} {
+			for _, step := range []int{StepSummary, StepChecks} {
+				t.Run(fmt.Sprintf("%s/%d/%s", theme, w, stepNames[step]), func(t *testing.T) {
+					c := testCommon(t, Deps{Lander: &fakeLander{plan: samplePlan()}})
+					c.Theme = colorTheme(t, theme)
+					d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+					d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+					for range step {
+						d.keys("tab")
+					}
+					v := d.view()
+					assertSafe(t, v)
+					requireGolden(t, strings.ReplaceAll(v, "\x1b", `\e`))
+				})
+			}
+		}
 	}
 }
