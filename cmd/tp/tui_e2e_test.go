@@ -208,3 +208,15 @@ func TestTUIEndToEnd(t *testing.T) {
 		}
 	})
 }
+
+// The UI's hooks are set, and without a terminal every command stays
+// headless: plain `tp` prints help instead of opening the home screen.
+func TestTUIHooksAndHeadlessFallback(t *testing.T) {
+	if runLandTUI == nil || runInbox == nil || asksScreen == nil || checksScreen == nil {
+		t.Fatal("a UI hook is not set")
+	}
+	code, out, _ := runWith(map[string]string{"TP_STORE": t.TempDir()})
+	if code != exitOK || !strings.Contains(out, "tp carries unfinished work") {
+		t.Fatalf("plain tp without a terminal: code %d\n%s", code, out)
+	}
+}
