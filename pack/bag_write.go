@@ -146,7 +146,11 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 	bagit, info, manifest, tagmanifest := bagTagFiles(obj, payload, opts.Agent)
 
 	zw := zip.NewWriter(w)
+	huffman := false // set just before an entry that must not compress past 8:1
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		if huffman {
+			return flate.NewWriter(out, flate.HuffmanOnly)
+		}
 		fw := flatePool.Get().(*flate.Writer)
 		fw.Reset(out)
 		return &pooledFlate{fw}, nil
@@ -181,14 +185,14 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 	}
 	buf := make([]byte, 256<<10)
 	for i, l := range src.Luggage {
-		if err := writeLuggageEntry(zw, header, l, sums[i], buf); err != nil {
+		if err := writeLuggageEntry(zw, header, l, sums[i], buf, &huffman); err != nil {
 			return err
 		}
 	}
 	return zw.Close()
 }
 
-func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHeader, l LuggageSource, sum luggageSum, buf []byte) error {
+func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHeader, l LuggageSource, sum luggageSum, buf []byte, huffman *bool) error {
 	rc, err := l.Open()
 	if err != nil {
 		return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
@@ -199,11 +203,17 @@ func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHead
 		return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
 	}
 	method := zip.Store
-	if n > 0 && compressible(buf[:n]) {
+	ratio := compressRatio(buf[:n])
+	if ratio > 10.0/9 {
 		method = zip.Deflate
 	}
+	// Bytes this repetitive (a zero-filled image, a sparse file) would
+	// deflate past the 1000:1 a reader refuses as a bomb (D10) once they
+	// are large: Huffman-only coding cannot go past 8:1.
+	*huffman = ratio > 50 && sum.size > 1<<20
 	fh := header(payloadFiles+l.Name, method)
 	fw, err := zw.CreateHeader(fh)
+	*huffman = false
 	if err != nil {
 		return err
 	}
@@ -226,9 +236,13 @@ func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHead
 
 // compressible test-deflates a sample: luggage that does not shrink by a
 // tenth (images, archives, random bytes) is stored, not deflated.
-func compressible(sample []byte) bool {
+func compressible(sample []byte) bool { return compressRatio(sample) > 10.0/9 }
+
+// compressRatio is how many times smaller a fast deflate makes sample; 1
+// for samples too small to be worth compressing.
+func compressRatio(sample []byte) float64 {
 	if len(sample) < 64 {
-		return false // too small for deflate to pay for its own header
+		return 1 // too small for deflate to pay for its own header
 	}
 	var c countWriter
 	fw := flatePool.Get().(*flate.Writer)
@@ -236,7 +250,7 @@ func compressible(sample []byte) bool {
 	fw.Reset(&c)
 	fw.Write(sample)
 	fw.Close()
-	return c.n < int64(len(sample))*9/10
+	return float64(len(sample)) / float64(max(c.n, 1))
 }
 
 // flatePool reuses deflate writers: each one holds about a megabyte of

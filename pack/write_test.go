@@ -409,3 +409,27 @@ func TestWriteSeals(t *testing.T) {
 		t.Errorf("fact not sealed: %s", ojson.Compact(f))
 	}
 }
+
+// TestWriteNeverABomb: luggage so repetitive that deflate would pass the
+// 1000:1 ratio D10 refuses is written so that tp's own reader accepts it.
+func TestWriteNeverABomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 1.2 GiB of zeros through deflate")
+	}
+	const size = 1200 << 20
+	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "zeros.img", Size: size,
+		Open: func() (io.ReadCloser, error) { return io.NopCloser(io.LimitReader(zeroReader{}, size)), nil }}}}
+	path := filepath.Join(t.TempDir(), "z.taskpack")
+	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path, Options{Strict: true})
+	if err != nil {
+		t.Fatalf("tp refuses its own pack: %v", err)
+	}
+	p.Close()
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
