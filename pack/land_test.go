@@ -762,3 +762,25 @@ func TestSweepStaleLandings(t *testing.T) {
 		t.Error("a fresh landing folder (maybe another landing in progress) was removed")
 	}
 }
+
+// The passport is saved last: when that save fails, the luggage already
+// renamed into place is removed again.
+func TestLandSaveFailsLeavesNoFiles(t *testing.T) {
+	st := testStore(t)
+	newPassport(t, st, nil)
+	p := openPack(t, flatPack(t, handObj, attachment("a.txt", "A")))
+	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another landing took the id meanwhile.
+	if _, err := st.Save(mustParse(t, `{"id":"`+pl.ID+`","title":"someone else's"}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, st.Dir())
+	var ce *home.ConflictError
+	if _, err := Land(p, pl, st, Decisions{}); !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a conflict", err)
+	}
+	sameSnapshot(t, before, snapshot(t, st.Dir()))
+}
