@@ -97,6 +97,7 @@ type InboxScreen struct {
 	pickOff int
 	action  Action
 	preview string
+	prevOff int
 	// pendingProject selects a project once the acts are loaded (opened
 	// from the home screen).
 	pendingProject string
@@ -246,7 +247,7 @@ func (s *InboxScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			s.err, s.mode = msg.Err, inboxList
 			return s, nil
 		}
-		s.action, s.preview, s.mode, s.err = msg.Action, msg.Text, inboxPreview, nil
+		s.action, s.preview, s.mode, s.err, s.prevOff = msg.Action, msg.Text, inboxPreview, nil, 0
 		return s, nil
 	case ActAppliedMsg:
 		s.mode = inboxList
@@ -339,6 +340,10 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		}
 		return s, nil
 	case inboxPreview:
+		if off, ok := k.List.move(msg, s.prevOff, 1<<30, max(s.h-8, 1)); ok {
+			s.prevOff = off
+			return s, nil
+		}
 		switch {
 		case key.Matches(msg, k.Yes):
 			return s, s.applyCmd(s.action)
@@ -451,7 +456,7 @@ func (s *InboxScreen) ShortHelp() []key.Binding {
 	case inboxPick:
 		return []key.Binding{k.Pick, k.List.Down, kb([]string{"esc"}, "esc", "cancel")}
 	case inboxPreview:
-		return []key.Binding{k.Yes, k.No}
+		return []key.Binding{k.Yes, k.No, k.List.Down}
 	}
 	if a, ok := s.Selected(); ok && a.Status == "settled" {
 		return []key.Binding{k.Reopen, k.Note, k.Filter, k.Project, k.Settled}
@@ -611,13 +616,24 @@ func (s *InboxScreen) detail() []string {
 
 func (s *InboxScreen) previewView() string {
 	th := s.c.Theme
-	out := []string{th.Warn.Render("Write this? ") + th.Subtitle.Render(describeAction(s.action)), th.Muted.Render("These records go into the record log, exactly as shown:"), ""}
+	head := []string{th.Warn.Render("Write this? ") + th.Subtitle.Render(describeAction(s.action)), th.Muted.Render("These records go into the record log, exactly as shown:"), ""}
+	var body []string
 	for _, ln := range strings.Split(text(s.preview), "\n") {
-		out = append(out, "  "+ln)
+		body = append(body, "  "+ln)
 	}
-	body := strings.Split(th.Dialog.Width(max(s.w-2, 10)).Render(strings.Join(out, "\n")), "\n")
-	body = append(body, "", th.Key.Render("y")+" write it · "+th.Key.Render("n/esc")+" cancel (nothing is written)")
-	return pad(body, s.w, s.h)
+	// The dialog's frame takes 2 lines, the key line 2 more; the records
+	// scroll inside what is left so every line can be read before y.
+	room := max(s.h-4-len(head), 1)
+	vis, off := window(body, s.prevOff, room)
+	s.prevOff = off
+	inner := append(append([]string{}, head...), vis...)
+	more := ""
+	if len(body) > room {
+		more = th.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ scroll", off+1, off+len(vis), len(body)))
+	}
+	box := strings.Split(th.Dialog.Width(max(s.w-2, 10)).Render(strings.Join(inner, "\n")), "\n")
+	box = append(box, more, th.Key.Render("y")+" write it · "+th.Key.Render("n/esc")+" cancel (nothing is written)")
+	return pad(box, s.w, s.h)
 }
 
 func (s *InboxScreen) pickView() string {

@@ -175,3 +175,25 @@ func TestInboxThemeMatrix(t *testing.T) {
 		}
 	}
 }
+
+// A preview taller than the screen scrolls, so every record can be read
+// before it is written.
+func TestInboxPreviewScrolls(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 12})
+	d.keys("d")
+	if strings.Contains(d.view(), `"type": "settle"`) {
+		t.Fatal("the last line fits; make the test preview longer")
+	}
+	for range 10 {
+		d.keys("down")
+	}
+	if !strings.Contains(d.view(), `"type": "settle"`) {
+		t.Fatalf("could not scroll to the end:\n%s", d.view())
+	}
+	d.keys("y")
+	if len(f.applied) != 1 {
+		t.Fatal("not written after scrolling")
+	}
+}
