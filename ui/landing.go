@@ -112,6 +112,7 @@ type howDialog struct {
 	editing  bool
 	input    textinput.Model
 	trusting bool // the §4.2 restore dialog instead
+	off      int  // scroll offset of a dialog taller than the screen
 }
 
 // Landing is the landing walkthrough (`tp land FILE`).
@@ -629,6 +630,10 @@ func (l *Landing) dialogKey(msg tea.KeyMsg) (Component, tea.Cmd) {
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
 		return l, cmd
+	}
+	if off, ok := k.List.move(msg, d.off, 1<<30, max(l.h-4, 1)); ok {
+		d.off = off
+		return l, nil
 	}
 	switch {
 	case key.Matches(msg, k.Dialog.Yes):

@@ -472,3 +472,21 @@ func TestLandingThemeMatrix(t *testing.T) {
 		}
 	}
 }
+
+// A command longer than the screen can be read to its last byte before it
+// is confirmed.
+func TestLongHowScrolls(t *testing.T) {
+	p := samplePlan()
+	p.Checks[0].How = strings.Repeat("echo step; ", 200) + "echo LAST-BYTE"
+	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}})
+	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d.keys("tab", "r")
+	v := d.view()
+	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "y run it") {
+		t.Fatalf("first page:\n%s", v)
+	}
+	d.keys("G")
+	if v := d.view(); !strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "y run it") {
+		t.Fatalf("after scrolling:\n%s", v)
+	}
+}

@@ -389,8 +389,18 @@ func (l *Landing) dialogView(h int) string {
 	ls = append(ls, wrap(who, l.w-6)...)
 	ls = append(ls, th.Muted.Render("folder   ")+line(l.c.WorkDir))
 	ls = append(ls, th.Muted.Render("runs as  ")+fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", l.howTimeout()))
-	ls = append(ls, "", th.Key.Render("y")+" run it   "+th.Key.Render("e")+" edit first   "+th.Key.Render("n/esc")+" cancel")
-	return pad(strings.Split(th.Dialog.Width(max(l.w-2, 10)).Render(strings.Join(ls, "\n")), "\n"), l.w, h)
+	box := strings.Split(th.Dialog.Width(max(l.w-2, 10)).Render(strings.Join(ls, "\n")), "\n")
+	keys := th.Key.Render("y") + " run it   " + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
+	if len(box) <= h-1 {
+		return pad(append(box, keys), l.w, h)
+	}
+	// A command too long for the screen scrolls: the person must be able to
+	// read every byte of it before y.
+	room := max(h-2, 1)
+	vis, off := window(box, l.dialog.off, room)
+	l.dialog.off = off
+	more := th.Warn.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ to read it all", off+1, off+len(vis), len(box)))
+	return pad(append(append(vis, more), keys), l.w, h)
 }
 
 // ---- facts ----------------------------------------------------------------
