@@ -391,6 +391,7 @@ type tpShape struct {
 	checks  []string
 	receipt bool
 	title   string
+	large   bool // over the 1 MiB inline limit: the flat form is written with AllowLarge
 }
 
 func tpShapes() []tpShape {
@@ -416,6 +417,9 @@ func tpShapes() []tpShape {
 			asks:   []string{"Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2", "Which template?|file name and version of the template|"},
 			checks: []string{"Keynote opens the template|open -a Keynote template.key", "fonts are installed|"}},
 		{name: "receipt", title: "A receipt", receipt: true, files: map[string][]byte{"answer.csv": []byte("a,b\n1,2\n")}, roots: []string{"answer.csv"}},
+		{name: "large", title: "Over the inline limit", large: true, files: map[string][]byte{
+			"big/random.bin": bytes.Repeat(random, 16), "big/log.txt": bytes.Repeat([]byte("2026-09-03 export ok\n"), 60000)},
+			roots: []string{"big"}},
 		{name: "percent-name", title: "A percent sign in a name", files: map[string][]byte{"100% done.txt": []byte("p\n")}, roots: []string{"100% done.txt"}},
 	}
 }
@@ -476,7 +480,7 @@ func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *
 	if err := pack.Write(bag, built.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatalf("%s: write bag: %v", s.name, err)
 	}
-	if err := pack.Write(flat, built.Source, pack.EncodingFlat, pack.WriteOptions{}); err != nil {
+	if err := pack.Write(flat, built.Source, pack.EncodingFlat, pack.WriteOptions{AllowLarge: s.large}); err != nil {
 		t.Fatalf("%s: write flat: %v", s.name, err)
 	}
 	return bag, flat, stored
@@ -535,7 +539,7 @@ func TestInteropBagItStructure(t *testing.T) {
 		bags = append(bags, bag)
 		// a flat file converted to a bag by tp
 		conv := filepath.Join(dir, s.name+"-from-flat.taskpack")
-		convert(t, flat, conv, pack.WriteOptions{})
+		convert(t, flat, conv, pack.WriteOptions{AllowLarge: s.large})
 		bags = append(bags, conv)
 	}
 	for _, c := range refCases {
@@ -666,7 +670,7 @@ func TestInteropBagItPython(t *testing.T) {
 		bag, flat, _ := writeShape(t, dir, s)
 		bags[s.name] = bag
 		conv := filepath.Join(dir, s.name+"-from-flat.taskpack")
-		convert(t, flat, conv, pack.WriteOptions{})
+		convert(t, flat, conv, pack.WriteOptions{AllowLarge: s.large})
 		bags[s.name+"-from-flat"] = conv
 	}
 	for _, c := range refCases {
@@ -890,6 +894,14 @@ func TestInteropReferenceJudgesTpPacks(t *testing.T) {
 			if _, ok := fails["C9"]; !ok {
 				t.Errorf("bag: the reference's C9 passed a bag whose bag-info.txt is not its own; this test's explanation of C9 is out of date")
 			}
+			if s.large {
+				// The reference's C9 refuses anything over 1 MiB inline
+				// (TestInteropSpecWhereReferenceLags): C9 is all it fails.
+				if fails := refJudge(t, cli, flat).failing(); len(fails) != 1 || !strings.Contains(fails["C9"], "MiB") {
+					t.Errorf("flat over 1 MiB: the reference fails %v, want C9 (size) only", fails)
+				}
+				return
+			}
 			if r := refJudge(t, cli, flat); !r.OK {
 				t.Errorf("flat: the reference says not conformant: %v", r.failing())
 			}
@@ -1042,6 +1054,8 @@ func bytesKey(t *testing.T, m map[string][]byte) string {
 //     reference's C6 only looks at scope == "machine", so an unscoped fact
 //     still wearing a ✓ passes its C6 (it does fail its C9 or C0 for other
 //     reasons); tp's C6 fails it.
+//   - C0: a flat attachment without sha256 is not conformant as written
+//     (§2.2, D4); the reference's strict read only compares the pack object.
 //   - C9: "whatever the attachments' size" (§6, D3). The reference's C9
 //     converts to the flat form, which it refuses over 1 MiB, so it fails
 //     its own large bag; tp passes it.
@@ -1089,6 +1103,31 @@ func TestInteropSpecWhereReferenceLags(t *testing.T) {
 	}
 	if theirs["C1"] != "" {
 		t.Errorf("the hand-made bag is not a valid bag to the reference: %s", theirs["C1"])
+	}
+
+	// C0: "a pack with such an attachment is not conformant as written"
+	// (§2.2, D4) — a flat attachment that declares no sha256. The reference
+	// lands it and judges it conformant; tp fails C0 and still reads it.
+	raw, err := os.ReadFile(filepath.Join(refgenDir, "facts.taskpack.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := mustParse(t, string(raw))
+	doc.Get("attachments").Items()[0].Obj().Delete("sha256")
+	unvouched := filepath.Join(dir, "unvouched.taskpack.json")
+	if err := os.WriteFile(unvouched, ojson.Canonical(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := checkByID(mustJudge(t, unvouched), "C0"); c.Pass {
+		t.Errorf("tp's C0 passes a flat attachment without sha256 (§2.2)")
+	}
+	if r := refJudge(t, cli, unvouched); !r.OK {
+		t.Logf("the reference now fails a flat attachment without sha256 (%v): update INTEROP.md", r.failing())
+	}
+	if p, err := pack.Open(unvouched, pack.Options{}); err != nil {
+		t.Errorf("landing reads leniently (§2.2 MAY land it): %v", err)
+	} else {
+		p.Close()
 	}
 
 	large := filepath.Join(refgenDir, "large.taskpack")
