@@ -676,25 +676,7 @@ func hasClaim(a *ActState, id string) bool {
 	return false
 }
 
-// The rewrite similarity measure (§4 step 5 leaves it to implementations).
-//
-// A text is case-folded and reduced to its letters and digits (so spacing,
-// punctuation and their widths do not count). Two texts are a rewrite of
-// each other when any of these holds:
-//
-//   - the Sørensen–Dice coefficient of their sets of character bigrams is
-//     at least 0.5 (a one-character text is its one character);
-//   - at least 80% of the smaller bigram set is in the larger, and the
-//     smaller has at least 4 bigrams (an addition: "Renew the domain" →
-//     "Renew the domain for two years");
-//   - they share a run of at least 8 characters that is at least 40% of the
-//     shorter text, CJK characters counting twice ("Collect the shed key" →
-//     "Pick up the shed key from Ann").
-//
-// Character bigrams and runs work the same for English words and for
-// Chinese, which has no spaces. The measure errs towards warning: a false
-// warning costs the operator a look; a false claim asks the principal about
-// work still to be done.
+// Thresholds of the rewrite similarity measure; see [Similar].
 const (
 	rewriteDice        = 0.5
 	rewriteContainment = 0.8
@@ -749,7 +731,26 @@ func runeWeight(c rune) int {
 	return 1
 }
 
-// Similar reports whether b looks like a rewrite of a under the measure above.
+// Similar reports whether b looks like a rewrite of a: the similarity
+// measure §4 step 5 leaves to implementations.
+//
+// A text is case-folded and reduced to its letters and digits (so spacing,
+// punctuation and their widths do not count). Two texts are a rewrite of
+// each other when any of these holds:
+//
+//   - the Sørensen–Dice coefficient of their sets of character bigrams is
+//     at least 0.5 (a one-character text is its one character);
+//   - at least 80% of the smaller bigram set is in the larger, and the
+//     smaller has at least 4 bigrams (an addition: "Renew the domain" →
+//     "Renew the domain for two years");
+//   - they share a run of at least 8 characters that is at least 40% of the
+//     shorter text, CJK characters counting twice ("Collect the shed key" →
+//     "Pick up the shed key from Ann").
+//
+// Character bigrams and runs work the same for English words and for
+// Chinese, which has no spaces. The measure errs towards warning: a false
+// warning costs the operator a look; a false claim asks the principal about
+// work still to be done.
 func Similar(a, b string) bool {
 	return similarFeatures(features(a), features(b))
 }
