@@ -395,7 +395,9 @@ func fixtureRegistrar(c *fixtureCase, acts map[string]*ActState) (*registrar, er
 	if project == "" {
 		project = "conformance"
 	}
-	return newRegistrar(RunInput{Document: []byte(doc), Profile: p, Project: project, Acts: acts, Now: "2026-01-01T00:00:00Z"})
+	// Only register.json derives keys; the other steps take the project
+	// name as it comes.
+	return newRegistrarFor(RunInput{Document: []byte(doc), Profile: p, Project: project, Acts: acts, Now: "2026-01-01T00:00:00Z"}, c.KnownKeys != nil || c.Raised != nil)
 }
 
 // ---- parse.json ----------------------------------------------------------
