@@ -516,6 +516,20 @@ func TestInteropTpPacksRoundTrip(t *testing.T) {
 				want[rel] = b
 			}
 			sameAttachments(t, "tp bag vs the files packed", luggageOfPayload(pl), want)
+			// D3 through Convert: bag → flat → bag and flat → bag → flat.
+			opts := pack.WriteOptions{AllowLarge: s.large}
+			f2, b2 := filepath.Join(dir, s.name+"-2.taskpack.json"), filepath.Join(dir, s.name+"-2.taskpack")
+			convert(t, bag, f2, opts)
+			convert(t, f2, b2, opts)
+			samePayload(t, "bag → flat → bag", pl, payloadOf(t, b2))
+			b3, f3 := filepath.Join(dir, s.name+"-3.taskpack"), filepath.Join(dir, s.name+"-3.taskpack.json")
+			convert(t, flat, b3, opts)
+			convert(t, b3, f3, opts)
+			p3, a3 := flatOf(t, f3)
+			if !bytes.Equal(fp, p3) {
+				t.Errorf("flat → bag → flat changed the passport object")
+			}
+			sameAttachments(t, "flat → bag → flat", fa, a3)
 		})
 	}
 }
