@@ -121,15 +121,19 @@ func TestHome(t *testing.T) {
 		Projects:  []ProjectRow{{Project: "shop", Open: 2}},
 		Packs:     []string{"handoff.taskpack"},
 	}
-	c := testCommon(t, Deps{Home: &fakeHome{data}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+	c := testCommon(t, Deps{Home: &fakeHome{data}, Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
 	d := newDriver(t, New(c, NewHome(c)))
 	assertSafe(t, d.view())
 	requireGolden(t, d.view())
 	d.keys("enter")
-	if _, ok := d.app().Top().(*AsksScreen); !ok {
+	if _, ok := d.app().Top().(*PassportScreen); !ok {
 		t.Fatalf("enter on a passport opened %T", d.app().Top())
 	}
-	d.keys("esc", "c")
+	d.keys("a")
+	if _, ok := d.app().Top().(*AsksScreen); !ok {
+		t.Fatalf("a on a passport opened %T", d.app().Top())
+	}
+	d.keys("esc", "esc", "c")
 	if _, ok := d.app().Top().(*ChecksScreen); !ok {
 		t.Fatalf("c on a passport opened %T", d.app().Top())
 	}
@@ -145,5 +149,24 @@ func TestHome(t *testing.T) {
 	d.keys("esc", "esc")
 	if !d.quit {
 		t.Fatal("esc on home did not quit")
+	}
+}
+
+type fakePassports struct{}
+
+func (fakePassports) LoadPassport(ctx context.Context, id string) (*PassportView, error) {
+	p := samplePlan().Passport
+	p.ID = ""
+	return &PassportView{Text: p, Version: 4, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2, FilesDir: "/store/" + id + ".files"}, nil
+}
+
+func TestPassportScreen(t *testing.T) {
+	c := testCommon(t, Deps{Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	d := newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
+	assertSafe(t, d.view())
+	requireGolden(t, d.view())
+	d.keys("c")
+	if _, ok := d.app().Top().(*ChecksScreen); !ok {
+		t.Fatalf("c opened %T", d.app().Top())
 	}
 }

@@ -18,6 +18,8 @@ type Deps struct {
 	Inbox  Inbox
 	Home   HomeSource
 	Checks ChecksStore
+	// Passports reads one stored passport for `tp show` and the home screen.
+	Passports PassportSource
 	// RunHow runs a confirmed command (pack/howrun.Run in production).
 	RunHow func(ctx context.Context, c howrun.Confirmed, o howrun.Options) (howrun.Result, error)
 	// HowTimeout bounds a landing check's command.
@@ -242,6 +244,24 @@ type AskEdit struct {
 	ID     string
 	Action string // "answer" or "drop"
 	Answer string
+}
+
+// ---- a stored passport -------------------------------------------------------
+
+// PassportSource reads one stored passport.
+type PassportSource interface {
+	LoadPassport(ctx context.Context, id string) (*PassportView, error)
+}
+
+// PassportView is a stored passport as `tp show` presents it.
+type PassportView struct {
+	Text          PassportText
+	Version       int64
+	Chain         []string
+	OpenAsks      int
+	PendingChecks int
+	FilesDir      string
+	UpdatedAt     string
 }
 
 // ---- landing checks of a stored passport (§4.4) ------------------------------

@@ -24,7 +24,7 @@ type HomeKeys struct {
 func DefaultHomeKeys() HomeKeys {
 	return HomeKeys{
 		List:    DefaultListKeys(),
-		Open:    kb([]string{"enter"}, "enter", "open (a passport's asks)"),
+		Open:    kb([]string{"enter"}, "enter", "open"),
 		Checks:  kb([]string{"c"}, "c", "a passport's landing checks"),
 		Refresh: kb([]string{"R"}, "R", "refresh"),
 	}
@@ -115,7 +115,7 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 			it := h.items[h.cur]
 			switch it.kind {
 			case 0:
-				return h, push(NewAsks(h.c, h.data.Passports[it.i].ID))
+				return h, push(NewPassport(h.c, h.data.Passports[it.i].ID))
 			case 1:
 				in := NewInbox(h.c)
 				in.pendingProject = h.data.Projects[it.i].Project

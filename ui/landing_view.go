@@ -540,7 +540,11 @@ func passportMarkdown(p PassportText) string {
 		b.WriteString("\n")
 	}
 	if len(p.NextSteps) > 0 {
-		b.WriteString("## Next steps (the sender's)\n\n")
+		if p.ID != "" {
+			b.WriteString("## Next steps (the sender's)\n\n")
+		} else {
+			b.WriteString("## Next steps\n\n")
+		}
 		for i, s := range p.NextSteps {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, line(s))
 		}

@@ -30,6 +30,7 @@ func init() {
 	runLandTUI = landTUI
 	asksScreen = asksTUI
 	checksScreen = checksTUI
+	showScreen = showTUI
 	runInbox = inboxTUI
 }
 
@@ -103,11 +104,12 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 	lander := &backend.Lander{Store: st, Env: pack.Env{Actor: actor, Machine: machine}}
 	defer lander.Close()
 	deps := ui.Deps{
-		Lander: lander,
-		Asks:   &backend.Asks{Store: st, Actor: actor, Machine: machine},
-		Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine},
-		Inbox:  inbox,
-		Home:   &backend.Home{Store: st, Inbox: inbox, Dir: wd},
+		Lander:    lander,
+		Asks:      &backend.Asks{Store: st, Actor: actor, Machine: machine},
+		Checks:    &backend.Checks{Store: st, Actor: actor, Machine: machine},
+		Passports: &backend.Passports{Store: st},
+		Inbox:     inbox,
+		Home:      &backend.Home{Store: st, Inbox: inbox, Dir: wd},
 	}
 	_, err = runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewHome(c) })
 	return err
@@ -158,6 +160,19 @@ func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
 	actor, machine := identity(io)
 	deps := ui.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewAsks(c, id) })
+	return err
+}
+
+// showTUI is tp show ID on a terminal: the passport, and from it its asks
+// and landing checks.
+func showTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+	actor, machine := identity(io)
+	deps := ui.Deps{
+		Passports: &backend.Passports{Store: st},
+		Asks:      &backend.Asks{Store: st, Actor: actor, Machine: machine},
+		Checks:    &backend.Checks{Store: st, Actor: actor, Machine: machine},
+	}
+	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewPassport(c, id) })
 	return err
 }
 

@@ -209,10 +209,18 @@ func TestTUIEndToEnd(t *testing.T) {
 	})
 }
 
+// hooksSetAtInit records whether tui.go's init set every hook (this file's
+// init runs after tui.go's); other tests may clear hooks later.
+var hooksSetAtInit bool
+
+func init() {
+	hooksSetAtInit = runLandTUI != nil && runInbox != nil && asksScreen != nil && checksScreen != nil && showScreen != nil
+}
+
 // The UI's hooks are set, and without a terminal every command stays
 // headless: plain `tp` prints help instead of opening the home screen.
 func TestTUIHooksAndHeadlessFallback(t *testing.T) {
-	if runLandTUI == nil || runInbox == nil || asksScreen == nil || checksScreen == nil {
+	if !hooksSetAtInit {
 		t.Fatal("a UI hook is not set")
 	}
 	code, out, _ := runWith(map[string]string{"TP_STORE": t.TempDir()})

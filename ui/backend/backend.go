@@ -491,3 +491,23 @@ func (c *Checks) SaveChecks(ctx context.Context, id string, statuses map[string]
 	})
 	return err
 }
+
+// Passports is ui.PassportSource over a home store.
+type Passports struct{ Store *home.Store }
+
+// LoadPassport reads one stored passport for display.
+func (ps *Passports) LoadPassport(ctx context.Context, id string) (*ui.PassportView, error) {
+	st, err := ps.Store.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	p := st.Passport()
+	e := home.EntryOf(st.V, st.Version)
+	v := &ui.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
+		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
+		Text:  ui.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(), Decisions: texts(st.V.Get("decisions"))}}
+	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
+		v.FilesDir = ps.Store.FilesDir(id)
+	}
+	return v, nil
+}

@@ -241,3 +241,13 @@ func TestChecksAdapter(t *testing.T) {
 		t.Fatalf("%+v", sh.Checks[0])
 	}
 }
+
+func TestPassportsAdapter(t *testing.T) {
+	a := newStore(t)
+	v, _ := a.Create("Image pipeline", "Generate product images", home.CreateOptions{})
+	id := model.Passport{V: v}.ID()
+	pv, err := (&Passports{Store: a}).LoadPassport(context.Background(), id)
+	if err != nil || pv.Text.Title != "Image pipeline" || pv.Text.Goal != "Generate product images" || pv.Version != 1 || len(pv.Text.NextSteps) != 1 {
+		t.Fatalf("%v %+v", err, pv)
+	}
+}

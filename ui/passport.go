@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// PassportLoadedMsg is sent by the passport screen when the passport was read.
+type PassportLoadedMsg struct {
+	View *PassportView
+	Err  error
+}
+
+// PassportKeys are the passport screen's keys.
+type PassportKeys struct {
+	Asks, Checks, Up, Down key.Binding
+}
+
+// PassportScreen is `tp show ID` on a terminal, and what enter opens on the
+// home screen: the stored passport rendered as Markdown, with its lineage,
+// and the way to its asks (a) and landing checks (c).
+type PassportScreen struct {
+	c     *Common
+	id    string
+	keys  PassportKeys
+	w, h  int
+	view  *PassportView
+	err   error
+	vp    viewport.Model
+	width int // width the Markdown was rendered at
+}
+
+// NewPassport returns the passport screen for id.
+func NewPassport(c *Common, id string) *PassportScreen {
+	s := &PassportScreen{c: c, id: id, vp: viewport.New(80, 10), keys: PassportKeys{
+		Asks:   kb([]string{"a"}, "a", "asks"),
+		Checks: kb([]string{"c"}, "c", "landing checks"),
+		Up:     kb([]string{"up", "k"}, "↑/k", "scroll"),
+		Down:   kb([]string{"down", "j"}, "↓/j", "scroll"),
+	}}
+	s.SetSize(c.Width, c.Height-chrome)
+	return s
+}
+
+func (s *PassportScreen) Title() string   { return line(s.id) }
+func (s *PassportScreen) Capturing() bool { return false }
+func (s *PassportScreen) Busy() bool      { return false }
+func (s *PassportScreen) ShortHelp() []key.Binding {
+	return []key.Binding{s.keys.Asks, s.keys.Checks, s.keys.Down}
+}
+func (s *PassportScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Asks, s.keys.Checks}, {s.keys.Up, s.keys.Down}}
+}
+
+// SetSize re-renders the Markdown for the new width.
+func (s *PassportScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.vp.Width, s.vp.Height = w, max(h-2, 1)
+	if s.view != nil && s.width != w {
+		s.render()
+	}
+}
+
+func (s *PassportScreen) render() {
+	s.width = s.w
+	md := passportMarkdown(s.view.Text)
+	out, err := renderMarkdown(s.c.Theme, md, s.w-2)
+	if err != nil {
+		out = text(md)
+	}
+	s.vp.SetContent(out)
+}
+
+// Init reads the passport.
+func (s *PassportScreen) Init() tea.Cmd {
+	src, ctx, id := s.c.Deps.Passports, s.c.Ctx, s.id
+	return func() tea.Msg {
+		if src == nil {
+			return PassportLoadedMsg{Err: fmt.Errorf("the passport store is not available in this build")}
+		}
+		v, err := src.LoadPassport(ctx, id)
+		return PassportLoadedMsg{View: v, Err: err}
+	}
+}
+
+// Update handles messages.
+func (s *PassportScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case PassportLoadedMsg:
+		s.view, s.err = msg.View, msg.Err
+		if s.view != nil {
+			s.render()
+		}
+		return s, nil
+	case tea.KeyMsg:
+		switch {
+		case msg.String() == "esc":
+			return s, pop
+		case s.view == nil:
+			return s, nil
+		case key.Matches(msg, s.keys.Asks):
+			return s, push(NewAsks(s.c, s.id))
+		case key.Matches(msg, s.keys.Checks):
+			return s, push(NewChecks(s.c, s.id))
+		}
+	}
+	var cmd tea.Cmd
+	s.vp, cmd = s.vp.Update(msg)
+	return s, cmd
+}
+
+// View draws the passport.
+func (s *PassportScreen) View() string {
+	th := s.c.Theme
+	if s.view == nil {
+		if s.err != nil {
+			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+		}
+		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+	}
+	v := s.view
+	head := th.Title.Render(line(s.id)) + th.Muted.Render(fmt.Sprintf(" · version %d", v.Version))
+	if len(v.Chain) > 0 {
+		var hops []string
+		for _, e := range v.Chain {
+			hops = append(hops, line(e))
+		}
+		head += th.Muted.Render(" · from ") + strings.Join(hops, th.Muted.Render(" → "))
+	}
+	stat := th.Muted.Render("asks: ") + fmt.Sprintf("%d open", v.OpenAsks) + th.Muted.Render(" · checks: ") + fmt.Sprintf("%d pending", v.PendingChecks)
+	if v.PendingChecks > 0 {
+		stat = th.Muted.Render("asks: ") + fmt.Sprintf("%d open", v.OpenAsks) + th.Muted.Render(" · checks: ") + th.Warn.Render(fmt.Sprintf("%d pending", v.PendingChecks))
+	}
+	if v.FilesDir != "" {
+		stat += th.Muted.Render(" · files in ") + line(v.FilesDir)
+	}
+	return fit(head, s.w) + "\n" + fit(stat, s.w) + "\n" + pad(strings.Split(s.vp.View(), "\n"), s.w, s.h-2)
+}
