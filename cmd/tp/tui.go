@@ -31,6 +31,7 @@ func init() {
 	asksScreen = asksTUI
 	checksScreen = checksTUI
 	showScreen = showTUI
+	listScreen = listTUI
 	runInbox = inboxTUI
 }
 
@@ -98,6 +99,11 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 	if err != nil {
 		return err
 	}
+	return listTUI(io, g, st)
+}
+
+// listTUI is the home screen over st: plain `tp`, and tp list on a terminal.
+func listTUI(io *IO, g *globalOpts, st *home.Store) error {
 	actor, machine := identity(io)
 	wd, _ := os.Getwd()
 	inbox := inboxBackend(io, g)
@@ -111,7 +117,7 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 		Inbox:     inbox,
 		Home:      &backend.Home{Store: st, Inbox: inbox, Dir: wd},
 	}
-	_, err = runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewHome(c) })
+	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewHome(c) })
 	return err
 }
 
