@@ -93,7 +93,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		a.stack = a.stack[:len(a.stack)-1]
 		a.resize()
-		return a, nil
+		return a.route(ResumedMsg{})
 	case tea.KeyMsg:
 		top := a.Top()
 		switch {

@@ -170,3 +170,28 @@ func TestPassportScreen(t *testing.T) {
 		t.Fatalf("c opened %T", d.app().Top())
 	}
 }
+
+type countingHome struct {
+	data  *HomeData
+	loads int
+}
+
+func (c *countingHome) LoadHome(ctx context.Context) (*HomeData, error) {
+	c.loads++
+	return c.data, nil
+}
+
+// Coming back to the home screen refreshes it (a landing adds a passport).
+func TestHomeRefreshesOnReturn(t *testing.T) {
+	h := &countingHome{data: &HomeData{Packs: []string{"handoff.taskpack"}}}
+	c := testCommon(t, Deps{Home: h, Lander: &fakeLander{plan: samplePlan()}})
+	d := newDriver(t, New(c, NewHome(c)))
+	d.keys("enter")
+	if _, ok := d.app().Top().(*Landing); !ok {
+		t.Fatalf("%T", d.app().Top())
+	}
+	d.keys("esc")
+	if h.loads != 2 {
+		t.Fatalf("home loaded %d times", h.loads)
+	}
+}

@@ -89,6 +89,10 @@ type PopMsg struct{}
 // a receipt).
 type ReplaceMsg struct{ Screen Component }
 
+// ResumedMsg is sent by the root to the screen uncovered when the one above
+// it closes, so it can refresh what the closed screen may have changed.
+type ResumedMsg struct{}
+
 // CancelMsg asks the active screen to cancel its running work (ctrl+c).
 type CancelMsg struct{}
 

@@ -99,6 +99,9 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 			h.cur = max(len(h.items)-1, 0)
 		}
 		return h, nil
+	case ResumedMsg:
+		// A landing, a merge or answers may have changed the lists.
+		return h, h.Init()
 	case tea.KeyMsg:
 		if c, ok := h.keys.List.move(msg, h.cur, len(h.items), h.h-4); ok {
 			h.cur = c
