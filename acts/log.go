@@ -452,20 +452,28 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCac
 	if len(raw) > maxRecordFile {
 		return prob("larger than any record (limit %d bytes); skipped", maxRecordFile)
 	}
-	raw = bytes.Clone(raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return prob("empty file (a truncated write?); skipped")
 	}
+	if l.KeepRaw {
+		raw = bytes.Clone(raw) // buf is reused for the next file
+	}
 	d := digestOf(raw)
-	var m map[string]any
+	var r Record
+	cached := false
 	if cache.has(d) {
-		v, err := ojson.ParseStrict(raw)
-		if err != nil { // unreachable unless the digest collides
-			return prob("not a complete JSON record (truncated?): %v; skipped", err)
+		// These exact bytes passed the strict read and the schemas before:
+		// only decode them. (Not with encoding/json into the struct: it
+		// matches member names case-insensitively, so "OUTCOME" could
+		// override "outcome" where the validated reading saw only one.)
+		if v, err := ojson.ParseStrict(raw); err == nil {
+			if m, ok := toAny(v).(map[string]any); ok {
+				r, cached = recordFromDoc(m), true
+			}
 		}
-		m, _ = toAny(v).(map[string]any)
-	} else {
-		_, m, _, err = validateRaw(raw)
+	}
+	if !cached {
+		_, m, _, err := validateRaw(raw)
 		if err != nil {
 			var re *RecordError
 			if errors.As(err, &re) && re.Schema == "" {
@@ -473,15 +481,15 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCac
 			}
 			return prob("invalid record: %v; skipped", err)
 		}
+		r = recordFromDoc(m)
 	}
-	if p := m["project"].(string); p != project {
-		return prob("record %q is for project %q, not %q; skipped", m["id"], p, project)
+	if r.Project != project {
+		return prob("record %q is for project %q, not %q; skipped", r.ID, r.Project, project)
 	}
-	id := m["id"].(string)
-	if want := EncodeName(id) + ".json"; want != e.Name() {
-		return prob("holds record %q, which belongs in %s; skipped", id, want)
+	if want := EncodeName(r.ID) + ".json"; want != e.Name() {
+		return prob("holds record %q, which belongs in %s; skipped", r.ID, want)
 	}
-	return recordFromDoc(m), raw, d, nil
+	return r, raw, d, nil
 }
 
 func kindOf(e fs.DirEntry) string {

@@ -499,3 +499,20 @@ func BenchmarkLogLoad50kCached(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// Member names are case-sensitive on every path: a cached read must see the
+// record exactly as the validated read did.
+func TestLogCaseSensitiveMembers(t *testing.T) {
+	l := OpenLog(t.TempDir())
+	l.CacheDir = t.TempDir()
+	raw := `{"ph":"0.3","ext":"acts/0.3","id":"s-1","type":"settled","origin":"principal","by":"ps:x","key":"k","project":"p","ts":"2026-11-02T09:00:00Z","outcome":"done","OUTCOME":"dropped","terms_rev":1,"authority":{"kind":"principal"}}`
+	if _, err := l.Write([]byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // uncached, then cached
+		ld, err := l.Load("p")
+		if err != nil || len(ld.Records) != 1 || ld.Records[0].Outcome != "done" {
+			t.Fatalf("pass %d: %v %+v", i, err, ld.Records)
+		}
+	}
+}
