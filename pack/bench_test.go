@@ -115,3 +115,22 @@ func BenchmarkConvertToFlat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpenFlat reads (and so decodes and verifies every attachment of)
+// the 64 MiB pack in the flat form.
+func BenchmarkOpenFlat(b *testing.B) {
+	src, dir := benchSource(b)
+	out := filepath.Join(dir, "out.taskpack.json")
+	if err := Write(out, src, EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(benchBytes)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := Open(out, Options{Strict: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+	}
+}

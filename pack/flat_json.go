@@ -424,6 +424,9 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 		}
 		n, err := d.src.Read(d.in)
 		d.feed(d.in[:n])
+		if n == len(d.in) && len(d.in) < 128<<10 {
+			d.in = make([]byte, 4*len(d.in)) // a big attachment: read in bigger pieces
+		}
 		if err != nil {
 			switch d.nq {
 			case 2:
