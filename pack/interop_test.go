@@ -671,6 +671,9 @@ func TestInteropBagItPython(t *testing.T) {
 	if script == "" {
 		script = "/tmp/bagit-python/bagit.py"
 	}
+	if testing.Short() {
+		t.Skip("-short: skipping the tests that run bagit.py")
+	}
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")
@@ -728,6 +731,9 @@ func TestInteropBagItPython(t *testing.T) {
 
 func refCLI(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the tests that run the reference with node")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed")
 	}
@@ -1175,9 +1181,6 @@ func mustJudge(t *testing.T, path string) *pack.Report {
 // reference and compares: the committed packs are exactly what it writes.
 func TestInteropRefgenReproducible(t *testing.T) {
 	cli := refCLI(t)
-	if testing.Short() {
-		t.Skip("drives the reference ~40 times")
-	}
 	out := t.TempDir()
 	cmd := exec.Command("bash", filepath.Join("..", "scripts", "interop.sh"), "refgen", out)
 	cmd.Env = append(os.Environ(), "TP_REFERENCE_DIR="+filepath.Dir(cli))
@@ -1703,6 +1706,9 @@ func TestInteropBagItPythonMadeBag(t *testing.T) {
 	script := os.Getenv("TP_BAGIT_PY")
 	if script == "" {
 		script = "/tmp/bagit-python/bagit.py"
+	}
+	if testing.Short() {
+		t.Skip("-short: skipping the tests that run bagit.py")
 	}
 	python, err := exec.LookPath("python3")
 	if err != nil {

@@ -21,17 +21,20 @@ BAGIT_DIR=${TP_BAGIT_DIR:-/tmp/bagit-python}
 REF_MIRROR=/work/.mirror/dongsheng123132+task-passport/repo
 BAGIT_MIRROR=/work/.mirror/LibraryOfCongress+bagit-python/repo
 
-setup() {
+setup_ref() {
   if [ ! -f "$REF/cli.js" ]; then
     [ -d "$REF_MIRROR" ] || { echo "interop: no reference mirror at $REF_MIRROR; set TP_REFERENCE_DIR to a task-passport 0.3.0 checkout" >&2; return 1; }
     mkdir -p "$REF" && git --git-dir="$REF_MIRROR" archive HEAD | tar -x -C "$REF"
   fi
   echo "reference: $REF ($(node "$REF/cli.js" --version))"
+}
+
+setup_bagit() {
   if [ ! -f "$BAGIT_DIR/bagit.py" ]; then
     [ -d "$BAGIT_MIRROR" ] || { echo "interop: no bagit-python mirror; set TP_BAGIT_DIR" >&2; return 1; }
     mkdir -p "$BAGIT_DIR" && git --git-dir="$BAGIT_MIRROR" archive HEAD | tar -x -C "$BAGIT_DIR"
     # bagit-python reads its version from package metadata; a source checkout has
-    # none, so give it some, and a two-line runner (nothing is installed).
+    # none, so give it some, and a four-line runner (nothing is installed).
     mkdir -p "$BAGIT_DIR/src/bagit-0.0.dev0.dist-info"
     printf 'Metadata-Version: 2.1\nName: bagit\nVersion: 1.9.0.dev0\n' >"$BAGIT_DIR/src/bagit-0.0.dev0.dist-info/METADATA"
     cat >"$BAGIT_DIR/bagit.py" <<'PY'
@@ -43,6 +46,8 @@ PY
   fi
   echo "bagit-python: $BAGIT_DIR/bagit.py ($(python3 "$BAGIT_DIR/bagit.py" --version 2>&1))"
 }
+
+setup() { setup_ref; setup_bagit; }
 
 # refgen drives the reference's own command line (new state via checkpoint,
 # then pack / pack --flat) with its host name and clock fixed by preload.cjs.
@@ -202,8 +207,8 @@ bagit() {
 
 case ${1:-all} in
   setup) setup ;;
-  refgen) setup >/dev/null; refgen "${2:-}" ;;
-  bagit) setup >/dev/null; bagit ;;
+  refgen) setup_ref >/dev/null; refgen "${2:-}" ;;
+  bagit) setup_bagit >/dev/null; bagit ;;
   test) TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py go test -count=1 -run 'Interop' ./pack/ ./cmd/tp/ ./model/home/ ;;
   all) setup; bagit; TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py go test -count=1 -run 'Interop' ./pack/ ./cmd/tp/ ./model/home/ ;;
   *) sed -n '2,16p' "$0"; exit 1 ;;
