@@ -405,10 +405,12 @@ func tpShapes() []tpShape {
 			"folder/a.txt": []byte("a\n"), "folder/sub/b.txt": []byte("b\n"), "folder/sub/deeper/c.md": []byte("# c\n")},
 			roots: []string{"folder"}},
 		{name: "unicode-names", title: "Unicode names", files: map[string][]byte{
-			"résumé café.txt": []byte("ü\n"), "报告 草稿.md": []byte("中文\n"), "emoji 🚀.txt": []byte("🚀\n")},
-			roots: []string{"résumé café.txt", "报告 草稿.md", "emoji 🚀.txt"}},
-		{name: "binary", title: "Binary", files: map[string][]byte{"weights.bin": random, "nul.bin": {0, 1, 2, 0, 255}},
-			roots: []string{"weights.bin", "nul.bin"}},
+			"résumé café.txt": []byte("ü\n"), "报告 草稿.md": []byte("中文\n"), "emoji 🚀.txt": []byte("🚀\n"),
+			"cafe\u0301 nfd.txt": []byte("decomposed\n"), ".hidden.txt": []byte("dot\n")},
+			roots: []string{"résumé café.txt", "报告 草稿.md", "emoji 🚀.txt", "cafe\u0301 nfd.txt", ".hidden.txt"}},
+		{name: "binary", title: "Binary", files: map[string][]byte{"weights.bin": random, "nul.bin": {0, 1, 2, 0, 255},
+			"ctrl.txt": []byte("bell \x01 esc \x1b[31m\r\n\ufeffbom\n"), "bad-utf8.txt": []byte("\xff\xfe not UTF-8\n")},
+			roots: []string{"weights.bin", "nul.bin", "ctrl.txt", "bad-utf8.txt"}},
 		{name: "empty-file", title: "Empty file", files: map[string][]byte{"empty.txt": {}}, roots: []string{"empty.txt"}},
 		{name: "tag-named", title: "Luggage named like tag files", files: map[string][]byte{
 			"bagit.txt": []byte("BagIt-Version: 0.97\n"), "manifest-sha256.txt": []byte("nothing\n"), "tagmanifest-sha256.txt": []byte("x\n")},
