@@ -31,6 +31,10 @@ type Decisions struct {
 	// id: passed, failed or skipped (pending is the default). tp never runs
 	// a check's how to find out (D12).
 	CheckStatus map[string]string
+	// CheckRuns records, by check id, a command the person confirmed and
+	// ran for a check (D12: the result is recorded on the check as the
+	// person attests it). Only the UI fills it: no headless path runs a how.
+	CheckRuns map[string]CheckRun
 	// TrustOwnFacts restores the ✓ of sealed facts whose verified_on is
 	// this machine (§4.2) — and no other. It is the person's explicit
 	// choice; Landed.Warnings carries §4.2's warning when it restored any.
@@ -51,6 +55,17 @@ type Decisions struct {
 	// Context cancels a landing; nil means never. A cancelled landing leaves
 	// nothing behind: no files folder, no passport.
 	Context context.Context
+}
+
+// CheckRun is a command the person confirmed and ran for a landing check.
+type CheckRun struct {
+	Command string // exactly what ran (the sender's how, or the person's edit)
+	Edited  bool   // the person changed the sender's how before running it
+	Exit    int    // exit status; -1 when it could not start or was stopped
+}
+
+func (r CheckRun) record(by string, at time.Time) home.CheckRunRecord {
+	return home.CheckRunRecord{Command: r.Command, Edited: r.Edited, Exit: r.Exit, By: by, At: at}
 }
 
 // Landed is what a landing did.
@@ -265,6 +280,11 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 			return nil, nil, err
 		}
 	}
+	for _, id := range sortedKeys(d.CheckRuns) {
+		if err := home.RecordCheckRun(state, id, d.CheckRuns[id].record(env.by(), now)); err != nil {
+			return nil, nil, err
+		}
+	}
 
 	state.Set("lineage", lineage)
 
@@ -322,7 +342,7 @@ func keptLineage(obj *ojson.Value) *ojson.Value {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

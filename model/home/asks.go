@@ -149,3 +149,30 @@ func SetCheck(v *ojson.Value, id, status, by string, at time.Time) error {
 	c.V.Set("checked_by", ojson.NewString(by))
 	return nil
 }
+
+// CheckRunRecord is what the person ran for a landing check after confirming
+// it (D12). It is recorded beside the status they attest, never instead of it:
+// an exit status of 0 does not make a check pass.
+type CheckRunRecord struct {
+	Command string
+	Edited  bool
+	Exit    int
+	By      string
+	At      time.Time
+}
+
+// RecordCheckRun stores run as the check's "run" member.
+func RecordCheckRun(v *ojson.Value, id string, run CheckRunRecord) error {
+	c, err := findCheck(v, id)
+	if err != nil {
+		return err
+	}
+	r := ojson.NewObject()
+	r.Set("command", ojson.NewString(run.Command))
+	r.Set("edited", ojson.NewBool(run.Edited))
+	r.Set("exit_code", ojson.NewInt(int64(run.Exit)))
+	r.Set("ran_by", ojson.NewString(run.By))
+	r.Set("ran_at", ojson.NewString(Timestamp(run.At)))
+	c.V.Set("run", r)
+	return nil
+}

@@ -273,9 +273,19 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 	pd := pack.Decisions{CheckStatus: map[string]string{}, Answers: map[string]string{}, TrustOwnFacts: d.TrustOwnFacts,
 		Again: d.Again, FilesOut: l.FilesOut, Context: ctx,
 		Progress: func(done, total int64) { progress("extracting", done, total) }}
+	hows := map[string]string{}
+	for _, c := range r.plan.Checks {
+		hows[c.ID] = c.How
+	}
 	for id, c := range d.Checks {
 		if c.Status != "" && c.Status != model.CheckPending {
 			pd.CheckStatus[id] = c.Status
+		}
+		if c.Ran {
+			if pd.CheckRuns == nil {
+				pd.CheckRuns = map[string]pack.CheckRun{}
+			}
+			pd.CheckRuns[id] = pack.CheckRun{Command: c.Command, Exit: c.Exit, Edited: c.Command != hows[id]}
 		}
 	}
 	for id, a := range d.Answers {

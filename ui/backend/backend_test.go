@@ -104,6 +104,9 @@ func TestRoundTrip(t *testing.T) {
 	if c := home.Checks(bs.V); len(c) != 1 || home.CheckStatus(c[0]) != "passed" {
 		t.Fatalf("check status not recorded: %s", ojson.Canonical(bs.V))
 	}
+	if run := home.Checks(bs.V)[0].V.Get("run"); run != nil {
+		t.Fatalf("a check nobody ran has a run record: %s", ojson.Compact(run))
+	}
 
 	// B answers through the asks adapter and packs a receipt.
 	ab := &Asks{Store: b, Actor: "bob", Machine: "beta"}

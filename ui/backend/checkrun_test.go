@@ -1,0 +1,61 @@
+package backend
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/ui"
+)
+
+// D12: a command the person confirmed and ran is recorded on the check
+// beside the status they attest — edited or not, with its exit status.
+func TestLandRecordsConfirmedRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, command string
+		edited        bool
+	}{
+		{"sender's how as suggested", "touch created-by-how", false},
+		{"edited by the person", "true # mine now", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			a, _ := home.Open(t.TempDir())
+			b, _ := home.Open(t.TempDir())
+			v, err := a.Create("Ship", "Ship it", home.CreateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := filepath.Join(t.TempDir(), "h.taskpack")
+			packFrom(t, a, model.Passport{V: v}.ID(), h)
+			lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+			defer lb.Close()
+			plan, err := lb.Plan(ctx, h, func(string, int64, int64) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := plan.Checks[0].ID
+			d := ui.Decisions{Checks: map[string]ui.CheckDecision{id: {Status: "failed", Ran: true, Command: tc.command, Exit: 3}}}
+			landed, err := lb.Land(ctx, plan, d, noProgress)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs, _ := b.Get(landed.ID)
+			c := home.Checks(bs.V)[0]
+			run := c.V.Get("run")
+			if home.CheckStatus(c) != "failed" || run.Get("command").Text() != tc.command {
+				t.Fatalf("run not recorded: %s", ojson.Compact(c.V))
+			}
+			if e, _ := run.Get("edited").Bool(); e != tc.edited {
+				t.Errorf("edited = %v, want %v", e, tc.edited)
+			}
+			if n, _ := run.Get("exit_code").Int(); n != 3 || run.Get("ran_by").Text() != "bob@beta" {
+				t.Errorf("run = %s", ojson.Compact(run))
+			}
+		})
+	}
+}
