@@ -566,6 +566,11 @@ func TestInteropBagItStructure(t *testing.T) {
 		convert(t, filepath.Join(refgenDir, c.name+".taskpack.json"), conv, pack.WriteOptions{})
 		bags = append(bags, conv)
 	}
+	for _, f := range sharedFixtures(t) {
+		conv := filepath.Join(dir, "fixture-"+strings.TrimSuffix(filepath.Base(f), ".taskpack.json")+".taskpack")
+		convert(t, f, conv, pack.WriteOptions{})
+		bags = append(bags, conv)
+	}
 	for _, bag := range bags {
 		t.Run(strings.TrimSuffix(filepath.Base(bag), ".taskpack"), func(t *testing.T) {
 			if strings.Contains(bag, "percent-name") {
@@ -698,6 +703,12 @@ func TestInteropBagItPython(t *testing.T) {
 			convert(t, filepath.Join(refgenDir, c.name+".taskpack.json"), conv, pack.WriteOptions{})
 			bags["ref-"+c.name] = conv
 		}
+	}
+	for _, f := range sharedFixtures(t) {
+		name := "fixture-" + strings.TrimSuffix(filepath.Base(f), ".taskpack.json")
+		conv := filepath.Join(dir, name+".taskpack")
+		convert(t, f, conv, pack.WriteOptions{})
+		bags[name] = conv
 	}
 	names := make([]string, 0, len(bags))
 	for n := range bags {
@@ -1270,6 +1281,17 @@ func TestInteropReferenceReceiptIntoTp(t *testing.T) {
 
 // ---------------------------------------------------------------------------
 // helpers
+
+// sharedFixtures are the reference's flat fixtures kept in testdata/ref
+// (copies of ../shared/fixtures/taskpack).
+func sharedFixtures(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "ref", "*.taskpack.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reference fixtures in testdata/ref: %v", err)
+	}
+	return files
+}
 
 func readSums(t *testing.T, path string) map[string]string {
 	t.Helper()
