@@ -68,8 +68,9 @@ func TestScreenHooks(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"TP_STORE": dir}
 	called := ""
+	old := asksScreen
+	defer func() { asksScreen = old }()
 	asksScreen = func(io *IO, g *globalOpts, s *home.Store, id string) error { called = "asks " + id; return nil }
-	defer func() { asksScreen = nil }()
 	tty := func(args ...string) {
 		var out, errb bytes.Buffer
 		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }})
