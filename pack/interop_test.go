@@ -1089,6 +1089,8 @@ func bytesKey(t *testing.T, m map[string][]byte) string {
 //     reasons); tp's C6 fails it.
 //   - C0: a flat attachment without sha256 is not conformant as written
 //     (§2.2, D4); the reference's strict read only compares the pack object.
+//   - C7: credentials in the luggage, and token shapes beyond the
+//     reference's four (D5); its C7 scans the pack object only.
 //   - C9: "whatever the attachments' size" (§6, D3). The reference's C9
 //     converts to the flat form, which it refuses over 1 MiB, so it fails
 //     its own large bag; tp passes it.
@@ -1161,6 +1163,33 @@ func TestInteropSpecWhereReferenceLags(t *testing.T) {
 		t.Errorf("landing reads leniently (§2.2 MAY land it): %v", err)
 	} else {
 		p.Close()
+	}
+
+	// C7: "no credentials, in any field of the pack object or in the
+	// luggage", with the writer's own pattern table (§6, D5). The reference's
+	// C7 scans the pack object only, with four patterns: a GitHub token in a
+	// luggage file and a GitLab token in a field both pass it; tp fails both.
+	src := filepath.Join(refgenDir, "facts.taskpack")
+	fe, fo := zipEntries(t, src)
+	fe["data/files/brief.md"] = append(fe["data/files/brief.md"], []byte("token: ghp_"+strings.Repeat("x1Y2", 9)+"\n")...)
+	inLuggage := filepath.Join(dir, "credential-in-luggage.taskpack")
+	writeZip(t, inLuggage, fo, fe)
+	rebag(t, inLuggage, inLuggage, nil, "")
+	po := mustParse(t, string(fe["data/passport.json"]))
+	po.Set("note", ojson.NewString("deploy with glpat-"+strings.Repeat("Ab3_", 6)))
+	inField := filepath.Join(dir, "gitlab-token.taskpack")
+	rebag(t, src, inField, ojson.Canonical(po), "")
+	for _, f := range []string{inLuggage, inField} {
+		if c := checkByID(mustJudge(t, f), "C7"); c.Pass {
+			t.Errorf("%s: tp's C7 passes it", filepath.Base(f))
+		}
+		fails := refJudge(t, cli, f).failing()
+		if _, ok := fails["C7"]; ok {
+			t.Logf("%s: the reference's C7 now catches it: update INTEROP.md", filepath.Base(f))
+		}
+		if d := fails["C1"]; d != "" {
+			t.Errorf("%s: not a valid bag to the reference: %s", filepath.Base(f), d)
+		}
 	}
 
 	large := filepath.Join(refgenDir, "large.taskpack")
@@ -1825,6 +1854,96 @@ func TestInteropReferenceJudgesTpConversions(t *testing.T) {
 			ours, _ := zipEntries(t, rewritten)
 			theirs, _ := zipEntries(t, filepath.Join(refgenDir, c.name+".taskpack"))
 			samePayload(t, "tp's bag (reference bag-info) vs the reference's bag, every entry", theirs, ours)
+		})
+	}
+}
+
+// rebag writes a copy of a bag with data/passport.json replaced (or, with
+// obj nil, one payload entry's bytes changed without touching the
+// manifest) and, unless corrupt, both manifests recomputed: a valid bag
+// carrying exactly the change under test.
+func rebag(t *testing.T, src, out string, obj []byte, corrupt string) {
+	t.Helper()
+	entries, order := zipEntries(t, src)
+	if obj != nil {
+		entries["data/passport.json"] = obj
+	}
+	if corrupt != "" {
+		entries[corrupt] = append([]byte("tampered "), entries[corrupt]...)
+	} else {
+		var man, tm strings.Builder
+		for _, name := range order {
+			if strings.HasPrefix(name, "data/") {
+				fmt.Fprintf(&man, "%s  %s\n", shaOf(t, entries[name]), name)
+			}
+		}
+		entries["manifest-sha256.txt"] = []byte(man.String())
+		for _, name := range []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt"} {
+			fmt.Fprintf(&tm, "%s  %s\n", shaOf(t, entries[name]), name)
+		}
+		entries["tagmanifest-sha256.txt"] = []byte(tm.String())
+	}
+	writeZip(t, out, order, entries)
+}
+
+// TestInteropJudgesAgreeOnRedPacks: where both judges look at the same
+// thing, one wrong pack per check, made from a reference pack by changing
+// only that thing, fails that check in tp and in the reference alike.
+func TestInteropJudgesAgreeOnRedPacks(t *testing.T) {
+	cli := refCLI(t)
+	dir := t.TempDir()
+	src := filepath.Join(refgenDir, "facts.taskpack")
+	entries, _ := zipEntries(t, src)
+	edit := func(f func(o *ojson.Value)) []byte {
+		o := mustParse(t, string(entries["data/passport.json"]))
+		f(o)
+		return ojson.Canonical(o)
+	}
+	cases := []struct {
+		id      string
+		obj     []byte
+		corrupt string
+	}{
+		{id: "C1", corrupt: "data/files/brief.md"},
+		{id: "C2", obj: []byte("{\"spec\": \"task-passport-bag/0.1\",\n")},
+		{id: "C3", obj: edit(func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) })},
+		{id: "C4", obj: edit(func(o *ojson.Value) { o.Get("lineage").Obj().Delete("root_id") })},
+		{id: "C5", obj: edit(func(o *ojson.Value) { o.Get("asks").Items()[1].Obj().Delete("accept") })},
+		{id: "C6", obj: edit(func(o *ojson.Value) {
+			f := o.Get("passport").Get("facts").Items()[2] // machine-scoped
+			f.Set("verified", ojson.NewBool(true))
+			f.Obj().Delete("needs_reverify")
+		})},
+		{id: "C7", obj: edit(func(o *ojson.Value) { o.Set("note", ojson.NewString("key sk-"+strings.Repeat("aB3", 10))) })},
+		{id: "C8", obj: edit(func(o *ojson.Value) {
+			o.Get("passport").Set("current_state", ojson.NewString("Summary:\nUser: can you do slides?\nAssistant: yes"))
+		})},
+		{id: "C10", obj: edit(func(o *ojson.Value) { o.Obj().Delete("packed_at") })},
+	}
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			bag := filepath.Join(dir, c.id+".taskpack")
+			rebag(t, src, bag, c.obj, c.corrupt)
+			ours, err := pack.Conformance(bag, pack.Options{})
+			if err != nil {
+				t.Fatalf("tp: %v", err)
+			}
+			if checkByID(ours, c.id).Pass || ours.Conformant {
+				t.Errorf("tp passes %s on a pack made to fail it", c.id)
+			}
+			out, code := runRef(t, cli, "", "conformance", bag)
+			var theirs refReport
+			if json.Unmarshal(out, &theirs) != nil {
+				// the reference throws instead of reporting (C2: unreadable JSON)
+				if code == 0 {
+					t.Errorf("reference: exit 0 with %s", out)
+				}
+				t.Logf("the reference gives no report, exit %d: %s", code, bytes.TrimSpace(out))
+				return
+			}
+			if _, fails := theirs.failing()[c.id]; !fails || theirs.OK {
+				t.Errorf("the reference passes %s on a pack made to fail it: %v", c.id, theirs.failing())
+			}
 		})
 	}
 }
