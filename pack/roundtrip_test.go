@@ -290,3 +290,24 @@ func TestStreamingEncoders(t *testing.T) {
 }
 
 func bufioWriter(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }
+
+// TestOpenProgress: Progress sees every payload byte, in order.
+func TestOpenProgress(t *testing.T) {
+	path := writeTemp(t, "p.taskpack", rawBag(t, ojson.Canonical(refObject(t)), mixedLuggage, nil))
+	var last, total int64
+	calls := 0
+	p, err := Open(path, Options{Progress: func(done, tot int64) {
+		if done < last {
+			t.Fatalf("progress went back: %d after %d", done, last)
+		}
+		last, total = done, tot
+		calls++
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if calls == 0 || last != total {
+		t.Fatalf("progress ended at %d of %d after %d calls", last, total, calls)
+	}
+}
