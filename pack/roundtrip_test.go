@@ -311,3 +311,20 @@ func TestOpenProgress(t *testing.T) {
 		t.Fatalf("progress ended at %d of %d after %d calls", last, total, calls)
 	}
 }
+
+func TestSpecialWord(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+		for pos := 0; pos < 8; pos++ {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			v := uint64(0)
+			for i := 7; i >= 0; i-- {
+				v = v<<8 | uint64(b[i])
+			}
+			if specialWord(v) != want {
+				t.Fatalf("byte %#x at %d: special %v, want %v", c, pos, !want, want)
+			}
+		}
+	}
+}
