@@ -186,36 +186,76 @@ func (e *LogConflictError) Unwrap() error { return &ConflictError{ID: e.ID} }
 // record under the same id is a *LogConflictError. The record is stored as
 // canonical JSON (D1), unknown fields kept in place.
 func (l *Log) Write(raw []byte) (WriteOutcome, error) {
+	o, _, err := l.write(raw, true)
+	return o, err
+}
+
+// write is Write; with syncDir false the caller syncs the returned folder
+// (once for a batch).
+func (l *Log) write(raw []byte, syncDirNow bool) (WriteOutcome, string, error) {
 	v, m, _, err := validateRaw(raw)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	id, project := m["id"].(string), m["project"].(string)
 	data := ojson.Canonical(v)
 	dir := l.RecordsDir(project)
 	path := l.RecordPath(project, id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, fmt.Errorf("record log: %w", err)
+		return 0, "", fmt.Errorf("record log: %w", err)
 	}
-	err = createExclusive(dir, path, data)
+	err = createExclusive(dir, path, data, true, syncDirNow)
 	if err == nil {
-		return Written, nil
+		return Written, dir, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
-		return 0, fmt.Errorf("record log: writing %s: %w", path, err)
+		return 0, "", fmt.Errorf("record log: writing %s: %w", path, err)
 	}
 	old, rerr := os.ReadFile(path)
 	if rerr != nil {
-		return 0, fmt.Errorf("record log: reading %s: %w", path, rerr)
+		return 0, "", fmt.Errorf("record log: reading %s: %w", path, rerr)
 	}
 	same, oerr := sameContent(old, data)
 	if oerr != nil {
-		return 0, fmt.Errorf("record log: %s holds an unreadable file where record %q belongs (%v); move it away to write the record", path, id, oerr)
+		return 0, "", fmt.Errorf("record log: %s holds an unreadable file where record %q belongs (%v); move it away to write the record", path, id, oerr)
 	}
 	if !same {
-		return 0, &LogConflictError{ID: id, Path: path}
+		return 0, "", &LogConflictError{ID: id, Path: path}
 	}
-	return Duplicate, nil
+	return Duplicate, "", nil
+}
+
+// WriteAll writes records in order, as WriteRecord does, and stops at the
+// first failure. Each record file is synced before it is linked into place;
+// the folders are synced once at the end, so a batch costs one directory
+// sync, not one per record. When WriteAll returns, every record it reports
+// written is durable.
+func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
+	out := make([]WriteOutcome, 0, len(rs))
+	dirs := map[string]bool{}
+	var ferr error
+	for _, r := range rs {
+		b, err := EncodeRecord(r)
+		if err != nil {
+			ferr = err
+			break
+		}
+		o, dir, err := l.write(b, false)
+		if err != nil {
+			ferr = err
+			break
+		}
+		if dir != "" {
+			dirs[dir] = true
+		}
+		out = append(out, o)
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil && ferr == nil {
+			ferr = fmt.Errorf("record log: syncing %s: %w", d, err)
+		}
+	}
+	return out, ferr
 }
 
 // WriteRecord is Write for a Record value.
@@ -231,8 +271,8 @@ func (l *Log) WriteRecord(r Record) (WriteOutcome, error) {
 // the file appears whole or not at all: temp file, fsync, hard link into
 // place (atomic, fails with ErrExist), fsync the directory. Where hard links
 // are not supported it falls back to O_EXCL on the final name.
-func createExclusive(dir, path string, data []byte) error {
-	tmp, err := writeTemp(dir, data)
+func createExclusive(dir, path string, data []byte, syncFile, syncDirNow bool) error {
+	tmp, err := writeTemp(dir, data, syncFile)
 	if err != nil {
 		return err
 	}
@@ -242,6 +282,9 @@ func createExclusive(dir, path string, data []byte) error {
 			return fs.ErrExist
 		}
 		return createExclDirect(path, data)
+	}
+	if !syncDirNow {
+		return nil
 	}
 	return syncDir(dir)
 }
@@ -269,7 +312,7 @@ func createExclDirect(path string, data []byte) error {
 
 const tmpPrefix = ".tmp-"
 
-func writeTemp(dir string, data []byte) (string, error) {
+func writeTemp(dir string, data []byte, syncFile bool) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
 	tmp := filepath.Join(dir, tmpPrefix+hex.EncodeToString(rnd[:]))
@@ -278,7 +321,7 @@ func writeTemp(dir string, data []byte) (string, error) {
 		return "", err
 	}
 	_, werr := f.Write(data)
-	if werr == nil {
+	if werr == nil && syncFile {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
@@ -506,7 +549,8 @@ func kindOf(e fs.DirEntry) string {
 // Ack records that the registrar applied these records to the document. Call
 // it only after the document write is durable (§4): an ack says "this
 // settlement is in the document", and a lost ack only means it is applied
-// again, which changes nothing.
+// again, which changes nothing — so the ack files are not synced one by one;
+// the folder is synced once at the end.
 func (l *Log) Ack(project string, ids ...string) error {
 	if len(ids) == 0 {
 		return nil
@@ -517,12 +561,12 @@ func (l *Log) Ack(project string, ids ...string) error {
 	}
 	for _, id := range ids {
 		path := filepath.Join(dir, EncodeName(id))
-		err := createExclusive(dir, path, []byte(id+"\n"))
+		err := createExclusive(dir, path, []byte(id+"\n"), false, false)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("record log: acknowledging %q: %w", id, err)
 		}
 	}
-	return nil
+	return syncDir(dir)
 }
 
 func (l *Log) loadAcked(project string) (map[string]bool, []LogProblem, error) {

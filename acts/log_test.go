@@ -516,3 +516,29 @@ func TestLogCaseSensitiveMembers(t *testing.T) {
 		}
 	}
 }
+
+func TestLogWriteAll(t *testing.T) {
+	l := OpenLog(t.TempDir())
+	if _, err := l.WriteRecord(settled); err != nil {
+		t.Fatal(err)
+	}
+	other := settled
+	other.Outcome = "dropped"
+	outs, err := l.WriteAll([]Record{raised, settled, other, claim})
+	var ce *LogConflictError
+	if !errors.As(err, &ce) || ce.ID != settled.ID {
+		t.Fatalf("err %v", err)
+	}
+	if len(outs) != 2 || outs[0] != Written || outs[1] != Duplicate {
+		t.Fatalf("outcomes %v", outs)
+	}
+	ld, _ := l.Load("garden")
+	if len(ld.Records) != 2 { // raised and the first settled; the claim after the conflict is not written
+		t.Fatalf("%+v", ld.Records)
+	}
+	bad := claim
+	bad.Evidence = nil
+	if outs, err := l.WriteAll([]Record{claim, bad}); err == nil || len(outs) != 1 {
+		t.Fatalf("invalid record in a batch: %v %v", outs, err)
+	}
+}

@@ -118,7 +118,7 @@ func (l *Log) saveCache(recordsDir string, ds []digest) {
 		w.WriteByte('\n')
 	}
 	w.Flush()
-	tmp, err := writeTemp(filepath.Dir(path), buf.Bytes())
+	tmp, err := writeTemp(filepath.Dir(path), buf.Bytes(), false)
 	if err != nil {
 		return
 	}

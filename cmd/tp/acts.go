@@ -150,15 +150,7 @@ func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, erro
 // actsWriteRecords sends records to the log in order, stopping at the first
 // failure; a record the log already holds is fine (a re-send).
 func actsWriteRecords(l *acts.Log, rs []acts.Record) ([]acts.WriteOutcome, error) {
-	var out []acts.WriteOutcome
-	for _, r := range rs {
-		o, err := l.WriteRecord(r)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, o)
-	}
-	return out, nil
+	return l.WriteAll(rs)
 }
 
 // actsStatusText is an act's state in a few words.

@@ -199,18 +199,30 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		rep.Applied = append(rep.Applied, a)
 	}
 
-	// 1. Send. A failed send stops here: nothing stamped for it (§4).
-	for _, r := range out.Send {
+	// 1. Send, as one batch: durable before anything else happens. A failed
+	// send stops here: nothing is stamped for it (§4).
+	var results []acts.WriteOutcome
+	var sendErr error
+	if !o.dryRun {
+		results, sendErr = l.WriteAll(out.Send)
+	}
+	for i, r := range out.Send {
 		s := actsSentJSON{ID: sanitize.Line(r.ID), Type: r.Type, Key: r.Key}
 		if !o.dryRun {
-			res, err := l.WriteRecord(r)
-			if err != nil {
-				actsReport(io, g, &rep)
-				return fmt.Errorf("sending %s: %w (the document was not written)", sanitize.Line(r.ID), err)
+			if i >= len(results) {
+				break
 			}
-			s.Result = res.String()
+			s.Result = results[i].String()
 		}
 		rep.Sent = append(rep.Sent, s)
+	}
+	if sendErr != nil {
+		actsReport(io, g, &rep)
+		failed := "a record"
+		if len(results) < len(out.Send) {
+			failed = sanitize.Line(out.Send[len(results)].ID)
+		}
+		return fmt.Errorf("sending %s: %w (the document was not written)", failed, sendErr)
 	}
 	if o.dryRun {
 		return actsReport(io, g, &rep)
