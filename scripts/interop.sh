@@ -205,11 +205,17 @@ bagit() {
   return $fail
 }
 
+gotest() {
+  export TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py
+  go test -count=1 -run 'Interop' ./pack/ ./model/home/
+  go test -count=1 -run 'TestScripts/interop' ./cmd/tp/
+}
+
 case ${1:-all} in
   setup) setup ;;
   refgen) setup_ref >/dev/null; refgen "${2:-}" ;;
   bagit) setup_bagit >/dev/null; bagit ;;
-  test) TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py go test -count=1 -run 'Interop' ./pack/ ./cmd/tp/ ./model/home/ ;;
-  all) setup; bagit; TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py go test -count=1 -run 'Interop' ./pack/ ./cmd/tp/ ./model/home/ ;;
+  test) gotest ;;
+  all) setup; bagit; gotest ;;
   *) sed -n '2,16p' "$0"; exit 1 ;;
 esac
