@@ -232,6 +232,14 @@ func (s *jscan) key() (string, error) {
 }
 
 func readAttachments(l *loaded, s *jscan, lim Limits) ([]*flatAttachment, error) {
+	if c, err := s.peek(); err == nil && c == 'n' {
+		// "attachments": null carries nothing, as the reference reads it.
+		raw, err := s.capture(16)
+		if err != nil || string(raw) != "null" {
+			return nil, s.fail("attachments is neither an array nor null")
+		}
+		return nil, nil
+	}
 	if err := s.expect('['); err != nil {
 		return nil, err
 	}

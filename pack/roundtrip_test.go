@@ -328,3 +328,21 @@ func TestSpecialWord(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatWithoutAttachments: a flat file may leave attachments out or set
+// it to null; either way it carries no luggage and is conformant.
+func TestFlatWithoutAttachments(t *testing.T) {
+	full := flatOf(t, refObject(t))
+	v, _ := ojson.ParseStrict(full)
+	v.Set("attachments", ojson.NewNull())
+	withNull := ojson.Canonical(v)
+	v.Obj().Delete("attachments")
+	without := ojson.Canonical(v)
+	for name, b := range map[string][]byte{"null": withNull, "absent": without} {
+		path := writeTemp(t, name+".taskpack.json", b)
+		r, err := Conformance(path, Options{})
+		if err != nil || !r.Conformant {
+			t.Errorf("%s: %v %v", name, err, failing(r))
+		}
+	}
+}
