@@ -1,0 +1,50 @@
+package pack
+
+// Audit tests (TRACEABILITY.md): rules whose mutation survived the suite.
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// TestAuditUnknownScopeIsSealed: §4.2 "if you cannot write down how someone
+// else would verify it, it is machine" — a scope value the spec does not
+// define (here "team") keeps no ✓ across the machine boundary, at pack time
+// (Write) and in the judge (C6).
+func TestAuditUnknownScopeIsSealed(t *testing.T) {
+	obj := mutate(t, func(o *ojson.Value) {
+		f := o.Get("passport").Get("facts").Items()[0]
+		f.Set("scope", ojson.NewString("team"))
+		f.Set("verified", ojson.NewBool(true))
+		f.Obj().Delete("needs_reverify")
+		f.Obj().Delete("verified_on")
+	})
+	path := filepath.Join(t.TempDir(), "p.taskpack")
+	if err := Write(path, srcOf(obj), EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path, Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f := p.Object.Get("passport").Get("facts").Items()[0]
+	if v, _ := f.Get("verified").Bool(); v {
+		t.Errorf("a fact with unknown scope %q crossed wearing a ✓: %s", "team", ojson.Compact(f))
+	}
+	if nr, _ := f.Get("needs_reverify").Bool(); !nr {
+		t.Errorf("a fact with unknown scope was not marked needs_reverify: %s", ojson.Compact(f))
+	}
+
+	// The judge: the same fact, written unsealed by hand, fails C6.
+	raw := rawFlat(t, obj)
+	r, err := Conformance(writeTemp(t, "x.taskpack.json", raw), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := checkOf(r, "C6"); c.Pass {
+		t.Errorf("C6 passed a verified fact with unknown scope: %s", c.Reason)
+	}
+}
