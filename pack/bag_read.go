@@ -346,7 +346,11 @@ func parseTagLines(b []byte) map[string]string {
 	return out
 }
 
-type manifestLine struct{ digest, path string }
+// manifestLine is one manifest entry: path is percent-decoded as BagIt
+// §2.1.3 says, raw is the path as written. Some writers (bagit.py among them)
+// do not percent-encode, so a payload file literally named "50%25.txt" is
+// found under raw when no file is named path.
+type manifestLine struct{ digest, path, raw string }
 
 // parseManifest reads "<sha256>  <path>" lines; paths are percent-decoded
 // for CR, LF and % as BagIt §2.1.3 says.
@@ -367,6 +371,7 @@ func parseManifest(b []byte) ([]manifestLine, error) {
 			return nil, fmt.Errorf("line %d: %q is not a sha256 digest", i+1, line[:j])
 		}
 		p := strings.TrimLeft(line[j:], " \t")
+		raw := strings.TrimPrefix(p, "./")
 		p = strings.NewReplacer("%0A", "\n", "%0a", "\n", "%0D", "\r", "%0d", "\r", "%25", "%").Replace(p)
 		p = strings.TrimPrefix(p, "./")
 		if p == "" {
@@ -376,7 +381,7 @@ func parseManifest(b []byte) ([]manifestLine, error) {
 			return nil, fmt.Errorf("line %d lists %q a second time", i+1, p)
 		}
 		seen[p] = true
-		out = append(out, manifestLine{digest: digest, path: p})
+		out = append(out, manifestLine{digest: digest, path: p, raw: raw})
 	}
 	return out, nil
 }
@@ -400,8 +405,19 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		return nil
 	}
 	listed := map[string]string{}
+	literal := map[string]string{}
 	for _, m := range lines {
 		listed[m.path] = m.digest
+		if m.raw != m.path {
+			literal[m.raw] = m.digest
+		}
+	}
+	lookup := func(name string) (string, bool) {
+		if d, ok := listed[name]; ok {
+			return d, true
+		}
+		d, ok := literal[name]
+		return d, ok
 	}
 	payload := map[string]bool{}
 	var total int64
@@ -415,7 +431,7 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		payload[name] = true
 		octets += size
 		count++
-		want, ok := listed[name]
+		want, ok := lookup(name)
 		if !ok {
 			l.problems = append(l.problems, l.errf(name, RuleUnlisted, "payload file is not in %s: nobody vouched for it", tagManifest))
 		} else if want != digest {
@@ -467,7 +483,7 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		}
 		rc.Close()
 		e.actual = hex.EncodeToString(h.Sum(nil))
-		e.declared = listed[name]
+		e.declared, _ = lookup(name)
 		check(name, e.actual, n)
 	}
 	for _, x := range l.extra {
@@ -482,7 +498,7 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		check(x, b, int64(zf.UncompressedSize64))
 	}
 	for _, m := range lines {
-		if !payload[m.path] {
+		if !payload[m.path] && !payload[m.raw] {
 			l.problems = append(l.problems, l.errf(m.path, RuleMissing, "listed in %s but not in the bag", tagManifest))
 		}
 	}

@@ -166,6 +166,10 @@ func TestPreflight(t *testing.T) {
 	if err := os.WriteFile(carriedFile, []byte("k"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	percentFile := filepath.Join(dir, "100% done.txt")
+	if err := os.WriteFile(percentFile, []byte("k"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name  string
 		state string
@@ -181,6 +185,7 @@ func TestPreflight(t *testing.T) {
 		{"fact without scope", `{"id":"TP-A","version":1,"facts":[{"claim":"the share is mounted","verified":true}]}`, nil, nil,
 			[]string{"facts[0] has no scope"}},
 		{"vague accept", `{"id":"TP-A","version":1}`, []*ojson.Value{ParseAsk("q|ok")}, nil, []string{"too vague"}},
+		{"percent in a luggage name", `{"id":"TP-A","version":1}`, nil, []string{percentFile}, []string{"% in its name"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

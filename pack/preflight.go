@@ -18,7 +18,10 @@ import (
 //   - an artifact naming an absolute local path that no luggage carries
 //     (the receiver cannot open it);
 //   - a fact without scope (it will be treated, and sealed, as machine, §4.2);
-//   - an ask whose accept is too vague to judge an answer by (§4.3).
+//   - an ask whose accept is too vague to judge an answer by (§4.3);
+//   - a luggage name with "%": tp writes it as %25 in the manifest, as
+//     BagIt (RFC 8493 §2.1.3) requires, but bagit.py and task-passport read
+//     manifest paths literally and reject such a bag (INTEROP.md).
 //
 // Each warning is one line; the quoted text is the passport's own and is
 // sanitised by whoever prints it (D11).
@@ -44,6 +47,11 @@ func Preflight(b *Built) []string {
 	for _, a := range (model.PackObject{V: obj}).Asks() {
 		if acc := a.Accept(); strings.TrimSpace(acc) != "" && scan.VagueAccept(acc) {
 			out = append(out, fmt.Sprintf("ask %s: accept %q is too vague to judge an answer by; say what would count as answered (§4.3)", a.ID(), clip(acc, 80)))
+		}
+	}
+	for _, f := range b.Files {
+		if strings.Contains(f.Name, "%") {
+			out = append(out, fmt.Sprintf("luggage %q has a %% in its name: tp writes it as %%25 in the manifest as BagIt requires, but bagit.py and task-passport read it literally and reject the bag; rename it if the receiver uses those tools", f.Name))
 		}
 	}
 	return out
