@@ -408,12 +408,15 @@ func (l *Log) Load(project string) (*Loaded, error) {
 		return nil, fmt.Errorf("record log: %w", err)
 	}
 	cache := l.openCache(dir)
+	// Records are decoded straight into the slice Load returns (compacted
+	// in place afterwards): a large log is held once, not twice.
 	type result struct {
-		rec    Record
 		raw    []byte
 		prob   *LogProblem
 		digest digest
+		ok     bool
 	}
+	recs := make([]Record, len(entries))
 	results := make([]result, len(entries))
 	var wg sync.WaitGroup
 	var next atomic.Int64
@@ -431,32 +434,36 @@ func (l *Log) Load(project string) (*Loaded, error) {
 					continue // a writer's temp file, in flight or left by a crash
 				}
 				res := &results[i]
-				res.rec, res.raw, res.digest, res.prob = l.readRecordFile(project, dir, entries[i], cache, &buf)
+				recs[i], res.raw, res.digest, res.prob = l.readRecordFile(project, dir, entries[i], cache, &buf)
+				res.ok = res.prob == nil
 			}
 		}()
 	}
 	wg.Wait()
 	fresh := false
-	out.Records = make([]Record, 0, len(results))
+	n := 0
 	for i := range results {
 		res := &results[i]
 		switch {
 		case res.prob != nil:
 			out.Problems = append(out.Problems, *res.prob)
-		case res.raw != nil:
-			out.Records = append(out.Records, res.rec)
+		case res.ok:
+			recs[n] = recs[i]
+			n++
 			if l.KeepRaw {
-				out.Raw[res.rec.ID] = res.raw
+				out.Raw[recs[i].ID] = res.raw
 			}
 			if !cache.has(res.digest) {
 				fresh = true
 			}
 		}
 	}
+	clear(recs[n:])
+	out.Records = recs[:n:n]
 	if fresh {
 		ds := make([]digest, 0, len(out.Records))
 		for _, res := range results {
-			if res.prob == nil && res.raw != nil {
+			if res.ok {
 				ds = append(ds, res.digest)
 			}
 		}

@@ -167,13 +167,26 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	for k, st := range states {
 		byKey[k.Key] = st
 	}
-	byID := make(map[string]acts.Record, len(ld.Records))
+	// Run reads restore_text from reopened records only (§3); the report
+	// names the applied settlements. Neither needs the whole log by id.
+	reopened := map[string]acts.Record{}
+	settlements := map[string]acts.Record{}
+	for _, st := range byKey {
+		if st.SettlementID != "" && !ld.Acked[st.SettlementID] {
+			settlements[st.SettlementID] = acts.Record{}
+		}
+	}
 	for _, r := range ld.Records {
-		byID[r.ID] = r
+		if _, ok := settlements[r.ID]; ok {
+			settlements[r.ID] = r
+			if r.Type == acts.TypeReopened {
+				reopened[r.ID] = r
+			}
+		}
 	}
 	out, err := acts.Run(acts.RunInput{
 		Document: doc, Profile: prof, Project: o.project,
-		Acts: byKey, Acked: ld.Acked, Records: byID,
+		Acts: byKey, Acked: ld.Acked, Records: reopened,
 		Now: actsNow(), By: "registrar:" + o.project, Secret: secret, Source: filepath.Base(o.doc),
 	})
 	if err != nil {
@@ -193,7 +206,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	}
 	for _, id := range out.Applied {
 		a := actsAppliedJSON{ID: sanitize.Line(id)}
-		if r, ok := byID[id]; ok {
+		if r, ok := settlements[id]; ok {
 			a.Type, a.Key, a.Outcome = r.Type, r.Key, r.Outcome
 		}
 		rep.Applied = append(rep.Applied, a)
