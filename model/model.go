@@ -151,6 +151,14 @@ func (l Lineage) ReceiptTarget() string {
 	return l.RootID
 }
 
+// ReceiptTargetRule says, in words, which rule ReceiptTarget used.
+func (l Lineage) ReceiptTargetRule() string {
+	if len(l.Chain) >= 2 {
+		return "the entry before the last in lineage.chain"
+	}
+	return "lineage.root_id: the chain has a single entry"
+}
+
 // Sender is the passport id of the last chain entry (the pack's sender).
 func (l Lineage) Sender() (id string, version int64, ok bool) {
 	if len(l.Chain) == 0 {

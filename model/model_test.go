@@ -120,3 +120,12 @@ func TestPath(t *testing.T) {
 		t.Errorf("Path = %s", got)
 	}
 }
+
+func TestReceiptTargetRule(t *testing.T) {
+	if got := (Lineage{Chain: []string{"TP-A@1"}}).ReceiptTargetRule(); !strings.Contains(got, "root_id") {
+		t.Errorf("single entry rule = %q", got)
+	}
+	if got := (Lineage{Chain: []string{"TP-A@1", "TP-B@1"}}).ReceiptTargetRule(); !strings.Contains(got, "before the last") {
+		t.Errorf("two entries rule = %q", got)
+	}
+}

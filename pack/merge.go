@@ -114,7 +114,7 @@ func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
 		var nf *home.ErrNotFound
 		if errors.As(err, &nf) {
 			return nil, &Error{File: p.Path, Rule: RuleTargetMissing,
-				Detail: "this receipt answers " + target + " (the entry before the last in lineage.chain, D6), which is not in the store " + st.Dir()}
+				Detail: "this receipt answers " + target + " (" + model.LineageOf(p.Object.Get("lineage")).ReceiptTargetRule() + ", D6), which is not in the store " + st.Dir()}
 		}
 		return nil, err
 	}

@@ -228,7 +228,7 @@ func renderPlan(w io.Writer, pl *pack.Plan) {
 	}
 	fmt.Fprintf(w, "  integrity  %s; %d luggage file(s), %d bytes\n", pl.Integrity.How, pl.Integrity.LuggageFiles, pl.Integrity.LuggageBytes)
 	if pl.Merge != nil {
-		fmt.Fprintf(w, "  answers    %s %s (version %d), the entry before the last in the chain (§4.4.1)\n", l(pl.Merge.Target), q(pl.Merge.TargetTitle), pl.Merge.TargetVersion)
+		fmt.Fprintf(w, "  answers    %s %s (version %d), %s (§4.4.1)\n", l(pl.Merge.Target), q(pl.Merge.TargetTitle), pl.Merge.TargetVersion, model.Lineage{Chain: pl.Lineage.Chain}.ReceiptTargetRule())
 	} else {
 		fmt.Fprintf(w, "  lands as   %s (a new local id, §3.1)\n", l(pl.ID))
 	}
