@@ -1,0 +1,41 @@
+package pack
+
+import (
+	"testing"
+
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// TestAuditMergeAdoptsUnknownAsksOpen: §4.4.1.3 — asks in a receipt with no
+// counterpart in the target are questions aimed back at the merging side:
+// adopted as open asks, whatever status the receipt gave them.
+func TestAuditMergeAdoptsUnknownAsksOpen(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
+	})
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"","passport":{},
+	 "asks":[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"answered","answer":"yes"},
+	         {"id":"b7","to":"peer","what":"Which logo?","why":"","accept":"a file name","status":"answered","answer":"mine"}],
+	 "landing_checks":[]}`
+	_, m := mergeIt(t, flatPack(t, obj), st, "", envOn("studio", "maria"))
+	if !m.Changed {
+		t.Fatal("no change")
+	}
+	var b7 *model.Ask
+	for _, v := range get(t, st, a).Get("asks").Items() {
+		if ask := (model.Ask{V: v}); ask.ID() == "b7" {
+			b7 = &ask
+		}
+	}
+	if b7 == nil {
+		t.Fatal("the receipt's unknown ask b7 was not adopted")
+	}
+	if b7.Status() != model.AskOpen {
+		t.Errorf("adopted ask b7 has status %q, want open (§4.4.1.3): %s", b7.Status(), ojson.Compact(b7.V))
+	}
+}
