@@ -48,4 +48,11 @@ type Options struct {
 	Strict bool
 	// Progress, when set, is called as payload bytes are verified.
 	Progress func(done, total int64)
+	// DeferLuggage checks a bag's structure, manifests, Payload-Oxum and
+	// data/passport.json up front but verifies each luggage file's digest
+	// only as OpenLuggage streams it (a mismatch fails that read). It is for
+	// callers that read every luggage byte anyway and throw away what they
+	// wrote on a failed read — landing — so a large pack is read once, not
+	// twice. Pack.LuggageVerified says which was done. Ignored when Strict.
+	DeferLuggage bool
 }

@@ -31,6 +31,10 @@ type Pack struct {
 	Raw     []byte
 	Luggage []Luggage
 	Repairs []Repair
+	// LuggageVerified is true when every luggage byte was checked against
+	// its digest during Open; false when Options.DeferLuggage left that to
+	// OpenLuggage.
+	LuggageVerified bool
 	// Digest is the sha256 (hex) of the file as a whole.
 	Digest string
 
@@ -115,6 +119,8 @@ type loaded struct {
 	path string
 	enc  Encoding
 	size int64
+
+	deferLuggage bool // verifyBag leaves luggage digests to OpenLuggage (Options.DeferLuggage)
 
 	raw    []byte       // the pack object's bytes as written (bag) or as captured (flat)
 	obj    *ojson.Value // parsed as written; nil when it could not be
@@ -252,7 +258,11 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 	if l.fatal != nil {
 		return nil, l.fatal
 	}
+	deferred := l.enc == EncodingBag && opts.DeferLuggage && !opts.Strict
 	if l.enc == EncodingBag {
+		if deferred {
+			l.deferLuggage = true
+		}
 		if err := verifyBag(l, nil, opts.Progress); err != nil {
 			return nil, err
 		}
@@ -281,7 +291,7 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 		r := repairs[0]
 		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%d repair(s) needed)", r.Detail, len(repairs))
 	}
-	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, l: l}
+	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, l: l}
 	for _, e := range l.luggage {
 		sum := e.declared
 		if sum == "" {

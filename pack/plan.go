@@ -297,9 +297,11 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 		pl.Warnings = append(pl.Warnings, "lineage has no chain (§3): the sender is not named")
 	}
 
-	pl.Integrity = Integrity{Verified: true, LuggageFiles: len(p.Luggage)}
-	switch p.Encoding {
-	case EncodingBag:
+	pl.Integrity = Integrity{Verified: p.LuggageVerified, LuggageFiles: len(p.Luggage)}
+	switch {
+	case p.Encoding == EncodingBag && !p.LuggageVerified:
+		pl.Integrity.How = "BagIt manifests (sha256) checked; each luggage file is verified against them as it lands, and nothing lands if one does not match"
+	case p.Encoding == EncodingBag:
 		pl.Integrity.How = "BagIt manifests (sha256) verified"
 	default:
 		pl.Integrity.How = "attachment sha256 digests verified"

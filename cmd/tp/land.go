@@ -109,7 +109,10 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := pack.Open(file, pack.Options{})
+	// A dry run verifies every byte before it says anything; a landing
+	// verifies luggage as it extracts it (and keeps nothing on a mismatch),
+	// so a large pack is read once.
+	p, err := pack.Open(file, pack.Options{DeferLuggage: !o.DryRun})
 	if err != nil {
 		return err
 	}

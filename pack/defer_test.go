@@ -1,0 +1,86 @@
+package pack
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// deferBag is a bag whose luggage file "a.txt" holds other bytes than the
+// manifest vouches for; every tag file is right, so only reading the
+// luggage can tell.
+func deferBag(t *testing.T) string {
+	t.Helper()
+	obj := refObject(t)
+	good := []byte("what the manifest vouches for\n")
+	b := rawBag(t, ojson.Canonical(obj), []file{{"a.txt", good}}, func(entries *[]file) {
+		for i, e := range *entries {
+			if e.name == "data/files/a.txt" {
+				(*entries)[i].data = []byte("WHAT THE MANIFEST VOUCHES FOR\n") // same size: Oxum agrees
+			}
+		}
+	})
+	path := filepath.Join(t.TempDir(), "corrupt.taskpack")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDeferLuggage(t *testing.T) {
+	path := deferBag(t)
+
+	// Verified up front (the default): Open refuses.
+	if _, err := Open(path, Options{}); err == nil {
+		t.Fatal("Open accepted luggage that does not match its digest")
+	}
+	// Strict ignores DeferLuggage: judging reads every byte.
+	if _, err := Open(path, Options{Strict: true, DeferLuggage: true}); err == nil {
+		t.Fatal("a strict Open deferred the luggage check")
+	}
+
+	// Deferred: Open succeeds and says so; the plan does not claim the
+	// bytes were verified; landing fails and leaves nothing behind.
+	p, err := Open(path, Options{DeferLuggage: true})
+	if err != nil {
+		t.Fatalf("deferred Open: %v", err)
+	}
+	defer p.Close()
+	if p.LuggageVerified {
+		t.Error("LuggageVerified is true although no luggage byte was read")
+	}
+	st := testStore(t)
+	pl, err := PlanLanding(p, st, envOn("m", "bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Integrity.Verified {
+		t.Error("the plan claims verified luggage")
+	}
+	before := snapshot(t, st.Dir())
+	_, err = Land(p, pl, st, Decisions{})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Rule != RuleDigest {
+		t.Fatalf("Land = %v, want a %s error", err, RuleDigest)
+	}
+	sameSnapshot(t, before, snapshot(t, st.Dir()))
+}
+
+// Deferring the digests does not defer the structure: a payload file the
+// manifest does not list is still refused at Open.
+func TestDeferLuggageStillChecksManifest(t *testing.T) {
+	obj := refObject(t)
+	b := rawBag(t, ojson.Canonical(obj), []file{{"a.txt", []byte("a")}}, func(entries *[]file) {
+		*entries = append(*entries, file{"data/files/stowaway.txt", []byte("nobody vouched")})
+	})
+	path := filepath.Join(t.TempDir(), "stowaway.taskpack")
+	os.WriteFile(path, b, 0o600)
+	_, err := Open(path, Options{DeferLuggage: true})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Rule != RuleUnlisted {
+		t.Fatalf("Open = %v, want %s", err, RuleUnlisted)
+	}
+}
