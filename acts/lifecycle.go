@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 )
 
 // ConflictError is two records with the same id and different content
@@ -131,12 +132,20 @@ func fingerprint(r Record) string {
 	return string(b)
 }
 
-// later reports whether a is later than b: by ts, then id (D16). Both are
-// compared as strings; RFC 3339 timestamps in UTC with the same precision
-// sort in time order, and the rule only has to be a total order on the set.
+// later reports whether a is later than b: by ts, then id (D16). ts is
+// compared as an instant (so "10:00:00+01:00" is before "09:30:00Z"); where
+// either does not parse, as strings. Either way it is a total order on the
+// set, so the result never depends on arrival order.
 func later(a, b Record) bool {
 	if a.TS != b.TS {
-		return a.TS > b.TS
+		ta, ea := time.Parse(time.RFC3339Nano, a.TS)
+		tb, eb := time.Parse(time.RFC3339Nano, b.TS)
+		switch {
+		case ea != nil || eb != nil:
+			return a.TS > b.TS
+		case !ta.Equal(tb):
+			return ta.After(tb)
+		}
 	}
 	return a.ID > b.ID
 }

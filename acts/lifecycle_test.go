@@ -286,3 +286,19 @@ func FuzzLifecycleOrder(f *testing.F) {
 		}
 	})
 }
+
+func TestLifecycleForkComparesInstants(t *testing.T) {
+	// 10:00+01:00 is 09:00Z: earlier than 09:30Z although it sorts later as text.
+	a := rec("a-offset", TypeAmended, "2026-11-02T10:00:00+01:00", terms("Offset", 2), sup("r:"+lk))
+	b := rec("a-utc", TypeAmended, "2026-11-02T09:30:00Z", terms("UTC", 2), sup("r:"+lk))
+	st := stateOf(t, raised, a, b)
+	if st.Text != "UTC" || len(st.Stale) != 1 || st.Stale[0].ID != "a-offset" {
+		t.Fatalf("%+v", st)
+	}
+	// The same instant spelled two ways is a tie, broken by id.
+	c := rec("a-z", TypeAmended, "2026-11-02T09:00:00+00:00", terms("Z", 2), sup("r:"+lk))
+	d := rec("a-y", TypeAmended, "2026-11-02T09:00:00Z", terms("Y", 2), sup("r:"+lk))
+	if st := stateOf(t, raised, c, d); st.Text != "Z" {
+		t.Fatalf("%+v", st)
+	}
+}
