@@ -377,3 +377,51 @@ func FuzzCanonical(f *testing.F) {
 
 // Variables, so 0.1+0.2 is float64 arithmetic, not an exact constant.
 var pointOne, pointTwo = 0.1, 0.2
+
+// Keys added to a large object stay findable, in order, whatever mix of
+// ordinary and array-index keys arrives (the lookup index is kept up to
+// date incrementally).
+func TestObjLargeIndex(t *testing.T) {
+	v := NewObject()
+	var want []string
+	for i := 0; i < 200; i++ {
+		k := fmt.Sprintf("k%d", i)
+		v.Set(k, NewInt(int64(i)))
+		want = append(want, k)
+		if i%50 == 0 {
+			v.Set(fmt.Sprint(i), NewInt(-1)) // array index: goes first
+		}
+	}
+	for i := 0; i < 200; i++ {
+		if n, _ := v.Get(fmt.Sprintf("k%d", i)).Int(); n != int64(i) {
+			t.Fatalf("k%d = %d", i, n)
+		}
+	}
+	keys := v.Obj().Keys()
+	if strings.Join(keys[:4], ",") != "0,50,100,150" || strings.Join(keys[4:], ",") != strings.Join(want, ",") {
+		t.Errorf("keys = %v", keys[:8])
+	}
+	v.Obj().Delete("k7")
+	if v.Has("k7") || !v.Has("k8") {
+		t.Error("delete broke the index")
+	}
+}
+
+func BenchmarkParseWideObject(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `"key%d":%d`, i, i)
+	}
+	sb.WriteByte('}')
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -260,8 +260,8 @@ func (o *Obj) Set(key string, val *Value) {
 		o.members[i].Value = val
 		return
 	}
-	o.index = nil
 	if idx, ok := arrayIndex(key); ok {
+		o.index = nil // positions shift: rebuilt on the next lookup
 		pos := sort.Search(len(o.members), func(i int) bool {
 			j, isIdx := arrayIndex(o.members[i].Key)
 			return !isIdx || j > idx
@@ -270,6 +270,9 @@ func (o *Obj) Set(key string, val *Value) {
 		copy(o.members[pos+1:], o.members[pos:])
 		o.members[pos] = Member{Key: key, Value: val}
 		return
+	}
+	if o.index != nil {
+		o.index[key] = len(o.members)
 	}
 	o.members = append(o.members, Member{Key: key, Value: val})
 }
