@@ -127,7 +127,7 @@ func BuildNote(st *ActState, s Sender, text string) (Record, error) {
 	}
 	r := s.base(st, TypeNote, "principal", "n")
 	r.About = &About{Key: st.Key}
-	r.Note = text
+	r.Text = text
 	r.Authority = s.authority()
 	return r, nil
 }

@@ -25,7 +25,8 @@ type Record struct {
 	Relation    string     `json:"relation,omitempty"`     // related: same_as, derived_from
 	Target      string     `json:"target,omitempty"`       // related: the other item's key
 	About       *About     `json:"about,omitempty"`        // note
-	Note        string     `json:"note,omitempty"`         // settled, note
+	Note        string     `json:"note,omitempty"`         // settled: the principal's note on the settlement
+	Text        string     `json:"text,omitempty"`         // note: what the note says
 	Context     string     `json:"context,omitempty"`      // e.g. "migration"
 }
 
@@ -63,6 +64,15 @@ const (
 	TypeRelated   = "related"
 	TypeNote      = "note"
 )
+
+// NoteText is what a note record says: its text, or (as older tp wrote
+// notes) its note member.
+func (r Record) NoteText() string {
+	if r.Text != "" {
+		return r.Text
+	}
+	return r.Note
+}
 
 // Record ids the registrar mints (§7).
 func RaisedID(key string) string { return "r:" + key }

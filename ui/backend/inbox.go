@@ -98,7 +98,7 @@ func actOf(st *acts.ActState) ui.Act {
 		a.Claims = append(a.Claims, cl)
 	}
 	for _, n := range st.Notes {
-		a.Notes = append(a.Notes, n.Note)
+		a.Notes = append(a.Notes, n.NoteText())
 	}
 	return a
 }
