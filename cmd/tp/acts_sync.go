@@ -109,6 +109,18 @@ type actsSyncJSON struct {
 	Added        int               `json:"added"`
 	Warnings     []acts.Warning    `json:"warnings"`
 	LogProblems  []string          `json:"log_problems"`
+	// Delivered are the notes and relations for the project (§4 step 1:
+	// delivered, never applied to the document), each shown once.
+	Delivered []actsDeliveredJSON `json:"delivered"`
+}
+
+type actsDeliveredJSON struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Key      string `json:"key"`
+	Text     string `json:"text,omitempty"`
+	Relation string `json:"relation,omitempty"`
+	Target   string `json:"target,omitempty"`
 }
 
 func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
@@ -197,7 +209,11 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		Document: o.doc, Project: sanitize.Line(o.project), Profile: prof.Name, DryRun: o.dryRun,
 		Changed: out.Changed, Stamped: out.Stamped, Struck: out.Struck, Added: out.Added,
 		Sent: []actsSentJSON{}, Applied: []actsAppliedJSON{}, Acknowledged: []string{},
-		Warnings: []acts.Warning{}, LogProblems: probs,
+		Warnings: []acts.Warning{}, LogProblems: probs, Delivered: []actsDeliveredJSON{},
+	}
+	for _, r := range out.Deliver {
+		rep.Delivered = append(rep.Delivered, actsDeliveredJSON{ID: sanitize.Line(r.ID), Type: r.Type,
+			Key: sanitize.Line(r.Key), Text: sanitize.Line(r.NoteText()), Relation: sanitize.Line(r.Relation), Target: sanitize.Line(r.Target)})
 	}
 	for _, w := range out.Warnings {
 		w.Message = sanitize.Line(w.Message)
@@ -255,8 +271,13 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 			rep.Committed = true
 		}
 	}
-	// 4. Acknowledge what is now durably in the document.
-	if err := l.Ack(o.project, out.Applied...); err != nil {
+	// 4. Acknowledge what is now durably in the document, and the notes
+	// and relations this report delivers.
+	acked := append([]string{}, out.Applied...)
+	for _, r := range out.Deliver {
+		acked = append(acked, r.ID)
+	}
+	if err := l.Ack(o.project, acked...); err != nil {
 		actsReport(io, g, &rep)
 		return err
 	}
@@ -300,6 +321,14 @@ func actsReport(io *IO, g *globalOpts, rep *actsSyncJSON) error {
 	}
 	if rep.Committed {
 		fmt.Fprintf(io.Out, "%s committed\n", doc)
+	}
+	for _, d := range rep.Delivered {
+		switch d.Type {
+		case acts.TypeNote:
+			fmt.Fprintf(io.Out, "note on %s: %q\n", d.Key, d.Text)
+		default:
+			fmt.Fprintf(io.Out, "%s: %s %s %s\n", d.Type, d.Key, d.Relation, d.Target)
+		}
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(io.Err, "tp: warning: %s: %s\n", doc, w.String())
