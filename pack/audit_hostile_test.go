@@ -1,0 +1,50 @@
+package pack
+
+import (
+	"archive/zip"
+	"fmt"
+	"testing"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// TestAuditArchiveRatio: D10 — a bomb spread over many entries, each too
+// small for the per-entry ratio to be judged, is still refused by the
+// archive-wide ratio, by Open and by the judge.
+func TestAuditArchiveRatio(t *testing.T) {
+	lim := Limits{MaxTotal: 1 << 30, MaxEntries: 100_000, MaxRatio: 10, RatioFloor: 64 << 10}
+	b := hostileZip(t, func(zw *zip.Writer) {
+		for i := 0; i < 200; i++ {
+			addFile(fmt.Sprintf("data/files/z%03d", i), zeros(60<<10), nil)(zw)
+		}
+	})
+	path := writeTemp(t, "x.taskpack", b)
+	_, err := Open(path, Options{Limits: lim})
+	wantRule(t, err, RuleLimitRatio)
+	if r, err := Conformance(path, Options{Limits: lim}); err == nil && r.Conformant {
+		t.Error("the judge called a many-entry bomb conformant")
+	}
+}
+
+// TestAuditTagManifestDigest: §2.1/C1 — tagmanifest-sha256.txt vouches for
+// the tag files; a bag-info.txt changed after it was written is an error
+// for the reader and a C1 failure for the judge.
+func TestAuditTagManifestDigest(t *testing.T) {
+	b := rawBag(t, ojson.Canonical(refObject(t)), nil, func(es *[]file) {
+		for i := range *es {
+			if (*es)[i].name == "bag-info.txt" {
+				(*es)[i].data = append(append([]byte{}, (*es)[i].data...), "Contact-Name: someone else\n"...)
+			}
+		}
+	})
+	path := writeTemp(t, "x.taskpack", b)
+	_, err := Open(path, Options{})
+	wantRule(t, err, RuleDigest)
+	r, err := Conformance(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := checkOf(r, "C1"); c.Pass {
+		t.Errorf("C1 passed a bag whose bag-info.txt does not match tagmanifest-sha256.txt: %s", c.Reason)
+	}
+}
