@@ -632,6 +632,7 @@ func (l *Landing) confirmLines() []string {
 		lb("Facts") + fmt.Sprintf("%d sealed", sealed) + map[bool]string{true: th.Warn.Render(" · ✓ restored on facts proven here (your choice)"), false: ""}[l.trust],
 		lb("Luggage") + fmt.Sprintf("%d files, %s", len(p.Luggage), humanBytes(total)),
 	}
+	out = append(out, l.runLines()...)
 	if pending > 0 {
 		out = append(out, "", th.Warn.Render(fmt.Sprintf("⚠ %d required checks are still pending: they land as pending, first in line.", pending)))
 	}
@@ -639,6 +640,46 @@ func (l *Landing) confirmLines() []string {
 		out = append(out, "", th.Warn.Render("⚠ already landed as "+line(p.AlreadyLanded)+". Press A to land it again as another passport."))
 	} else if l.phase == PhaseWalk {
 		out = append(out, "", th.Key.Render("enter")+" land it · "+th.Key.Render("esc")+" back · "+th.Key.Render("q")+" quit without landing")
+	}
+	return out
+}
+
+// maxRunLines bounds the recap's list of commands run, so the confirm step
+// still fits a small terminal when many checks were run.
+const maxRunLines = 5
+
+// runLines recaps the commands the person confirmed and ran: each is recorded
+// on its check beside the status they attest (D12), so they see it before
+// landing.
+func (l *Landing) runLines() []string {
+	th := l.c.Theme
+	var out []string
+	n := 0
+	for _, c := range l.plan.Checks {
+		d := l.checks[c.ID]
+		if !d.Ran {
+			continue
+		}
+		n++
+		if n > maxRunLines {
+			continue
+		}
+		who := "the sender's command"
+		if d.Command != c.How {
+			who = "your command"
+		}
+		st := d.Status
+		if st == "" {
+			st = "pending"
+		}
+		row := fmt.Sprintf("%s %s · ran %s, exit %d", line(c.ID), st, who, d.Exit)
+		out = append(out, label(th.Muted, "")+fit(row, max(l.w-12, 1)))
+	}
+	if n > maxRunLines {
+		out = append(out, label(th.Muted, "")+th.Muted.Render(fmt.Sprintf("… and %d more", n-maxRunLines)))
+	}
+	if n > 0 {
+		out = append(out, label(th.Muted, "")+th.Muted.Render("each run is recorded with its check (command, exit)"))
 	}
 	return out
 }
