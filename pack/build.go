@@ -30,6 +30,15 @@ const AskedAt = "asked_at"
 // state and never travels in a pack.
 var localOnly = []string{"landed_from", "receipts_merged"}
 
+// GeneratedSteps is the field of landed_from listing the next steps a
+// landing wrote for its receiver (required checks, re-verification of sealed
+// facts, asks to answer). They describe that hop: a pack made onward leaves
+// them out of next_steps, so the next receiver sees the sender's own steps
+// as the sender's, not the previous hop's checks and asks piled on top
+// (the next receiver gets its own, from the pack's checks, facts and asks).
+// A step the person edited is no longer the generated text and travels.
+const GeneratedSteps = "generated_next_steps"
+
 // BuildOptions is everything a pack carries besides the passport (§3).
 type BuildOptions struct {
 	Kind    string         // model.KindHandoff (the default) or model.KindReceipt
@@ -116,6 +125,7 @@ func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
 	}
 
 	state := stored.Clone()
+	dropGeneratedSteps(state, stored.Get("landed_from").Get(GeneratedSteps))
 	for _, k := range localOnly {
 		state.Obj().Delete(k)
 	}
@@ -374,4 +384,28 @@ func collectLuggage(paths []string) ([]LocalFile, error) {
 		}
 	}
 	return out, nil
+}
+
+// dropGeneratedSteps removes from state's next_steps each step a landing
+// generated (GeneratedSteps), once per time it was generated; every other
+// step, and the order, is kept.
+func dropGeneratedSteps(state, generated *ojson.Value) {
+	if generated.Kind() != ojson.Array || state.Get("next_steps").Kind() != ojson.Array {
+		return
+	}
+	left := map[string]int{}
+	for _, g := range generated.Items() {
+		if s, ok := g.Str(); ok {
+			left[s]++
+		}
+	}
+	var keep []*ojson.Value
+	for _, s := range state.Get("next_steps").Items() {
+		if t, ok := s.Str(); ok && left[t] > 0 {
+			left[t]--
+			continue
+		}
+		keep = append(keep, s)
+	}
+	state.Set("next_steps", ojson.NewArray(keep...))
 }

@@ -288,9 +288,12 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 
 	state.Set("lineage", lineage)
 
-	var steps []string
+	var steps, generated []string
 	for _, s := range plan.steps(d) {
 		steps = append(steps, s.Text)
+		if s.Kind != StepSender {
+			generated = append(generated, s.Text)
+		}
 	}
 	state.Set("next_steps", ojson.NewStrings(steps))
 
@@ -309,6 +312,10 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	origin.Set("machine", ojson.NewString(plan.Sender.Machine))
 	origin.Set("harness", ojson.NewString(plan.Sender.Harness))
 	lf.Set("origin", origin)
+	// The steps this landing wrote for the receiver (checks, re-verification,
+	// asks) are this hop's, not the task's: Build leaves them out of the
+	// next pack, so only the sender's own steps travel on (GeneratedSteps).
+	lf.Set(GeneratedSteps, ojson.NewStrings(generated))
 	state.Set("landed_from", lf)
 	return state, restored, nil
 }

@@ -181,19 +181,37 @@ func preview(stored *home.Stored, pl *Plan) *MergePreview {
 		}
 		r := model.Ask{V: ra}
 		t, ok := byID[r.ID()]
+		rs := r.Status()
+		fresh := ""
+		if ok && rs != model.AskAnswered && rs != model.AskDropped &&
+			strings.TrimSpace(r.What()) != strings.TrimSpace(model.Ask{V: t}.What()) {
+			// Same id, another question: the sender minted its new ask's id
+			// knowing only the asks it held, and the target already uses it
+			// (in A→B→C, C's "a1" is not B's "a1" from A). It is a question
+			// aimed back (§4.4.1.3), adopted under an id of the target's,
+			// never folded into an unrelated ask and lost.
+			ok = false
+			fresh = unusedAskID(byID)
+		}
 		if !ok {
 			c := ra.Clone()
 			c.Obj().Delete(AskedAt)
+			if fresh != "" {
+				c.Set("id", ojson.NewString(fresh))
+				byID[fresh] = c
+			}
 			c.Set("status", ojson.NewString(model.AskOpen))
 			asks.Append(c)
-			byID[r.ID()] = c
+			if fresh == "" {
+				byID[r.ID()] = c
+			}
 			mp.AsksAdopted = append(mp.AsksAdopted, planAsk(model.Ask{V: c}))
 			adoptedAny = true
 			continue
 		}
 		// Only an answer or a drop travels home: a receipt still holding an
 		// ask open says nothing new, and must not reopen one answered here.
-		if rs := r.Status(); rs != model.AskAnswered && rs != model.AskDropped {
+		if rs != model.AskAnswered && rs != model.AskDropped {
 			mp.AsksUnchanged = append(mp.AsksUnchanged, r.ID())
 			continue
 		}
@@ -373,4 +391,13 @@ func realFolder(dir string) (bool, error) {
 		return false, &Error{Entry: dir, Rule: RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
 	}
 	return false, nil
+}
+
+// unusedAskID is the first "aN" no ask in byID uses.
+func unusedAskID(byID map[string]*ojson.Value) string {
+	for n := 1; ; n++ {
+		if id := "a" + strconv.Itoa(n); byID[id] == nil {
+			return id
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,18 +101,48 @@ func TestEndToEndTwoStores(t *testing.T) {
 	}
 }
 
-// A→B→C: C's receipt answers B, whose questions C was carrying (§4.4.1).
+// A→B→C: C's receipt answers B, whose questions C was carrying (§4.4.1):
+// the same as the two-store test one hop further — C answers B's ask and
+// asks one back, the receipt lands in B (not A), B's goal, state and next
+// steps are untouched. On the way, each hop's generated next steps (its
+// landing checks, re-verification, asks to answer) stay on that hop: C's
+// passport lists A's own steps as the sender's, not B's checks and A's asks.
 func TestEndToEndThreeStores(t *testing.T) {
 	sa, sb, sc := testStore(t), testStore(t), testStore(t)
-	a := newPassport(t, sa, nil)
-	h1 := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma", Asks: []*ojson.Value{ParseAsk("A's question|A precise answer with a name")}}, EncodingBag)
+	a := newPassport(t, sa, func(v *ojson.Value) {
+		v.Set("next_steps", ojson.NewStrings([]string{"Draft slides 9-12"}))
+		v.Set("facts", mustParse(t, `[{"claim":"port 8080 is free","scope":"machine","verified":true}]`))
+	})
+	h1 := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma",
+		Asks:   []*ojson.Value{ParseAsk("A's question|A precise answer with a name")},
+		Checks: []*ojson.Value{ParseCheck("B's machine has the font|fc-list")}}, EncodingBag)
 	_, lb := landIt(t, h1, sb, envOn("mb", "b"), Decisions{})
 	b := lb.ID
+	// B edits one generated step into its own words: that one is B's and travels.
+	if _, err := sb.Update(b, func(v *ojson.Value) error {
+		steps := v.Get("next_steps").Items()
+		if len(steps) != 4 || !strings.HasPrefix(steps[0].Text(), "Required landing check c1") ||
+			!strings.HasPrefix(steps[1].Text(), "Re-verify") || !strings.HasPrefix(steps[2].Text(), "Answer ask a1") || steps[3].Text() != "Draft slides 9-12" {
+			t.Fatalf("B's landed next_steps: %s", ojson.Compact(v.Get("next_steps")))
+		}
+		steps[1] = ojson.NewString("Re-check port 8080 on the build box")
+		v.Set("next_steps", ojson.NewArray(steps...))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	bVersion, _ := get(t, sb, b).Get("version").Int()
 	h2 := packIt(t, sb, b, BuildOptions{Actor: "b", Machine: "mb", Asks: []*ojson.Value{ParseAsk("B's question|A precise answer with a date")}}, EncodingBag)
 	p2 := openPack(t, h2)
 	lin2 := (model.PackObject{V: p2.Object}).Lineage()
-	if lin2.RootID != a || len(lin2.Chain) != 2 || lin2.FromVersion != lin2.FromVersion || !strings.HasPrefix(lin2.Chain[1], b+"@") {
-		t.Fatalf("B's pack did not extend the chain: %+v", lin2)
+	if lin2.RootID != a || len(lin2.Chain) != 2 || lin2.FromVersion != bVersion || lin2.Chain[1] != b+"@"+strconv.Itoa(int(bVersion)) || !strings.HasPrefix(lin2.Chain[0], a+"@") {
+		t.Fatalf("B's pack did not extend the chain: %+v (B at version %d)", lin2, bVersion)
+	}
+	if got := ojson.Compact(p2.Object.Get("passport").Get("next_steps")); string(got) != `["Re-check port 8080 on the build box","Draft slides 9-12"]` {
+		t.Errorf("B's pack carries the steps its own landing generated as the sender's: %s", got)
+	}
+	if p2.Object.Get("passport").Has("landed_from") {
+		t.Error("landed_from travelled")
 	}
 	// B's handoff carries B's question, not the one B received from A.
 	asks2 := (model.PackObject{V: p2.Object}).Asks()
@@ -120,8 +151,23 @@ func TestEndToEndThreeStores(t *testing.T) {
 	}
 	_, lc := landIt(t, h2, sc, envOn("mc", "c"), Decisions{})
 	c := lc.ID
+	var cSteps []string
+	for _, s := range get(t, sc, c).Get("next_steps").Items() {
+		cSteps = append(cSteps, s.Text())
+	}
+	if len(cSteps) != 4 || !strings.HasPrefix(cSteps[0], "Re-verify") || !strings.HasPrefix(cSteps[1], "Answer ask a2: B's question") ||
+		cSteps[2] != "Re-check port 8080 on the build box" || cSteps[3] != "Draft slides 9-12" {
+		t.Errorf("C's next_steps = %q", cSteps)
+	}
+	for _, s := range cSteps {
+		if strings.Contains(s, "A's question") || strings.Contains(s, "landing check c1") {
+			t.Errorf("C's next_steps carry B's generated step %q", s)
+		}
+	}
+
 	answerAndSave(t, sc, c, "a2", "2026-10-01", "c@mc")
-	r := packIt(t, sc, c, BuildOptions{Kind: model.KindReceipt, Actor: "c", Machine: "mc"}, EncodingFlat)
+	r := packIt(t, sc, c, BuildOptions{Kind: model.KindReceipt, Actor: "c", Machine: "mc",
+		Asks: []*ojson.Value{ParseAsk("C's question back|The name of the approver")}}, EncodingFlat)
 	rp := openPack(t, r)
 	lin := (model.PackObject{V: rp.Object}).Lineage()
 	if lin.RootID != a || len(lin.Chain) != 3 || lin.ReceiptTarget() != b {
@@ -141,17 +187,38 @@ func TestEndToEndThreeStores(t *testing.T) {
 	if !bytes.Equal(aBefore, raw(t, sa, a)) {
 		t.Error("A changed")
 	}
+	before := get(t, sb, b)
 	_, m := mergeIt(t, r, sb, b, envOn("mb", "b"))
 	if !m.Changed {
 		t.Fatal("nothing merged into B")
 	}
 	vb := get(t, sb, b)
-	if x := askByID(vb, "a2"); x.Status() != model.AskAnswered || x.Answer() != "2026-10-01" {
+	if x := askByID(vb, "a2"); x.Status() != model.AskAnswered || x.Answer() != "2026-10-01" || x.AnsweredBy() != "c@mc" {
 		t.Errorf("B's a2 = %s", ojson.Compact(x.V))
 	}
 	// A's question, held by B, is untouched: C's receipt said nothing of it.
 	if x := askByID(vb, "a1"); x.Status() != model.AskOpen || x.What() != "A's question" {
 		t.Errorf("B's a1 = %s", ojson.Compact(x.V))
+	}
+	// C's question back is adopted as open, under an id B does not use.
+	var adopted model.Ask
+	for _, x := range vb.Get("asks").Items() {
+		if (model.Ask{V: x}).What() == "C's question back" {
+			adopted = model.Ask{V: x}
+		}
+	}
+	if adopted.V == nil || adopted.Status() != model.AskOpen || adopted.V.Has(AskedAt) {
+		t.Errorf("C's question not adopted as open: %s", ojson.Compact(vb.Get("asks")))
+	}
+	for _, k := range []string{"goal", "current_state", "next_steps", "title", "lineage"} {
+		if !bytes.Equal(ojson.Compact(vb.Get(k)), ojson.Compact(before.Get(k))) {
+			t.Errorf("B's %s changed: %s → %s", k, ojson.Compact(before.Get(k)), ojson.Compact(vb.Get(k)))
+		}
+	}
+	// A second merge changes nothing.
+	once := raw(t, sb, b)
+	if _, m2 := mergeIt(t, r, sb, b, envOn("mb", "b")); m2.Changed || !bytes.Equal(once, raw(t, sb, b)) {
+		t.Error("second merge into B changed something")
 	}
 }
 
