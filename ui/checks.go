@@ -88,11 +88,21 @@ func (s *ChecksScreen) Init() tea.Cmd {
 	}
 }
 
-func (s *ChecksScreen) changes() map[string]string {
-	out := map[string]string{}
+// changes are the checks whose status the person changed or for which they
+// ran a command: a run is recorded with its check even when the status
+// stays as it was (D12).
+func (s *ChecksScreen) changes() map[string]CheckDecision {
+	out := map[string]CheckDecision{}
 	for _, c := range s.sheet.Checks {
-		if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" && d.Status != c.Status {
-			out[c.ID] = d.Status
+		d, ok := s.pane.checks[c.ID]
+		if !ok {
+			continue
+		}
+		if d.Status == c.Status {
+			d.Status = ""
+		}
+		if d.Status != "" || d.Ran {
+			out[c.ID] = d
 		}
 	}
 	return out
@@ -116,10 +126,15 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return s, nil
 		}
 		s.err = nil
-		s.status = fmt.Sprintf("✓ saved %d statuses", msg.Saved)
+		s.status = fmt.Sprintf("✓ saved %d checks", msg.Saved)
 		for i, c := range s.sheet.Checks {
 			if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" {
 				s.sheet.Checks[i].Status = d.Status
+			}
+			// A run is saved once; another run makes it a change again.
+			if d, ok := s.pane.checks[c.ID]; ok && d.Ran {
+				d.Ran = false
+				s.pane.checks[c.ID] = d
 			}
 		}
 		return s, nil

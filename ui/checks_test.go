@@ -12,13 +12,13 @@ import (
 
 type fakeChecks struct {
 	sheet *CheckSheet
-	saved []map[string]string
+	saved []map[string]CheckDecision
 }
 
 func (f *fakeChecks) LoadChecks(ctx context.Context, id string) (*CheckSheet, error) {
 	return f.sheet, nil
 }
-func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]string) error {
+func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]CheckDecision) error {
 	f.saved = append(f.saved, s)
 	return nil
 }
@@ -35,8 +35,11 @@ func TestChecksScreen(t *testing.T) {
 		saved string
 		ran   bool
 	}{
-		{"run confirmed, mark, save", []string{"r", "y", "p", "w"}, "[map[c1:passed]]", true},
-		{"declined, mark two, save", []string{"r", "n", "p", "f", "w"}, "[map[c1:passed c2:failed]]", false},
+		// D12: the run is saved with the status the person attests.
+		{"run confirmed, mark, save", []string{"r", "y", "p", "w"}, "[map[c1:{passed touch created-by-how 0 true}]]", true},
+		{"run confirmed, not marked, save", []string{"r", "y", "w"}, "[map[c1:{ touch created-by-how 0 true}]]", true},
+		{"run saved once", []string{"r", "y", "p", "w", "w"}, "[map[c1:{passed touch created-by-how 0 true}]]", true},
+		{"declined, mark two, save", []string{"r", "n", "p", "f", "w"}, "[map[c1:{passed  0 false} c2:{failed  0 false}]]", false},
 		{"quit without saving", []string{"p", "q"}, "[]", false},
 		{"esc leaves without saving", []string{"p", "esc"}, "[]", false},
 		{"nothing to save", []string{"w"}, "[]", false},

@@ -269,8 +269,9 @@ type PassportView struct {
 // ChecksStore reads and records the landing checks of a stored passport.
 type ChecksStore interface {
 	LoadChecks(ctx context.Context, id string) (*CheckSheet, error)
-	// SaveChecks records what the person attests, by check id.
-	SaveChecks(ctx context.Context, id string, statuses map[string]string) error
+	// SaveChecks records what the person attests, by check id: the status
+	// when set, and the command they ran when Ran (D12).
+	SaveChecks(ctx context.Context, id string, checks map[string]CheckDecision) error
 }
 
 // CheckSheet is one passport's landing checks and who suggested their how.

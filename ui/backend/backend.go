@@ -483,18 +483,33 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 	return sh, nil
 }
 
-// SaveChecks records the attested statuses together, or none of them.
-func (c *Checks) SaveChecks(ctx context.Context, id string, statuses map[string]string) error {
+// SaveChecks records the attested statuses, and the commands the person
+// confirmed and ran (D12), together, or none of them.
+func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) error {
 	by := home.By(c.Actor, c.Machine)
-	ids := make([]string, 0, len(statuses))
-	for k := range statuses {
+	ids := make([]string, 0, len(checks))
+	for k := range checks {
 		ids = append(ids, k)
 	}
 	sort.Strings(ids)
 	_, err := c.Store.Apply(id, func(v *ojson.Value) error {
+		hows := map[string]string{}
+		for _, x := range home.Checks(v) {
+			hows[x.ID()] = x.How()
+		}
+		now := nowUTC()
 		for _, k := range ids {
-			if err := home.SetCheck(v, k, statuses[k], by, nowUTC()); err != nil {
-				return err
+			d := checks[k]
+			if d.Status != "" {
+				if err := home.SetCheck(v, k, d.Status, by, now); err != nil {
+					return err
+				}
+			}
+			if d.Ran {
+				run := home.CheckRunRecord{Command: d.Command, Edited: d.Command != hows[k], Exit: d.Exit, By: by, At: now}
+				if err := home.RecordCheckRun(v, k, run); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

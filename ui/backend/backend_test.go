@@ -236,7 +236,7 @@ func TestChecksAdapter(t *testing.T) {
 	if err != nil || len(sh.Checks) != 1 || sh.Checks[0].Status != "pending" || sh.Origin.By() != "alice@alpha" {
 		t.Fatalf("%v %+v", err, sh)
 	}
-	if err := c.SaveChecks(ctx, landed.ID, map[string]string{sh.Checks[0].ID: "skipped"}); err != nil {
+	if err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{sh.Checks[0].ID: {Status: "skipped"}}); err != nil {
 		t.Fatal(err)
 	}
 	sh, _ = c.LoadChecks(ctx, landed.ID)

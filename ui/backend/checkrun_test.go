@@ -59,3 +59,55 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 		})
 	}
 }
+
+// D12 for tp checks ID: a run confirmed on the checks screen is saved with
+// the check, edited or not, beside the status (or alone when none is set).
+func TestSaveChecksRecordsRun(t *testing.T) {
+	ctx := context.Background()
+	a, _ := home.Open(t.TempDir())
+	b, _ := home.Open(t.TempDir())
+	v, err := a.Create("Ship", "Ship it", home.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := filepath.Join(t.TempDir(), "h.taskpack")
+	packFrom(t, a, model.Passport{V: v}.ID(), h)
+	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	defer lb.Close()
+	plan, err := lb.Plan(ctx, h, func(string, int64, int64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	landed, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Checks{Store: b, Actor: "carol", Machine: "gamma"}
+	sh, _ := c.LoadChecks(ctx, landed.ID)
+	ch := sh.Checks[0]
+	for _, tc := range []struct {
+		status, command string
+		edited          bool
+		wantStatus      string
+	}{
+		{"", ch.How, false, "pending"},
+		{"passed", ch.How + " # mine", true, "passed"},
+	} {
+		err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{ch.ID: {Status: tc.status, Ran: true, Command: tc.command, Exit: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, _ := b.Get(landed.ID)
+		x := home.Checks(bs.V)[0]
+		run := x.V.Get("run")
+		if home.CheckStatus(x) != tc.wantStatus || run.Get("command").Text() != tc.command || run.Get("ran_by").Text() != "carol@gamma" {
+			t.Fatalf("saved %s", ojson.Compact(x.V))
+		}
+		if e, _ := run.Get("edited").Bool(); e != tc.edited {
+			t.Errorf("edited = %v, want %v", e, tc.edited)
+		}
+		if n, _ := run.Get("exit_code").Int(); n != 2 {
+			t.Errorf("exit_code = %d", n)
+		}
+	}
+}
