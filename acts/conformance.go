@@ -578,31 +578,15 @@ func caseApply(c *fixtureCase) string {
 		byID[rec.ID] = rec
 	}
 	r.in.Records = byID
-	// Pending settlements in the order their keys were delivered.
+	// Pending settlements in the order their keys were delivered. A lone
+	// reopened (its settled never arrived) is current by Lifecycle itself,
+	// exactly as tp acts sync sees it.
 	all := r.pendingSettlements()
 	var pending []pendingSettlement
 	for _, k := range order {
-		found := false
 		for _, p := range all {
 			if p.Key == k {
 				pending = append(pending, p)
-				found = true
-			}
-		}
-		if found || acts[k].SettlementID != "" {
-			continue
-		}
-		// A settlement chain whose start this receiver never got (say, a
-		// lone reopened): the last settlement record delivered is current.
-		for i := len(recs) - 1; i >= 0; i-- {
-			rec := recs[i]
-			if rec.Key == k && (rec.Type == TypeSettled || rec.Type == TypeReopened) {
-				rt := rec.RestoreText
-				if rt == "" {
-					rt = acts[k].Text
-				}
-				pending = append(pending, pendingSettlement{ID: rec.ID, Key: k, Type: rec.Type, RestoreText: rt})
-				break
 			}
 		}
 	}

@@ -29,6 +29,10 @@ func (e *ConflictError) Error() string {
 //     starts at its records without supersedes and follows, from the current
 //     record, the records that name it; where two records name the same one
 //     (a fork), or there are two starts, the later by ts, then id, is current.
+//     A chain whose start this receiver never got (every record names
+//     another, e.g. a lone reopened whose settled was lost) starts at the
+//     records whose supersedes name only records absent from the set: the
+//     principal side's latest word is applied, not dropped as stale.
 //     Records left off the path are stale: kept in Stale, not applied;
 //   - the act is settled when the current settlement record is a settled,
 //     open otherwise (reopened makes it open again); a withdrawn need keeps
@@ -170,6 +174,27 @@ func chain(rs []Record) (path, stale []Record) {
 		}
 		for _, s := range r.Supersedes {
 			children[s] = append(children[s], i)
+		}
+	}
+	if len(roots) == 0 {
+		// The chain's start never arrived: start at the records that name
+		// only records the set lacks (a gap in the transport, not a fork).
+		// Where the set has a start, such records stay stale (D8).
+		have := make(map[string]bool, len(rs))
+		for _, r := range rs {
+			have[r.ID] = true
+		}
+		for i, r := range rs {
+			dangling := true
+			for _, s := range r.Supersedes {
+				if have[s] {
+					dangling = false
+					break
+				}
+			}
+			if dangling {
+				roots = append(roots, i)
+			}
 		}
 	}
 	onPath := make([]bool, len(rs))

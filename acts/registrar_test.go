@@ -479,6 +479,28 @@ func TestReAdd(t *testing.T) {
 	})
 }
 
+// A reopened whose settled never reached this log (lost in transport, or
+// applied by another registrar) is still the principal side's word: the run
+// re-adds the line from its restore_text and acknowledges it, as apply.json
+// expects — not set aside as stale.
+func TestLoneReopenedReAdds(t *testing.T) {
+	en := enProfile(t)
+	s := newSim(t, en, "## Tasks\n- [ ] [owner] Renew the domain\n")
+	s.run()
+	s.doc = []byte("## Tasks\n- (none)\n")
+	r := s.principal(TypeReopened, kDomain)
+	r.Supersedes = []string{"s-never-arrived"}
+	r.RestoreText = "Renew the domain for two years"
+	s.log = append(s.log, r)
+	out := s.run()
+	s.expect("## Tasks\n- [ ] [owner] Renew the domain for two years (waiting on owner: " + kDomain + ")\n")
+	if out.Added != 1 || !reflect.DeepEqual(out.Applied, []string{r.ID}) {
+		t.Errorf("added %d applied %v", out.Added, out.Applied)
+	}
+	// The restored text differs from the terms: the run amends (§4 step 4).
+	expectSent(t, out, "a:"+kDomain+":2")
+}
+
 // I2: claims, withdrawals, relations and notes never change the document.
 func TestOnlySettlementsChangeTheDocument(t *testing.T) {
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")

@@ -29,4 +29,6 @@ case("claims do not settle", [r, claimed("c:%s:r0" % k, k)], "open", None, "acti
 case("notes and relations change nothing", [note("n-1", k), r, related("rel-1", k, "t")], "open", None, "active", 1, T)
 case("exact duplicates are discarded", [r, r, s1, s1], "settled", "done", "active", 1, T)
 case("a settlement against an older terms_rev still settles (D16)", [r, a2, s1], "settled", "done", "active", 2, "Collect the spare key")
+case("a lone reopened (its settled never arrived) makes the act open", [r, reopened("o-x", k, "s-lost", T)], "open", None, "active", 1, T)
+case("a settled whose reopened start never arrived is current", [r, settled("s-y", k, "dropped", supersedes="o-lost")], "settled", "dropped", "active", 1, T)
 write("lifecycle.json", cases)
