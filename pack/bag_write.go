@@ -152,8 +152,9 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 			return flate.NewWriter(out, flate.HuffmanOnly)
 		}
 		fw := flatePool.Get().(*flate.Writer)
-		fw.Reset(out)
-		return &pooledFlate{fw}, nil
+		c := &countingOut{w: out}
+		fw.Reset(c)
+		return &pooledFlate{Writer: fw, out: c}, nil
 	})
 	mod := zipTime(obj)
 	header := func(name string, method uint16) *zip.FileHeader {
@@ -260,7 +261,57 @@ var flatePool = sync.Pool{New: func() any {
 	return fw
 }}
 
-type pooledFlate struct{ *flate.Writer }
+// pooledFlate is a deflate stream that never compresses past D10's ratio:
+// the store/deflate choice samples only the head of a file, and a file that
+// starts varied and then runs into gigabytes of zeros would deflate at about
+// 1012:1 — a pack tp's own reader would refuse as a bomb. Past guardFrom
+// input bytes, whenever the stream so far is smaller than 1/guardRatio of
+// its input, it is flushed every guardChunk bytes: a flush ends the block
+// with a sync marker (at least four bytes), so no stretch of guardChunk
+// input can come out smaller than about 1/900 of itself.
+type pooledFlate struct {
+	*flate.Writer
+	out *countingOut
+	in  int64
+}
+
+const (
+	guardFrom  = 512 << 10
+	guardRatio = 500
+	guardChunk = 16 << 10
+)
+
+func (p *pooledFlate) Write(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		k := min(len(b), guardChunk)
+		m, err := p.Writer.Write(b[:k])
+		n += m
+		p.in += int64(m)
+		if err != nil {
+			return n, err
+		}
+		b = b[k:]
+		if p.in > guardFrom && p.in > guardRatio*p.out.n {
+			if err := p.Writer.Flush(); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// countingOut counts the compressed bytes a pooledFlate has written.
+type countingOut struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingOut) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
 
 func (p *pooledFlate) Close() error {
 	err := p.Writer.Close()

@@ -433,3 +433,41 @@ func TestWriteNeverABomb(t *testing.T) {
 type zeroReader struct{}
 
 func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestWriteNeverABombAfterAVariedStart: the store/deflate choice samples
+// only the first 64 KiB. A file that starts varied (so it is deflated
+// normally, not Huffman-only) and then runs into hundreds of MiB of zeros
+// must still come out under the 1000:1 ratio tp's own reader refuses (D10).
+func TestWriteNeverABombAfterAVariedStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 768 MiB of zeros through deflate")
+	}
+	head := make([]byte, sampleBytes)
+	rng := uint32(1)
+	for i := range head {
+		// mostly zeros with a random byte every 64: compressible, but far
+		// below the 50:1 that switches to Huffman-only coding.
+		if i%64 == 0 {
+			rng = rng*1664525 + 1013904223
+			head[i] = byte(rng >> 24)
+		}
+	}
+	if r := compressRatio(head); r <= 10.0/9 || r > 50 {
+		t.Fatalf("the head deflates %.1f:1; the test needs a deflated, not Huffman-only, entry", r)
+	}
+	const zeros = 768 << 20
+	size := int64(len(head)) + zeros
+	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "disk.img", Size: size,
+		Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(io.MultiReader(bytes.NewReader(head), io.LimitReader(zeroReader{}, zeros))), nil
+		}}}}
+	path := filepath.Join(t.TempDir(), "v.taskpack")
+	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Open(path, Options{Strict: true})
+	if err != nil {
+		t.Fatalf("tp refuses its own pack: %v", err)
+	}
+	p.Close()
+}
