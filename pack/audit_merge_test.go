@@ -39,3 +39,51 @@ func TestAuditMergeAdoptsUnknownAsksOpen(t *testing.T) {
 		t.Errorf("adopted ask b7 has status %q, want open (§4.4.1.3): %s", b7.Status(), ojson.Compact(b7.V))
 	}
 }
+
+// TestAuditMergeRestoresOnlyThisMachine: §4.2 — a ✓ may be restored only
+// when the landing machine equals verified_on, and only on an explicit
+// choice; that holds for the facts a receipt brings (§4.4.1.4) as for a
+// landing.
+func TestAuditMergeRestoresOnlyThisMachine(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		machine  string
+		trust    bool
+		restored bool
+	}{
+		{"other machine, chosen", "studio", true, false},
+		{"same machine, not chosen", "laptop", false, false},
+		{"same machine, chosen", "laptop", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := testStore(t)
+			a := newPassport(t, st, nil)
+			obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+			 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+			 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+			 "note":"","passport":{"facts":[{"claim":"the printer is on the LAN","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"laptop"}]},
+			 "asks":[],"landing_checks":[]}`
+			p := openPack(t, flatPack(t, obj))
+			pl, err := PlanMerge(p, st, "", envOn(tc.machine, "maria"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Merge(p, pl, st, Decisions{TrustOwnFacts: tc.trust}); err != nil {
+				t.Fatal(err)
+			}
+			var fact *model.Fact
+			for _, f := range (model.Passport{V: get(t, st, a)}).Facts() {
+				if f.Claim() == "the printer is on the LAN" {
+					fact = &f
+				}
+			}
+			if fact == nil {
+				t.Fatal("the receipt's fact was not merged")
+			}
+			if fact.Verified() != tc.restored {
+				t.Errorf("verified = %v, want %v (landing machine %s, verified_on laptop, chosen %v): %s",
+					fact.Verified(), tc.restored, tc.machine, tc.trust, ojson.Compact(fact.V))
+			}
+		})
+	}
+}
