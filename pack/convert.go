@@ -8,21 +8,30 @@ import (
 	"strings"
 )
 
-// Convert reads the pack at in (leniently, as landing does: D4 repairs are
-// made and would show in a later conformance run of the output only if the
-// writer could not make them) and writes it at out in the other encoding:
+// Convert reads the pack at in (leniently, as landing does: the repairs of
+// D4 are made, and ConvertRepairs returns them so the caller can say what
+// was repaired) and writes it at out in the other encoding:
 // .taskpack → .taskpack.json and back (§2, D3). An out name ending in
 // .taskpack.json or .json asks for the flat form, .taskpack for the bag;
 // any other name gets the encoding the input is not. The pack object and
 // every luggage file's bytes are carried over unchanged; the writer's
 // sealing and refusals apply as to any write.
 func Convert(in, out string, opts WriteOptions) error {
+	_, err := ConvertRepairs(in, out, opts)
+	return err
+}
+
+// ConvertRepairs is Convert, returning the repairs the lenient read made
+// (each one is in the output: a machine-scoped fact sealed, a missing
+// attachment sha256 computed, a BOM dropped...). They are returned only when
+// the output was written.
+func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 	if same(in, out) {
-		return &Error{File: out, Rule: RuleWrite, Detail: "the output would overwrite the input"}
+		return nil, &Error{File: out, Rule: RuleWrite, Detail: "the output would overwrite the input"}
 	}
 	p, err := Open(in, Options{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer p.Close()
 	enc := EncodingFlat
@@ -45,9 +54,9 @@ func Convert(in, out string, opts WriteOptions) error {
 		if pe, ok := err.(*Error); ok && pe.File == "" {
 			pe.File = out
 		}
-		return fmt.Errorf("converting %s: %w", in, err)
+		return nil, fmt.Errorf("converting %s: %w", in, err)
 	}
-	return nil
+	return p.Repairs, nil
 }
 
 func same(a, b string) bool {

@@ -23,6 +23,12 @@ file's bytes carry over unchanged. An --out name ending in .json gets the flat
 form, one ending in .taskpack the bag; any other name gets the encoding the
 input is not. Retired .tpx/0.1 files are read, never written.
 
+The input is read as landing reads it: what a strict reader would refuse
+(a machine-scoped fact still marked verified, an attachment without sha256,
+a BOM, non-canonical JSON...) is repaired in the output, and each repair is
+named on stderr as a warning. Run tp conformance on the input to judge it
+as written.
+
 The flat form refuses attachments over 1 MiB (a chat app will not carry
 them); --allow-large lifts that. The output is written atomically: on any
 error nothing is left behind.`,
@@ -34,7 +40,7 @@ error nothing is left behind.`,
 			if out == "" {
 				return withHint(errors.New("convert needs --out FILE"), "tp convert FILE --out FILE")
 			}
-			err := pack.Convert(args[0], out, pack.WriteOptions{AllowLarge: allowLarge})
+			repairs, err := pack.ConvertRepairs(args[0], out, pack.WriteOptions{AllowLarge: allowLarge})
 			if err != nil {
 				var pe *pack.Error
 				if errors.As(err, &pe) && pe.Rule == pack.RuleInlineLimit {
@@ -42,8 +48,17 @@ error nothing is left behind.`,
 				}
 				return err
 			}
+			// The input was read leniently: say on stderr what the output
+			// carries that the input did not (D4), one line per repair.
+			for _, r := range repairs {
+				fmt.Fprintf(io.Err, "tp: warning: %s: repaired %s (%s): %s\n",
+					sanitize.Line(args[0]), sanitize.Line(r.Where), r.Rule, sanitize.Line(r.Detail))
+			}
 			if g.json {
-				b, _ := ojson.MarshalCanonical(map[string]string{"in": args[0], "out": out})
+				if repairs == nil {
+					repairs = []pack.Repair{}
+				}
+				b, _ := ojson.MarshalCanonical(map[string]any{"in": args[0], "out": out, "repairs": repairs})
 				io.Out.Write(b)
 				return nil
 			}
