@@ -237,6 +237,11 @@ func ReadList(path string) ([]*ojson.Value, error) {
 	if v.Kind() != ojson.Array {
 		return nil, fmt.Errorf("%s: expected a JSON array, found %s", path, v.Kind())
 	}
+	for i, it := range v.Items() {
+		if it.Obj() == nil {
+			return nil, fmt.Errorf("%s: item %d is %s, not a JSON object", path, i+1, it.Kind())
+		}
+	}
 	return v.Items(), nil
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -156,7 +158,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
 	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
 		os.Remove(tmp)
-		return err
+		return refusalHint(err, stored.Passport().ID(), st.Path(stored.Passport().ID()))
 	}
 	homeVersion := stored.Version
 	var recorded []string
@@ -211,6 +213,36 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
 	fmt.Fprintf(io.Out, "  luggage   %d file(s)\n", len(res.Luggage))
 	return nil
+}
+
+// refusalHint says what to do about a refused pack (§4.1, §4.5): a problem
+// inside the stored passport (often what a landed pack carried, kept as
+// data and flagged on landing) is fixed by editing that passport's file; a
+// problem in an ask or check given here is fixed in the flags or files.
+func refusalHint(err error, id, file string) error {
+	var re *pack.RefusalError
+	if !errors.As(err, &re) {
+		return err
+	}
+	var inPassport, inAsks []string
+	for _, it := range re.Items {
+		switch {
+		case strings.HasPrefix(it.Entry, "passport."), it.Entry == "passport":
+			inPassport = append(inPassport, strings.TrimPrefix(it.Entry, "passport."))
+		case strings.HasPrefix(it.Entry, "asks"), strings.HasPrefix(it.Entry, "landing_checks"):
+			inAsks = append(inAsks, it.Entry)
+		}
+	}
+	var hints []string
+	if len(inPassport) > 0 {
+		hints = append(hints, fmt.Sprintf("%s itself holds %s (a landed passport keeps what its sender sent, as data): remove or rewrite it in %s, then pack again",
+			sanitize.Line(id), sanitize.Line(strings.Join(inPassport, ", ")), sanitize.Line(file)))
+	}
+	if len(inAsks) > 0 {
+		hints = append(hints, "fix "+sanitize.Line(strings.Join(inAsks, ", "))+" in --ask/--asks or --check/--checks (every ask needs what and accept, §4.3)")
+	}
+	hints = append(hints, "nothing was written and the home passport is unchanged")
+	return withHint(fmt.Errorf("pack %s: %w", sanitize.Line(id), err), strings.Join(hints, "; "))
 }
 
 func joinChain(s []string) string {
