@@ -96,7 +96,11 @@ func runActsList(io *IO, g *globalOpts, project string) error {
 		return nil
 	}
 	for _, st := range states {
-		fmt.Fprintf(io.Out, "%s %s %s %s\n", sanitize.Line(st.Project), st.Key, actsStatusText(st), q(st.Text))
+		due := ""
+		if st.Due != "" {
+			due = " due " + sanitize.Line(st.Due)
+		}
+		fmt.Fprintf(io.Out, "%s %s %s %s%s\n", sanitize.Line(st.Project), st.Key, actsStatusText(st), q(st.Text), due)
 		if st.Status == acts.StatusOpen {
 			for _, c := range st.Claims {
 				basis := ""

@@ -91,6 +91,9 @@ type actsAppliedJSON struct {
 	Type    string `json:"type"`
 	Key     string `json:"key"`
 	Outcome string `json:"outcome,omitempty"`
+	// Note is the settlement's note: delivered to the project with it
+	// (§8), never written to the document.
+	Note string `json:"note,omitempty"`
 }
 
 type actsSyncJSON struct {
@@ -223,7 +226,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	for _, id := range out.Applied {
 		a := actsAppliedJSON{ID: sanitize.Line(id)}
 		if r, ok := settlements[id]; ok {
-			a.Type, a.Key, a.Outcome = r.Type, r.Key, r.Outcome
+			a.Type, a.Key, a.Outcome, a.Note = r.Type, r.Key, r.Outcome, sanitize.Line(r.Note)
 		}
 		rep.Applied = append(rep.Applied, a)
 	}
@@ -302,6 +305,9 @@ func actsReport(io *IO, g *globalOpts, rep *actsSyncJSON) error {
 	}
 	for _, a := range rep.Applied {
 		fmt.Fprintf(io.Out, "%s %s %s (%s%s)\n", verb("applied", "would apply"), a.Type, a.ID, a.Key, actsPrefixed(": ", a.Outcome))
+		if a.Note != "" {
+			fmt.Fprintf(io.Out, "note on %s with the %s: %q\n", a.Key, a.Type, a.Note)
+		}
 	}
 	for _, s := range rep.Sent {
 		res := verb(s.Result, "would send")
@@ -398,6 +404,9 @@ func actsCommitMessage(project string, rep *actsSyncJSON) string {
 		b.WriteString("\nApplied:\n")
 		for _, a := range rep.Applied {
 			fmt.Fprintf(&b, "- %s %s (%s%s)\n", a.Type, a.ID, a.Key, actsPrefixed(": ", a.Outcome))
+			if a.Note != "" {
+				fmt.Fprintf(&b, "  note: %q\n", a.Note)
+			}
 		}
 	}
 	if len(rep.Sent) > 0 {
