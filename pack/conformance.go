@@ -92,6 +92,7 @@ func Conformance(path string, opts Options) (*Report, error) {
 			return nil, err
 		}
 		// A pack whose container cannot be trusted: nothing else can be judged.
+		r.Encoding = sniffFile(path)
 		id := "C1"
 		if pe.Rule == RuleJSON || pe.Rule == RuleLimitObject {
 			id = "C2"

@@ -167,6 +167,20 @@ func sniff(head []byte) (Encoding, bool) {
 	return "", false
 }
 
+// sniffFile is the encoding of the file at path by its first bytes, "" when
+// it cannot be read or is neither.
+func sniffFile(path string) Encoding {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	enc, _ := sniff(head[:n])
+	return enc
+}
+
 // load opens path and reads it as whichever encoding its bytes are. It
 // verifies every byte (the flat form while parsing, the bag through
 // verifyBag, which the caller runs with its own sinks).

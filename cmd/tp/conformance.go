@@ -22,8 +22,10 @@ whatever its size.
 
 Exit codes:
   0  conformant
-  1  not a pack at all (or unreadable)
-  2  a pack, not conformant`,
+  1  not a pack at all: missing, a folder, empty, neither a ZIP nor a
+     JSON object
+  2  a pack, not conformant (also one that is cut short, tampered with or
+     hostile: every check it could not pass fails, with the reason)`,
 		Example: `  tp conformance examples/handoff.taskpack
   tp conformance handoff.taskpack.json --json`,
 		Args: cobra.ExactArgs(1),
