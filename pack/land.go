@@ -613,13 +613,25 @@ const staleAfter = 24 * time.Hour
 // landing that died, best effort. Only hidden ".<id>.files.landing-…"
 // folders older than staleAfter are touched, never a link.
 func sweepStale(dir string, now time.Time) {
+	sweepStaleMatching(dir, now, func(name string) bool { return strings.Contains(name, ".files"+landingSuffix) })
+}
+
+// sweepStaleMerges does the same inside a passport's files folder for the
+// hidden ".receipt-….landing-…" folders a merge writes luggage into.
+func sweepStaleMerges(filesDir string, now time.Time) {
+	sweepStaleMatching(filesDir, now, func(name string) bool {
+		return strings.HasPrefix(name, ".receipt-") && strings.Contains(name, landingSuffix)
+	})
+}
+
+func sweepStaleMatching(dir string, now time.Time, match func(string) bool) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, d := range des {
 		name := d.Name()
-		if !d.IsDir() || !strings.HasPrefix(name, ".") || !strings.Contains(name, ".files"+landingSuffix) {
+		if !d.IsDir() || !strings.HasPrefix(name, ".") || !match(name) {
 			continue
 		}
 		info, err := d.Info()

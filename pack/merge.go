@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/model/home"
@@ -349,6 +350,9 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 					}
 				}()
 			}
+		}
+		if d.FilesOut == "" {
+			sweepStaleMerges(st.FilesDir(mp.Target), time.Now()) // file times are the real clock's
 		}
 		open := plan.open
 		if p != nil {

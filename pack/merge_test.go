@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/model/home"
@@ -417,4 +418,36 @@ func TestMergeSameReceiptOtherEncoding(t *testing.T) {
 		t.Errorf("second merge in the other encoding: %+v %+v", m2, pl.Merge)
 	}
 	sameSnapshot(t, before, snapshot(t, sa.Dir()))
+}
+
+// A merge killed half-way leaves a hidden temporary folder inside the
+// target's files folder; a later merge into it removes it once it is a day
+// old, never a fresh one (maybe a merge in progress) nor the person's files.
+func TestSweepStaleMerges(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
+	})
+	files := st.FilesDir(a)
+	old := filepath.Join(files, ".receipt-TP-BBBB-BBBB@2.landing-aaaa")
+	fresh := filepath.Join(files, ".receipt-TP-BBBB-BBBB@1.landing-bbbb")
+	mine := filepath.Join(files, ".notes.landing-cccc") // not a merge's
+	for _, d := range []string{old, fresh, mine} {
+		if err := os.MkdirAll(filepath.Join(d, "x"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-48 * time.Hour)
+	for _, d := range []string{old, mine} {
+		os.Chtimes(d, past, past)
+	}
+	mergeIt(t, receiptWithLuggage(t, a), st, "", envOn("s", "m"))
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Error("stale merge folder kept")
+	}
+	for _, d := range []string{fresh, mine} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s removed", d)
+		}
+	}
 }
