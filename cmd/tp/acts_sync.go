@@ -149,6 +149,21 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 			return fmt.Errorf("%s: the key secret is empty", o.secretFile)
 		}
 	}
+	l, err := openActsLog(io, g)
+	if err != nil {
+		return err
+	}
+	if !o.dryRun {
+		// One registrar run per project at a time: another run's write
+		// must not land over this one's strike after it acknowledged it.
+		unlock, err := l.LockProject(o.project, func() {
+			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", sanitize.Line(o.project))
+		})
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	path, err := filepath.EvalSymlinks(o.doc) // write through a link, keep the link
 	if err != nil {
 		return err
@@ -165,10 +180,6 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		return err
 	}
 
-	l, err := openActsLog(io, g)
-	if err != nil {
-		return err
-	}
 	ld, err := l.Load(o.project)
 	if err != nil {
 		return err
