@@ -347,11 +347,29 @@ func actsReport(io *IO, g *globalOpts, rep *actsSyncJSON) error {
 			fmt.Fprintf(io.Out, "%s: %s %s %s\n", d.Type, d.Key, d.Relation, d.Target)
 		}
 	}
+	// Malformed lines beyond the first few are counted, not listed: a
+	// document with thousands of them would bury the warnings that matter.
+	// tp acts lint (and --json) list every one.
+	hidden := 0
+	shown := 0
 	for _, w := range rep.Warnings {
+		if w.Kind == acts.WarnMalformed || w.Kind == acts.WarnProfile {
+			if shown >= actsMalformedShown {
+				hidden++
+				continue
+			}
+			shown++
+		}
 		fmt.Fprintf(io.Err, "tp: warning: %s: %s\n", doc, w.String())
+	}
+	if hidden > 0 {
+		fmt.Fprintf(io.Err, "tp: warning: %s: %d more malformed lines not shown; tp acts lint %s lists them all\n", doc, hidden, doc)
 	}
 	return nil
 }
+
+// actsMalformedShown is how many malformed lines sync lists on stderr.
+const actsMalformedShown = 20
 
 func actsPrefixed(p, s string) string {
 	if s == "" {
