@@ -122,7 +122,10 @@ func listTUI(io *IO, g *globalOpts, st *home.Store) error {
 }
 
 // landTUI is tp land FILE on a terminal: the walkthrough, or the receipt
-// preview. --dry-run stays headless: it only prints the plan.
+// preview. --dry-run stays headless (it is a report of the plan; the
+// walkthrough writes nothing until its last step anyway), and so do
+// --check and --trust-own-facts: decisions already given as flags are the
+// headless path's to apply, not to be asked again.
 func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptions) error {
 	if o.DryRun || len(o.Checks) > 0 || o.TrustOwnFacts {
 		// Decisions given as flags are the headless path's to apply.

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// On a terminal, tp land with flags that already decide (--dry-run, --check,
+// --trust-own-facts) takes the headless path: a dry run prints the plan, the
+// others land with the decisions given. No screen opens (no alternate
+// screen is entered) and nothing waits for keys.
+func TestLandFlagsStayHeadlessOnATerminal(t *testing.T) {
+	pack, err := filepath.Abs("../../examples/handoff.taskpack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"dry run", []string{"--dry-run"}, "dry run: nothing written"},
+		{"dry run with a check", []string{"--dry-run", "--check", "c1=passed"}, "dry run: nothing written"},
+		{"check", []string{"--check", "c1=skipped"}, "TP-"},
+		{"trust own facts", []string{"--trust-own-facts"}, "TP-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"TP_STORE": t.TempDir(), "TP_MACHINE": "beta", "TP_ACTOR": "bob", "NO_COLOR": "1"}
+			var out, errb bytes.Buffer
+			io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }}
+			done := make(chan exitCode, 1)
+			go func() { done <- run(append([]string{"land", pack}, tc.args...), io) }()
+			var code exitCode
+			select {
+			case code = <-done:
+			case <-time.After(30 * time.Second): // only stops a hung test
+				t.Fatal("tp land waited for input")
+			}
+			if code != exitOK || !strings.Contains(out.String(), tc.want) {
+				t.Fatalf("code %d, want output containing %q:\n%s\n%s", code, tc.want, out.String(), errb.String())
+			}
+			if strings.Contains(out.String(), "\x1b[?1049h") {
+				t.Fatal("a screen opened")
+			}
+		})
+	}
+}
