@@ -630,7 +630,7 @@ func (r *registrar) reconcile(order []string) {
 	var feats *lineIndex // built on demand
 	for _, k := range order {
 		a := r.acts[k]
-		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] || raisedOutside(a) {
+		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] || r.raisedOutside(a) {
 			continue
 		}
 		id := fmt.Sprintf("c:%s:r%d", k, a.Reopens)
@@ -661,12 +661,18 @@ func (r *registrar) reconcile(order []string) {
 // raisedOutside reports an act a requester raised itself, outside the
 // binding (§2: "outside the binding, by the requester"): it never had a
 // line, so its absence from the document says nothing about the work.
-// Acts raised by a registrar ("registrar:…", §8) are reconciled.
-func raisedOutside(a *ActState) bool {
+// An act is the binding's when a registrar raised it ("registrar…", §8) or
+// its key is what this registrar derives from the raised text (whoever's
+// name the record carries); only acts that are neither are left alone.
+func (r *registrar) raisedOutside(a *ActState) bool {
 	for _, h := range a.History {
-		if h.Type == TypeRaised {
-			return !strings.HasPrefix(h.By, "registrar:")
+		if h.Type != TypeRaised {
+			continue
 		}
+		if strings.HasPrefix(h.By, "registrar") || h.Terms == nil {
+			return false
+		}
+		return !slices.Contains(r.keys.Candidates(Normalise(h.Terms.Text)), a.Key)
 	}
 	return false
 }

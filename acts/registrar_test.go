@@ -364,6 +364,13 @@ func TestReconcileNoClaim(t *testing.T) {
 		s.log = append(s.log, r)
 		expectSent(t, s.run())
 	})
+	t.Run("raised under another name, with the derived key, is the binding's", func(t *testing.T) {
+		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [agent] Water seedlings\n")
+		r := raisedRecord(kDomain, "Renew the domain")
+		r.Project, r.By = "demo", "agent-hub"
+		s.log = append(s.log, r)
+		expectSent(t, s.run(), "c:"+kDomain+":r0")
+	})
 	t.Run("claimed already this period", func(t *testing.T) {
 		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 		s.run()
