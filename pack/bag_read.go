@@ -117,6 +117,9 @@ func loadBag(l *loaded, f *os.File, lim Limits) error {
 	if err := checkOverlap(l, order); err != nil {
 		return err
 	}
+	if err := checkLocalNames(l, f, l.size, zr.File); err != nil {
+		return err
+	}
 
 	l.bagTags = map[string][]byte{}
 	for name, zf := range entries {

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zip"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/model/ojson"
 )
@@ -395,5 +397,6 @@ func checkName(name string) (rule, why string) {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // foldName is the key under which two names collide on a case-insensitive
-// file system.
-func foldName(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+// file system, or on one that normalises Unicode (macOS: "é" as one code
+// point and as "e" + U+0301 are one file).
+func foldName(s string) string { return strings.ToLower(strings.ToUpper(norm.NFC.String(s))) }
