@@ -71,6 +71,7 @@ type AsksScreen struct {
 	err      error
 	edits    map[string]AskEdit
 	cur, off int
+	revOff   int // scroll offset of the review list
 	mode     int
 	ta       textarea.Model
 	path     textinput.Model
@@ -195,6 +196,11 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 			return s, s.saveCmd()
 		case key.Matches(msg, k.No):
 			s.mode = asksList
+		default:
+			// More changes than fit scroll; the question and its keys stay.
+			if off, ok := k.List.move(msg, s.revOff, len(s.edits), s.reviewHeight()); ok {
+				s.revOff = off
+			}
 		}
 		return s, nil
 	case asksOffer:
@@ -252,7 +258,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		delete(s.edits, a.ID)
 	case key.Matches(msg, k.Write):
 		if len(s.edits) > 0 {
-			s.mode = asksReview
+			s.mode, s.revOff = asksReview, 0
 		} else {
 			s.mode = asksOffer
 		}
@@ -286,6 +292,10 @@ func (s *AsksScreen) packCmd(out string) tea.Cmd {
 	}
 }
 
+// reviewHeight is how many changes the review shows at once: the screen less
+// the header, the question, the "more" line and the closing prompt.
+func (s *AsksScreen) reviewHeight() int { return max(s.h-7, 1) }
+
 func (s *AsksScreen) listHeight() int {
 	if s.sheet == nil {
 		return 1
@@ -300,6 +310,9 @@ func (s *AsksScreen) ShortHelp() []key.Binding {
 	case asksAnswer:
 		return []key.Binding{k.Edit.Save, k.Edit.Cancel}
 	case asksReview:
+		if len(s.edits) > s.reviewHeight() {
+			return []key.Binding{kb([]string{"y"}, "y", "save"), k.No, k.List.Down, k.List.Up}
+		}
 		return []key.Binding{kb([]string{"y"}, "y", "save"), k.No}
 	case asksOffer:
 		return []key.Binding{kb([]string{"y"}, "y", "pack a receipt"), kb([]string{"n"}, "n/esc", "not now")}
@@ -330,13 +343,21 @@ func (s *AsksScreen) View() string {
 	out := []string{th.Title.Render(line(sh.ID)) + " " + line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %d asks", sh.Version, len(sh.Asks)))}
 	switch s.mode {
 	case asksReview:
+		es := s.orderedEdits()
 		out = append(out, "", th.Warn.Render("Save these changes to "+line(sh.ID)+"?"))
-		for _, e := range s.orderedEdits() {
+		var rows []string
+		for _, e := range es {
 			if e.Action == "drop" {
-				out = append(out, "  "+th.Muted.Render(line(e.ID))+" → dropped")
+				rows = append(rows, "  "+th.Muted.Render(line(e.ID))+" → dropped")
 			} else {
-				out = append(out, "  "+th.Muted.Render(line(e.ID))+" → answered: "+th.Data.Render(line(e.Answer)))
+				rows = append(rows, "  "+th.Muted.Render(line(e.ID))+" → answered: "+th.Data.Render(line(e.Answer)))
 			}
+		}
+		vis, off := window(rows, s.revOff, s.reviewHeight())
+		s.revOff = off
+		out = append(out, vis...)
+		if len(rows) > len(vis) {
+			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
 		}
 		out = append(out, "", th.Muted.Render("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back"))
 		return pad(s.withErr(out), s.w, s.h)

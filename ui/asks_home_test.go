@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 type fakeAsks struct {
@@ -193,5 +196,53 @@ func TestHomeRefreshesOnReturn(t *testing.T) {
 	d.keys("esc")
 	if h.loads != 2 {
 		t.Fatalf("home loaded %d times", h.loads)
+	}
+}
+
+// More changes than fit: the review scrolls, and the question and its
+// keys stay on screen; every change can be seen before y saves them all.
+func TestAsksReviewScrolls(t *testing.T) {
+	sh := &AskSheet{ID: "TP-AB23-CD45", Title: "Many", Version: 1}
+	for i := 1; i <= 40; i++ {
+		sh.Asks = append(sh.Asks, Ask{ID: fmt.Sprintf("a%d", i), What: fmt.Sprintf("question %d", i), Accept: "x", Status: "open"})
+	}
+	f := &fakeAsks{sheet: sh}
+	d := newAsksApp(t, f)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	for range sh.Asks {
+		d.keys("d", "down")
+	}
+	d.keys("w")
+	seen := map[string]bool{}
+	look := func() string {
+		v := d.view()
+		if n := strings.Count(v, "\n") + 1; n > 24 {
+			t.Fatalf("review is %d lines on a 24-line terminal:\n%s", n, v)
+		}
+		for _, want := range []string{"Save these changes", " of 40 ·", "y saves"} {
+			if !strings.Contains(v, want) {
+				t.Fatalf("review lost %q:\n%s", want, v)
+			}
+		}
+		for _, ln := range strings.Split(v, "\n") {
+			if f := strings.Fields(ln); len(f) > 1 && f[1] == "→" {
+				seen[f[0]] = true
+			}
+		}
+		return v
+	}
+	if v := look(); strings.Contains(v, "a40 → dropped") {
+		t.Fatalf("40 changes fit on 24 lines?\n%s", v)
+	}
+	for i := 0; i < 40 && !seen["a40"]; i++ {
+		d.keys("down")
+		look()
+	}
+	if len(seen) != 40 {
+		t.Fatalf("scrolling showed %d of 40 changes", len(seen))
+	}
+	d.keys("y")
+	if len(f.saved) != 1 || len(f.saved[0]) != 40 {
+		t.Fatalf("saved %v", f.saved)
 	}
 }
