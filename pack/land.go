@@ -188,16 +188,37 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 	return out, nil
 }
 
+// Validate reports a decision that names nothing in the plan (a landing
+// check or ask the pack does not carry), or attests a receipt's checks, which
+// are reported and never adopted (§4.4.1). Land and Merge refuse the same;
+// calling it first lets a command refuse before it prints the plan.
+func (d Decisions) Validate(plan *Plan) error {
+	if plan.Merge != nil {
+		if len(d.CheckStatus) > 0 {
+			return errMergeChecks(plan)
+		}
+		return nil
+	}
+	return d.validate(plan)
+}
+
 // validate checks every decision names something in the plan, before
 // anything is written.
 func (d Decisions) validate(plan *Plan) error {
 	checks := map[string]bool{}
+	var ids []string
 	for _, c := range plan.Checks {
 		checks[c.ID] = true
+		ids = append(ids, c.ID)
 	}
-	for id, s := range d.CheckStatus {
+	for _, id := range sortedKeys(d.CheckStatus) {
+		s := d.CheckStatus[id]
 		if !checks[id] {
-			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no landing check " + id + " in this pack"}
+			have := "it carries none"
+			if len(ids) > 0 {
+				have = "it carries " + strings.Join(ids, ", ")
+			}
+			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no landing check " + id + " in this pack (" + have + ")"}
 		}
 		switch s {
 		case model.CheckPassed, model.CheckFailed, model.CheckSkipped, model.CheckPending:

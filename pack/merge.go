@@ -280,8 +280,7 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 		return out, nil
 	}
 	if len(d.CheckStatus) > 0 {
-		return nil, &Error{File: plan.File, Rule: RuleDecision,
-			Detail: "a receipt's landing checks describe the sender's machine; they are reported, not adopted, so there is nothing to attest (§4.4.1)"}
+		return nil, errMergeChecks(plan)
 	}
 	if len(d.Answers) > 0 {
 		return nil, &Error{File: plan.File, Rule: RuleDecision, Detail: "answer asks with tp asks after the merge, not while merging"}
@@ -404,4 +403,9 @@ func unusedAskID(byID map[string]*ojson.Value) string {
 			return id
 		}
 	}
+}
+
+func errMergeChecks(plan *Plan) error {
+	return &Error{File: plan.File, Rule: RuleDecision,
+		Detail: "a receipt's landing checks describe the sender's machine; they are reported, not adopted, so there is nothing to attest (§4.4.1)"}
 }

@@ -133,6 +133,17 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return storeHint(err)
 	}
 	d := pack.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
+	// Refuse before printing a plan that will not be carried out: a --check
+	// naming no check in the pack, or a file landed before (a dry run
+	// shows the plan with a note instead).
+	if err := d.Validate(plan); err != nil {
+		return err
+	}
+	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !o.Again && !o.DryRun {
+		return withHint(&pack.Error{File: plan.File, Rule: pack.RuleAlreadyLanded,
+			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
+			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
+	}
 	plan.Decide(d)
 	if o.DryRun {
 		// Nothing will be written, so read the luggage now to list every
@@ -163,12 +174,10 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 			return writeJSON(io.Out, doc)
 		}
 		renderMerged(io.Out, plan, merged)
+		if o.TrustOwnFacts && merged.Changed && len(merged.Restored) == 0 {
+			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+		}
 		return nil
-	}
-	if plan.AlreadyLandedAs != "" && !o.Again {
-		return withHint(&pack.Error{File: plan.File, Rule: pack.RuleAlreadyLanded,
-			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
-			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
 	}
 	landed, err := pack.Land(p, plan, st, d)
 	if err != nil {
@@ -179,6 +188,9 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return writeJSON(io.Out, doc)
 	}
 	renderLanded(io.Out, landed)
+	if o.TrustOwnFacts && len(landed.Restored) == 0 {
+		fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+	}
 	return nil
 }
 

@@ -88,6 +88,29 @@ func TestCLIEndToEnd(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "already landed as "+b) {
 		t.Errorf("second landing: %d %s", code, errs)
 	}
+	// ... before printing a plan it will not carry out; a dry run shows the
+	// plan with a note; --again lands it as another new passport.
+	if out, _, _ := tpRun(t, envB, "--store", storeB, "land", h, "--plain"); out != "" {
+		t.Errorf("a refused second landing printed a plan:\n%s", out)
+	}
+	if out := tpOK(t, envB, "--store", storeB, "land", h, "--plain", "--dry-run"); !strings.Contains(out, "NOTE       this file was already landed as "+b) {
+		t.Errorf("dry run of a landed file:\n%s", out)
+	}
+	// A --check naming no check in the pack is refused, naming it, on a
+	// dry run too, before anything is printed or written.
+	for _, dry := range []bool{false, true} {
+		args := []string{"--store", storeB, "land", h, "--plain", "--again", "--check", "c9=passed"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		out, errs, code := tpRun(t, envB, args...)
+		if code != exitError || out != "" || !strings.Contains(errs, "no landing check c9 in this pack (it carries c1)") {
+			t.Errorf("--check c9 (dry run %v): %d %q %q", dry, code, out, errs)
+		}
+	}
+	if ents, _ := os.ReadDir(storeB); len(ents) != 1 { // b.json (no luggage)
+		t.Errorf("store B after refusals: %v", ents)
+	}
 
 	tpOK(t, envB, "--store", storeB, "asks", b, "--answer", "a1=numbers.csv, signed by Lee")
 	r := filepath.Join(dir, "r.taskpack.json")
@@ -265,8 +288,8 @@ func TestCLITrustOwnFacts(t *testing.T) {
 	}
 	other := map[string]string{"TP_MACHINE": "laptop", "TP_ACTOR": "bob", "HOME": dir}
 	out = tpOK(t, other, "--store", filepath.Join(dir, "b"), "land", fixture, "--plain", "--trust-own-facts")
-	if strings.Contains(out, "restored ✓") {
-		t.Errorf("another machine restored a ✓:\n%s", out)
+	if strings.Contains(out, "restored ✓") || !strings.Contains(out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (laptop)") {
+		t.Errorf("another machine restored a ✓, or did not say it restored nothing:\n%s", out)
 	}
 }
 
