@@ -250,6 +250,9 @@ func FuzzLifecycleOrder(f *testing.F) {
 			if len(ids) > 0 && b[i+1]%3 != 0 {
 				r.Supersedes = []string{ids[int(b[i+1])%len(ids)]}
 			}
+			if b[i+1]%11 == 5 { // a record whose predecessor never arrived
+				r.Supersedes = []string{fmt.Sprintf("lost%d", b[i]%2)}
+			}
 			switch typ {
 			case TypeRaised, TypeAmended:
 				r.Terms, r.TermsRev = &Terms{Text: fmt.Sprint("t", b[i+1])}, 1+int(b[i+1])%3
