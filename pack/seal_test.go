@@ -1,0 +1,65 @@
+package pack
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/tp-dev/tp/model/ojson"
+)
+
+// TestSeal is §4.2 fact by fact: universal and org facts keep their ✓;
+// machine-scoped and unscoped ones leave verified: false, needs_reverify:
+// true and verified_on (their own, else the packing machine); a second Seal
+// changes nothing, byte for byte.
+func TestSeal(t *testing.T) {
+	obj, err := ojson.ParseStrict([]byte(`{
+  "origin": {"machine": "studio-imac"},
+  "passport": {"facts": [
+    {"claim": "u", "scope": "universal", "verified": true},
+    {"claim": "o", "scope": "org", "verified": true},
+    {"claim": "m", "scope": "machine", "verified": true},
+    {"claim": "none", "verified": true},
+    {"claim": "elsewhere", "scope": "machine", "verified": true, "verified_on": "build-01"},
+    {"claim": "unproven", "verified": false},
+    {"claim": "sealed", "scope": "machine", "verified": false, "needs_reverify": true, "verified_on": "laptop"},
+    "a fact that is only a string"
+  ]}
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := Seal(obj)
+	want := []string{"passport.facts[2]", "passport.facts[3]", "passport.facts[4]", "passport.facts[5]"}
+	if len(changed) != len(want) {
+		t.Fatalf("changed %v, want %v", changed, want)
+	}
+	for i := range want {
+		if changed[i] != want[i] {
+			t.Fatalf("changed %v, want %v", changed, want)
+		}
+	}
+	facts := obj.Get("passport").Get("facts").Items()
+	for i, c := range []struct {
+		verified bool
+		needs    bool
+		on       string
+	}{
+		{true, false, ""}, {true, false, ""},
+		{false, true, "studio-imac"}, {false, true, "studio-imac"}, {false, true, "build-01"},
+		{false, true, "studio-imac"}, {false, true, "laptop"},
+	} {
+		f := facts[i]
+		v, _ := f.Get("verified").Bool()
+		n, _ := f.Get("needs_reverify").Bool()
+		if v != c.verified || n != c.needs || f.Get("verified_on").Text() != c.on {
+			t.Errorf("fact %d: %s", i, ojson.Compact(f))
+		}
+	}
+	if keys := facts[4].Obj().Keys(); len(keys) != 5 || keys[0] != "claim" || keys[3] != "verified_on" || keys[4] != "needs_reverify" {
+		t.Errorf("keys already present must keep their place, new ones go last: %v", keys)
+	}
+	once := ojson.Canonical(obj)
+	if again := Seal(obj); len(again) != 0 || !bytes.Equal(once, ojson.Canonical(obj)) {
+		t.Errorf("Seal is not idempotent: changed %v", again)
+	}
+}
