@@ -144,6 +144,7 @@ type Landing struct {
 
 	// per-step state
 	sumOff             int
+	doneOff            int // scroll offset of the landed screen's next steps
 	checkCur, checkOff int
 	factCur, factOff   int
 	askCur, askOff     int
@@ -470,6 +471,9 @@ func (l *Landing) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	case PhaseFailed, PhaseCancelled, PhaseDone:
 		if key.Matches(msg, k.Back) || key.Matches(msg, k.Land) {
 			return l, pop
+		}
+		if l.phase == PhaseDone {
+			l.doneOff = l.scroll(msg, l.doneOff)
 		}
 		return l, nil
 	}

@@ -520,3 +520,47 @@ func TestLandingConfirmShowsRuns(t *testing.T) {
 		t.Errorf("c2 run not passed to the lander: %+v", got)
 	}
 }
+
+// A pack with many asks lands with more next steps than fit: the landed
+// screen scrolls through all of them, and how to leave stays in sight.
+func TestLandingDoneScrolls(t *testing.T) {
+	ld := sampleLanded()
+	ld.NextSteps = nil
+	for i := 1; i <= 40; i++ {
+		ld.NextSteps = append(ld.NextSteps, fmt.Sprintf("Answer ask a%d", i))
+	}
+	f := &fakeLander{plan: samplePlan(), landed: ld}
+	d := newLandingApp(t, f, "")
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	l := landingOf(d)
+	for l.Step() != StepConfirm {
+		d.keys("tab")
+	}
+	d.keys("enter")
+	if l.Phase() != PhaseDone {
+		t.Fatalf("phase %d", l.Phase())
+	}
+	seen := map[string]bool{}
+	for i := 0; i < 60; i++ {
+		v := d.view()
+		if n := strings.Count(v, "\n") + 1; n > 24 {
+			t.Fatalf("%d lines on a 24-line terminal", n)
+		}
+		if !strings.Contains(v, "enter or esc to finish") {
+			t.Fatalf("how to leave scrolled away:\n%s", v)
+		}
+		for _, ln := range strings.Split(v, "\n") {
+			if f := strings.Fields(ln); len(f) == 4 && f[1] == "Answer" {
+				seen[f[3]] = true
+			}
+		}
+		d.keys("down")
+	}
+	if len(seen) != 40 {
+		t.Fatalf("saw %d of 40 next steps", len(seen))
+	}
+	d.keys("enter")
+	if !d.quit {
+		t.Fatal("enter does not finish")
+	}
+}

@@ -19,7 +19,16 @@ func (l *Landing) View() string {
 	case PhaseCancelled:
 		return pad([]string{th.Warn.Render("Cancelled. Nothing was written."), "", th.Muted.Render("esc or q to leave")}, l.w, l.h)
 	case PhaseDone:
-		return pad(l.doneLines(), l.w, l.h)
+		// The next steps of a pack with many asks and checks run longer
+		// than the screen: they scroll, and how to leave stays in sight.
+		ls := l.doneLines()
+		if len(ls) <= l.h {
+			return pad(ls, l.w, l.h)
+		}
+		vis, off := window(ls[:len(ls)-1], l.doneOff, l.h-1)
+		l.doneOff = off
+		more := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll · enter or esc to finish", off+1, off+len(vis), len(ls)-1)
+		return pad(append(vis, th.Muted.Render(more)), l.w, l.h)
 	}
 	bar := l.stepBar()
 	bodyH := l.h - 2
