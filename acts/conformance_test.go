@@ -2,6 +2,7 @@ package acts
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,35 @@ func TestConformanceRunnerReportsFailures(t *testing.T) {
 	}
 	if _, _, err := RunConformance(filepath.Join(dir, "missing"), &out); err == nil {
 		t.Fatal("missing dir: want an error")
+	}
+}
+
+// run.json's sent list may give step-5 claims in any order (§4 step 5 has
+// no document order); anything else still has to match exactly.
+func TestClaimsInOrderOf(t *testing.T) {
+	r := Record{ID: "r:a", Type: TypeRaised, Key: "a"}
+	cb := Record{ID: "c:b:r0", Type: TypeClaimed, Key: "b"}
+	cc := Record{ID: "c:c:r0", Type: TypeClaimed, Key: "c"}
+	raws := func(ss ...string) []json.RawMessage {
+		var out []json.RawMessage
+		for _, s := range ss {
+			out = append(out, json.RawMessage(s))
+		}
+		return out
+	}
+	got := []Record{r, cb, cc}
+	want := raws(`{"id":"r:a","type":"raised","key":"a"}`, `{"id":"c:c:r0","type":"claimed","key":"c"}`, `{"id":"c:b:r0","type":"claimed","key":"b"}`)
+	if d := diffRecords("sent", claimsInOrderOf(got, want), want); d != "" {
+		t.Errorf("reordered claims: %s", d)
+	}
+	for _, bad := range [][]json.RawMessage{
+		raws(`{"id":"r:a","key":"a"}`, `{"id":"c:d:r0","key":"d"}`, `{"id":"c:b:r0","key":"b"}`), // another key
+		raws(`{"id":"c:c:r0","key":"c"}`, `{"id":"r:a","key":"a"}`, `{"id":"c:b:r0","key":"b"}`), // a claim before a step-3 record
+		raws(`{"id":"r:a","key":"a"}`, `{"id":"c:c:r1","key":"c"}`, `{"id":"c:b:r0","key":"b"}`), // another id
+		raws(`{"id":"r:a","key":"a"}`, `{"id":"c:c:r0","key":"c"}`),                              // one missing
+	} {
+		if d := diffRecords("sent", claimsInOrderOf(got, bad), bad); d == "" {
+			t.Errorf("%s: want a difference", bad)
+		}
 	}
 }

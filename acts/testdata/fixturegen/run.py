@@ -100,4 +100,9 @@ case("CRLF document: raise, strike and claim", EN,
 ext = raised("renew-2026", "Renew the domain")
 ext["by"] = "agent:coder"
 case("an act its requester raised outside the binding is never claimed", EN, ["## Tasks", AG], [ext], [], ["## Tasks", AG], [])
+# Two vanished lines: §4 step 5 gives their claims no document order, so
+# they are listed here in log order, not the runner's ascending key order.
+vanished = sorted([(k1, T1), (k2, T2), (k3, T3)], key=lambda kt: kt[0], reverse=True)
+case("several vanished lines: one claim each, in any order", EN, ["## Tasks", AG], [raised(k, t) for k, t in vanished], [],
+     ["## Tasks", AG], [("c:%s:r0" % k, "claimed", k) for k, _ in vanished])
 write("run.json", cases)
