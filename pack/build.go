@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/model/home"
 	"github.com/tp-dev/tp/model/ojson"
 )
 
@@ -37,7 +38,7 @@ var localOnly = []string{"landed_from", "receipts_merged"}
 // as the sender's, not the previous hop's checks and asks piled on top
 // (the next receiver gets its own, from the pack's checks, facts and asks).
 // A step the person edited is no longer the generated text and travels.
-const GeneratedSteps = "generated_next_steps"
+const GeneratedSteps = home.GeneratedSteps
 
 // BuildOptions is everything a pack carries besides the passport (§3).
 type BuildOptions struct {

@@ -393,7 +393,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 		if s := d.CheckStatus[c.ID]; s == model.CheckPassed || s == model.CheckSkipped {
 			continue
 		}
-		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: "Required landing check " + c.ID + ": " + c.Check})
+		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: home.CheckStepText(c.ID, c.Check)})
 	}
 	restore := d.TrustOwnFacts
 	for _, f := range pl.Facts {
@@ -414,11 +414,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 		if _, answered := d.Answers[a.ID]; answered {
 			continue
 		}
-		t := "Answer ask " + a.ID + ": " + a.What
-		if a.Accept != "" {
-			t += " (answered when: " + a.Accept + ")"
-		}
-		out = append(out, Step{Kind: StepAsk, Ref: a.ID, Text: t})
+		out = append(out, Step{Kind: StepAsk, Ref: a.ID, Text: home.AskStepText(a.ID, a.What, a.Accept)})
 	}
 	for _, s := range (model.PackObject{V: pl.obj}).Passport().NextSteps() {
 		out = append(out, Step{Kind: StepSender, Text: s})

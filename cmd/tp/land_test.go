@@ -113,6 +113,14 @@ func TestCLIEndToEnd(t *testing.T) {
 	}
 
 	tpOK(t, envB, "--store", storeB, "asks", b, "--answer", "a1=numbers.csv, signed by Lee")
+	// The answered ask's generated step has left B's next steps; a2's stays.
+	var bShown struct {
+		NextSteps []string `json:"next_steps"`
+	}
+	json.Unmarshal([]byte(tpOK(t, envB, "--store", storeB, "show", b, "--json")), &bShown)
+	if s := strings.Join(bShown.NextSteps, "\n"); strings.Contains(s, "Answer ask a1") || !strings.Contains(s, "Answer ask a2") {
+		t.Errorf("B's next steps after answering a1:\n%s", s)
+	}
 	r := filepath.Join(dir, "r.taskpack.json")
 	tpOK(t, envB, "--store", storeB, "pack", b, "--receipt", "--flat", "--out", r,
 		"--ask", "Which template version?|The template file name and its version number")

@@ -114,6 +114,7 @@ func AnswerAsk(v *ojson.Value, id, answer, by string, at time.Time) error {
 	a.V.Set("answer", ojson.NewString(answer))
 	a.V.Set("answered_by", ojson.NewString(by))
 	a.V.Set("answered_at", ojson.NewString(Timestamp(at)))
+	doneStep(v, AskStepText(id, a.What(), a.Accept()))
 	return nil
 }
 
@@ -124,6 +125,7 @@ func DropAsk(v *ojson.Value, id string) error {
 		return err
 	}
 	a.V.Set("status", ojson.NewString(model.AskDropped))
+	doneStep(v, AskStepText(id, a.What(), a.Accept()))
 	return nil
 }
 
@@ -147,6 +149,9 @@ func SetCheck(v *ojson.Value, id, status, by string, at time.Time) error {
 	}
 	c.V.Set("checked_at", ojson.NewString(Timestamp(at)))
 	c.V.Set("checked_by", ojson.NewString(by))
+	if status == model.CheckPassed || status == model.CheckSkipped {
+		doneStep(v, CheckStepText(id, c.Check()))
+	}
 	return nil
 }
 

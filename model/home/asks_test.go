@@ -93,3 +93,46 @@ func TestSetCheck(t *testing.T) {
 		t.Errorf("unknown check: %v", err)
 	}
 }
+
+// Attesting a check passed or skipped, answering or dropping an ask takes
+// the step a landing generated for it off next_steps; a step the person
+// wrote (or a generated one they edited) stays, and failed leaves the check's.
+func TestDoneStepsLeaveNextSteps(t *testing.T) {
+	v := parse(t, withAsks)
+	gen := []string{CheckStepText("c1", "k1"), AskStepText("a1", "w1", "ok1"), AskStepText("a2", "w2", "ok2")}
+	steps := append(append([]string{}, gen...), "Answer ask a2: w2 — my own note", "ship it")
+	v.Set("next_steps", ojson.NewStrings(steps))
+	lf := ojson.NewObject()
+	lf.Set(GeneratedSteps, ojson.NewStrings(gen))
+	v.Set("landed_from", lf)
+	stepsNow := func() string { return string(ojson.Compact(v.Get("next_steps"))) }
+
+	if err := SetCheck(v, "c1", "failed", "ann@box", at); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stepsNow(), "Required landing check c1: k1") {
+		t.Errorf("a failed check's step left: %s", stepsNow())
+	}
+	if err := SetCheck(v, "c1", "passed", "ann@box", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := AnswerAsk(v, "a1", "42", "ann@box", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := DropAsk(v, "a2"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stepsNow(), `["Answer ask a2: w2 — my own note","ship it"]`; got != want {
+		t.Errorf("next_steps = %s, want %s", got, want)
+	}
+
+	// Not landed (no generated list): next_steps are the person's, untouched.
+	w := parse(t, withAsks)
+	w.Set("next_steps", ojson.NewStrings(gen))
+	if err := SetCheck(w, "c1", "passed", "ann@box", at); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(w.Get("next_steps").Items()); got != 3 {
+		t.Errorf("a step nobody generated was removed: %s", ojson.Compact(w.Get("next_steps")))
+	}
+}
