@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // App is the root model: a stack of screens. It routes resizes to every
@@ -53,14 +54,35 @@ func (a *App) bodyHeight() int {
 	return h
 }
 
-func (a *App) fullHelpHeight() int {
-	n := 0
-	for _, col := range a.fullHelpKeys() {
-		if len(col) > n {
-			n = len(col)
+func (a *App) fullHelpHeight() int { return len(a.fullHelpLines()) }
+
+// fullHelpLines lays the full help out in rows of columns that fit the
+// width: on a narrow terminal the columns that do not fit go to a row
+// below instead of being cut off (the global keys come last and would be
+// the first to go).
+func (a *App) fullHelpLines() []string {
+	h := a.help
+	h.Width = 0 // measure unbounded; fit() cuts only what cannot wrap
+	var lines []string
+	var row [][]key.Binding
+	flush := func() {
+		if len(row) > 0 {
+			if v := h.FullHelpView(row); v != "" {
+				lines = append(lines, strings.Split(v, "\n")...)
+			}
+			row = nil
 		}
 	}
-	return n
+	for _, g := range a.fullHelpKeys() {
+		try := append(append([][]key.Binding{}, row...), g)
+		if len(row) > 0 && lipgloss.Width(h.FullHelpView(try)) > a.c.Width {
+			flush()
+			try = [][]key.Binding{g}
+		}
+		row = try
+	}
+	flush()
+	return lines
 }
 
 func (a *App) resize() {
@@ -143,7 +165,7 @@ func (a *App) View() string {
 	body := top.View()
 	var helpView string
 	if a.fullHelp {
-		helpView = a.help.FullHelpView(a.fullHelpKeys())
+		helpView = strings.Join(a.fullHelpLines(), "\n")
 	} else {
 		helpView = a.help.ShortHelpView(append(top.ShortHelp(), a.c.Keys.Help, a.c.Keys.Quit))
 	}

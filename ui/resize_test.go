@@ -79,3 +79,44 @@ func TestNoColorThemeEmitsNoColour(t *testing.T) {
 }
 
 var sgrRE = regexp.MustCompile("\x1b\\[([0-9;]*)m")
+
+// `?` on every screen at 80×24 shows the full list of keys: columns that do
+// not fit the width wrap to a row below instead of being cut with "…", so
+// the global keys (esc, ?, q, ctrl+c) are always in it.
+func TestFullHelpWrapsAt80Columns(t *testing.T) {
+	screens := map[string]func(c *Common) Component{
+		"home":     func(c *Common) Component { return NewHome(c) },
+		"inbox":    func(c *Common) Component { return NewInbox(c) },
+		"asks":     func(c *Common) Component { return NewAsks(c, "TP-AB23-CD45") },
+		"receipt":  func(c *Common) Component { return NewReceipt(c, receiptPlan()) },
+		"landing":  func(c *Common) Component { return NewLanding(c, "x") },
+		"checks":   func(c *Common) Component { return NewChecks(c, "TP-AB23-CD45") },
+		"passport": func(c *Common) Component { return NewPassport(c, "TP-AB23-CD45") },
+	}
+	data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "t"}}}
+	for name, mk := range screens {
+		t.Run(name, func(t *testing.T) {
+			c := testCommon(t, Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()},
+				Lander: &fakeLander{plan: samplePlan()}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Passports: &fakePassports{}})
+			a := New(c, mk(c))
+			d := newDriver(t, a)
+			d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			d.keys("?")
+			lines := a.fullHelpLines()
+			help := strings.Join(lines, "\n")
+			for _, want := range []string{"esc", "? ", "q ", "ctrl+c"} {
+				if !strings.Contains(help, want) {
+					t.Errorf("full help lacks %q:\n%s", want, help)
+				}
+			}
+			for _, ln := range lines {
+				if w := lipglossWidth(ln); w > 80 {
+					t.Errorf("a help line of %d cells", w)
+				}
+			}
+			if v := d.view(); !strings.Contains(v, lines[len(lines)-1]) || strings.Count(v, "\n")+1 > 24 {
+				t.Errorf("the full help does not fit the screen:\n%s", v)
+			}
+		})
+	}
+}
