@@ -279,6 +279,22 @@ func caseProfile(c *fixtureCase) (Profile, error) {
 	if name == "" {
 		name = "en"
 	}
+	// Params are read for the profile's own parameters only (an en case
+	// that carries a principal_tag is still an en case), and a missing
+	// principal_tag is the suite's own, Owner (§5.7).
+	for _, d := range profileDefs {
+		if d.Name != name {
+			continue
+		}
+		params := map[string]string{}
+		for _, k := range d.Params {
+			params[k] = conformanceTag
+			if v, ok := c.Params[k]; ok {
+				params[k] = v
+			}
+		}
+		return d.Instantiate(params)
+	}
 	return ProfileByName(name, c.Params)
 }
 

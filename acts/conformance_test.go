@@ -115,3 +115,30 @@ func TestClaimsInOrderOf(t *testing.T) {
 		}
 	}
 }
+
+// A case's params are read for its profile's own parameters; a zh-hant case
+// without them uses the suite's tag, Owner (§5.7).
+func TestCaseProfileParams(t *testing.T) {
+	for _, c := range []struct {
+		profile string
+		params  map[string]string
+		marker  string
+	}{
+		{"en", nil, " (waiting on owner: k)"},
+		{"en", map[string]string{"principal_tag": "Owner"}, " (waiting on owner: k)"},
+		{"zh-hant", nil, "(等 Owner:k)"},
+		{"zh-hant", map[string]string{"principal_tag": "阿明"}, "(等 阿明:k)"},
+	} {
+		p, err := caseProfile(&fixtureCase{Profile: c.profile, Params: c.params})
+		if err != nil {
+			t.Errorf("%s %v: %v", c.profile, c.params, err)
+			continue
+		}
+		if got := p.RenderMarker("k"); got != c.marker {
+			t.Errorf("%s %v: marker %q, want %q", c.profile, c.params, got, c.marker)
+		}
+	}
+	if _, err := caseProfile(&fixtureCase{Profile: "fr"}); err == nil {
+		t.Error("unknown profile: want an error")
+	}
+}
