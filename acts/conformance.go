@@ -567,6 +567,17 @@ func onlyType(rs []Record, typ string) []Record {
 func caseAmend(c *fixtureCase) string {
 	acts := map[string]*ActState{}
 	for k, l := range c.Latest {
+		// A case that leaves terms_rev or need_id out means the ids §7
+		// gives them: r:<key> at revision 1, a:<key>:<rev> after.
+		if l.TermsRev == 0 {
+			l.TermsRev = 1
+		}
+		if l.NeedID == "" {
+			l.NeedID = RaisedID(k)
+			if l.TermsRev > 1 {
+				l.NeedID = fmt.Sprintf("a:%s:%d", k, l.TermsRev)
+			}
+		}
 		acts[k] = &ActState{Key: k, Project: c.Project, Status: StatusOpen, Need: NeedActive, TermsRev: l.TermsRev, Text: l.Text, NeedID: l.NeedID}
 	}
 	r, err := fixtureRegistrar(c, acts)

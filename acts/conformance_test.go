@@ -142,3 +142,20 @@ func TestCaseProfileParams(t *testing.T) {
 		t.Error("unknown profile: want an error")
 	}
 }
+
+// An amend.json case may leave terms_rev and need_id out of latest: they
+// are then revision 1 and the ids §7 gives (r:<key>, a:<key>:<rev>).
+func TestAmendCaseDefaults(t *testing.T) {
+	dir := t.TempDir()
+	body := `{"cases": [{"name": "defaults", "profile": "en", "project": "demo",
+		"document": "## Tasks\n- [ ] [owner] Renew it now (waiting on owner: k1)\n- [ ] [owner] Pay it all (waiting on owner: k2)\n",
+		"latest": {"k1": {"text": "Renew it"}, "k2": {"text": "Pay it", "terms_rev": 3}},
+		"amended": [{"id": "a:k1:2", "terms_rev": 2, "supersedes": ["r:k1"]}, {"id": "a:k2:4", "terms_rev": 4, "supersedes": ["a:k2:3"]}]}]}`
+	if err := os.WriteFile(filepath.Join(dir, "amend.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if passed, failed, err := RunConformance(dir, &out); err != nil || passed != 1 || failed != 0 {
+		t.Fatalf("%d passed, %d failed, %v\n%s", passed, failed, err, out.String())
+	}
+}
