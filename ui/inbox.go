@@ -589,18 +589,23 @@ func (s *InboxScreen) detail() []string {
 		out = append(out, st+th.Muted.Render(" · r reopens"))
 	}
 	if a.Withdrawn && a.Status != "settled" {
-		out = append(out, th.Warn.Render("⊘ no longer needed, says the requester — drop it? (x drops; it stays open until you settle it)"))
+		for _, ln := range wrap("⊘ no longer needed, says the requester — drop it? (x drops; it stays open until you settle it)", s.w) {
+			out = append(out, th.Warn.Render(ln))
+		}
 	}
 	for _, c := range a.Claims {
 		verb := "done"
 		if c.Outcome == "dropped" {
 			verb = "dropped"
 		}
+		// Wrapped, not cut: the basis and the question are the point.
 		ln := fmt.Sprintf("? %s says this is %s: %s", line(c.By), verb, line(c.Basis))
 		if a.Status != "settled" {
 			ln += " — did you do it? (d yes · x no, drop it)"
 		}
-		out = append(out, th.Warn.Render(fit(ln, s.w)))
+		for _, w := range wrap(ln, s.w) {
+			out = append(out, th.Warn.Render(w))
+		}
 	}
 	if len(a.History) > 1 {
 		out = append(out, th.Muted.Render("history"))
