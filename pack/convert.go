@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // Convert reads the pack at in (leniently, as landing does: the repairs of
@@ -23,8 +25,9 @@ func Convert(in, out string, opts WriteOptions) error {
 
 // ConvertRepairs is Convert, returning the repairs the lenient read made
 // (each one is in the output: a machine-scoped fact sealed, a missing
-// attachment sha256 computed, a BOM dropped...). They are returned only when
-// the output was written.
+// attachment sha256 computed, a BOM dropped...) and, with rule
+// RepairDropped, the flat file's top-level members beyond §2.2's that the
+// output does not carry. They are returned only when the output was written.
 func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 	if same(in, out) {
 		return nil, &Error{File: out, Rule: RuleWrite, Detail: "the output would overwrite the input"}
@@ -56,7 +59,15 @@ func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 		}
 		return nil, fmt.Errorf("converting %s: %w", in, err)
 	}
-	return p.Repairs, nil
+	repairs := p.Repairs
+	for _, k := range p.l.dropped {
+		why := "a top-level member the flat form does not have (§2.2); the pack written has no place for it, so it was not carried over"
+		if scan.IsInstructionField(k) {
+			why = "an instruction field outside the pack object (§4.5, D13); not carried over"
+		}
+		repairs = append(repairs, Repair{Rule: RepairDropped, Where: k, Detail: why})
+	}
+	return repairs, nil
 }
 
 func same(a, b string) bool {

@@ -111,6 +111,13 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		if e, ok := top.Get("encoding").Str(); top.Has("encoding") && (!ok || e != "flat") {
 			l.objErr = append(l.objErr, l.errf("encoding", RuleTaskpack, "encoding %s is not \"flat\"", quote(top.Get("encoding"))))
 		}
+		for _, k := range top.Obj().Keys() {
+			switch k {
+			case "taskpack", "encoding", "note_to_reader", "passport", "attachments":
+			default:
+				l.dropped = append(l.dropped, k)
+			}
+		}
 		pv := top.Get("passport")
 		switch {
 		case pv == nil:

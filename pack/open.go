@@ -136,6 +136,7 @@ type loaded struct {
 	problems []*Error // integrity and structure (C1)
 	objErr   []*Error // the pack object (C2): malformed, not an object, unknown spec/taskpack
 	repairs  []Repair // repairs outside the pack object (flat sha256, BOM of a flat file...)
+	dropped  []string // flat top-level members beyond §2.2's, which no writer carries over
 
 	bagTags map[string][]byte // bag tag files
 	closers []io.Closer

@@ -107,6 +107,11 @@ const (
 	RepairUTF8          = "invalid-utf8"      // bytes that are not UTF-8
 	RepairDuplicateKey  = "duplicate-key"     // a key repeated in one object
 	RepairPayloadExtra  = "payload-extra"     // a payload file outside data/files/ ignored
+
+	// RepairDropped is reported by ConvertRepairs only (not a C0 repair): a
+	// top-level member of a flat file that is not part of the flat form
+	// (§2.2), which neither encoding written has a place for.
+	RepairDropped = "dropped-member"
 )
 
 // RefusalError lists every reason a pack may not be written (§4.1, D5, D13).

@@ -51,8 +51,12 @@ error nothing is left behind.`,
 			// The input was read leniently: say on stderr what the output
 			// carries that the input did not (D4), one line per repair.
 			for _, r := range repairs {
-				fmt.Fprintf(io.Err, "tp: warning: %s: repaired %s (%s): %s\n",
-					sanitize.Line(args[0]), sanitize.Line(r.Where), r.Rule, sanitize.Line(r.Detail))
+				verb := "repaired"
+				if r.Rule == pack.RepairDropped {
+					verb = "dropped"
+				}
+				fmt.Fprintf(io.Err, "tp: warning: %s: %s %s (%s): %s\n",
+					sanitize.Line(args[0]), verb, sanitize.Line(r.Where), r.Rule, sanitize.Line(r.Detail))
 			}
 			if g.json {
 				if repairs == nil {
