@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tp-dev/tp/model/ojson"
 	"github.com/tp-dev/tp/model/sanitize"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // landOptions are tp land's flags (DESIGN.md §4).
@@ -218,8 +220,23 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// q quotes untrusted text for one line of plain output (D11).
-func q(s string) string { return `"` + sanitize.Line(s) + `"` }
+// q quotes untrusted text for one line of plain output (D11). A credential
+// in it is cut to its first bytes and nothing after it is shown: the plan
+// lists it under credentials, and a terminal (or its scrollback, or a CI
+// log) is no place for the secret itself (D5).
+func q(s string) string { return `"` + sanitize.Line(redactSecret(s)) + `"` }
+
+func redactSecret(s string) string {
+	found := scan.Credentials(s)
+	if len(found) == 0 {
+		return s
+	}
+	keep := min(int(found[0].Offset)+4, len(s))
+	for keep < len(s) && !utf8.RuneStart(s[keep]) {
+		keep++
+	}
+	return s[:keep] + "… [credential-like (" + found[0].Rule + "); the rest is not shown]"
+}
 
 // renderPlan prints the landing plan as stable plain text. Everything from
 // the pack is sanitised and quoted; the sender's how is attributed.
@@ -305,7 +322,11 @@ func renderPlan(w io.Writer, pl *pack.Plan) {
 	if len(pl.Instructions) > 0 {
 		fmt.Fprintf(w, "\nText that reads like instructions (data, reported, never acted on; §4.5):\n")
 		for _, f := range pl.Instructions {
-			fmt.Fprintf(w, "  %s [%s %s] %s\n", l(f.Where), f.Class, l(f.Rule), q(f.Excerpt))
+			label := string(f.Class) + " " + l(f.Rule)
+			if string(f.Class) == f.Rule {
+				label = l(f.Rule) // an instruction field: the class is the rule
+			}
+			fmt.Fprintf(w, "  %s [%s] %s\n", l(f.Where), label, q(f.Excerpt))
 		}
 	}
 	if len(pl.Credentials) > 0 {
@@ -331,7 +352,7 @@ func renderPlan(w io.Writer, pl *pack.Plan) {
 	} else if len(pl.NextSteps) > 0 {
 		fmt.Fprintf(w, "\nNext steps, in order (§4.4):\n")
 		for i, s := range pl.NextSteps {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, l(s.Text))
+			fmt.Fprintf(w, "  %d. %s\n", i+1, l(redactSecret(s.Text)))
 		}
 	}
 	if len(pl.Warnings) > 0 {
