@@ -120,3 +120,41 @@ func TestPrincipalNoteAndClaimChangeNothing(t *testing.T) {
 
 func errOf(_ []Record, err error) error { return err }
 func errOf1(_ Record, err error) error  { return err }
+
+// §8 and issue 4: every principal-side record tp writes (settled, reopened,
+// the same_as relation, a note) carries authority with the principal as
+// decider; agents' and requesters' records do not claim it.
+func TestPrincipalSideRecordsCarryAuthority(t *testing.T) {
+	st := stateOf(t, raised)
+	rs, err := BuildSettle(st, testSender, "already_done", "task-garden-0000000000", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, settledSt := apply(t, []Record{raised}, rs...)
+	o, err := BuildReopen(settledSt, testSender)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := BuildNote(st, testSender, "Called them")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append(rs, o, n) {
+		if r.Origin != "principal" || r.Authority == nil || r.Authority.Kind != "principal" || r.Authority.Decider != testSender.Decider {
+			t.Errorf("%s %s: origin %q authority %+v", r.Type, r.ID, r.Origin, r.Authority)
+		}
+	}
+	c, err := BuildClaim(st, testSender, "done", "said so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := BuildWithdraw(st, testSender)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Record{c, w} {
+		if r.Authority != nil || r.Origin == "principal" {
+			t.Errorf("%s: origin %q authority %+v", r.Type, r.Origin, r.Authority)
+		}
+	}
+}
