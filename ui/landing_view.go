@@ -419,13 +419,20 @@ func (l *Landing) factsView(h int) string {
 	if len(p.Facts) == 0 {
 		return pad([]string{th.Muted.Render("The passport carries no facts.")}, l.w, h)
 	}
-	head := []string{th.Muted.Render("✓ proven and kept across machines (universal, org) · ⚠ sealed: re-verify here (§4.2)")}
+	// The legend and the restore state are wrapped, never cut: at 80
+	// columns their ends (§4.2, "t to change") are what matter.
+	var head []string
+	for _, ln := range wrap("✓ proven and kept across machines (universal, org) · ⚠ sealed: re-verify here (§4.2)", l.w) {
+		head = append(head, th.Muted.Render(ln))
+	}
 	if n := l.restorable(); n > 0 {
 		state := "kept sealed"
 		if l.trust {
-			state = th.Warn.Render("✓ will be restored (your choice)")
+			state = "✓ will be restored (your choice)"
 		}
-		head = append(head, th.Warn.Render(fmt.Sprintf("%d sealed facts say they were proven on this machine (%s): ", n, line(p.ThisMachine)))+state+th.Muted.Render(" · t to change"))
+		for _, ln := range wrap(fmt.Sprintf("%d sealed facts say they were proven on this machine (%s): %s · t to change", n, p.ThisMachine, state), l.w) {
+			head = append(head, th.Warn.Render(ln))
+		}
 	}
 	lh := max(h-len(head)-4, 1)
 	l.factOff = follow(l.factOff, l.factCur, lh, len(p.Facts))
@@ -463,6 +470,30 @@ func (l *Landing) factsView(h int) string {
 		out = append(out, "")
 		for _, ln := range wrap(f.Claim, l.w-2) {
 			out = append(out, " "+th.Text.Render(ln))
+		}
+		// The row above may be cut at the width; the detail is not.
+		var d string
+		switch {
+		case f.Sealed && f.Restorable && l.trust:
+			d = "restored by you · verified_on " + f.VerifiedOn
+		case f.Sealed:
+			on := f.VerifiedOn
+			if on == "" {
+				on = "unknown"
+			}
+			d = "sealed: proven only on " + on + " · re-verify here before relying on it"
+		case f.Verified:
+			d = "proven · scope " + f.Scope
+		default:
+			d = "unproven"
+		}
+		if f.Scope == "" {
+			d += " · no scope (counts as machine)"
+		} else if !f.Verified || f.Sealed {
+			d += " · scope " + f.Scope
+		}
+		for _, ln := range wrap(d, l.w-2) {
+			out = append(out, " "+th.Muted.Render(ln))
 		}
 	}
 	return pad(out, l.w, h)
