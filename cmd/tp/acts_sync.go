@@ -271,6 +271,23 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		return actsReport(io, g, &rep)
 	}
 	// 2. Write the document durably, 3. commit it if asked.
+	if !out.Changed && o.commit && len(out.Applied) > 0 {
+		// Nothing to write, but settlements to acknowledge: an earlier run
+		// may have written them without committing (its commit failed).
+		// With --commit they are durable only once committed.
+		dirty, err := actsGitDirty(path)
+		if err != nil {
+			actsReport(io, g, &rep)
+			return withHint(fmt.Errorf("%s: cannot tell whether the document is committed: %w", o.doc, err), "settlements stay unacknowledged; commit by hand and run sync again")
+		}
+		if dirty {
+			if err := actsGitCommit(path, actsCommitMessage(o.project, &rep)); err != nil {
+				actsReport(io, g, &rep)
+				return withHint(fmt.Errorf("%s is not committed: %w", o.doc, err), "settlements stay unacknowledged; commit by hand and run sync again")
+			}
+			rep.Committed = true
+		}
+	}
 	if out.Changed {
 		if err := actsReplaceFile(path, doc, out.Document, info.Mode().Perm()); err != nil {
 			actsReport(io, g, &rep)
@@ -445,6 +462,23 @@ func actsCommitMessage(project string, rep *actsSyncJSON) string {
 		}
 	}
 	return b.String()
+}
+
+// actsGitDirty reports whether the document differs from what its
+// repository has committed (or is not tracked yet).
+func actsGitDirty(path string) (bool, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	cmd := exec.Command("git", "status", "--porcelain", "--", base)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return false, fmt.Errorf("git status: %v: %s", err, sanitize.Line(strings.TrimSpace(errb.String())))
+	}
+	return strings.TrimSpace(out.String()) != "", nil
 }
 
 // actsGitCommit commits only the document, in the repository that holds it.
