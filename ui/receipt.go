@@ -169,7 +169,12 @@ func (r *Receipt) lines() []string {
 	if m.TargetTitle != "" {
 		target += th.Muted.Render(" · ") + line(m.TargetTitle)
 	}
-	out = append(out, lb("Answers")+target+th.Muted.Render("  (the entry before the last in the chain, §4.4.1)"))
+	why := th.Muted.Render("(the entry before the last in the chain, §4.4.1)")
+	if one := lb("Answers") + target + "  " + why; lipglossWidth(one) <= r.w {
+		out = append(out, one)
+	} else {
+		out = append(out, lb("Answers")+target, lb("")+why)
+	}
 	if m.Refusal != nil {
 		ws := wrap("refused: "+m.Refusal.Why, r.w-2)
 		out = append(out, "", th.Fail.Render("✗ "+ws[0]))
@@ -205,7 +210,23 @@ func (r *Receipt) lines() []string {
 		if a.Adopted {
 			before = "—"
 		}
-		out = append(out, fmt.Sprintf("    %s %s %s", padRight(fit(before, col), col), th.Muted.Render("→"), fit(after, col)))
+		// Side by side, each cell wrapped in its column: an answer is
+		// read in full before it is merged.
+		colA := max(r.w-col-7, 10) // what is left right of "    before → "
+		bl, al := wrap(before, col), wrap(after, colA)
+		for i := 0; i < max(len(bl), len(al)); i++ {
+			b, a, arrow := "", "", " "
+			if i < len(bl) {
+				b = bl[i]
+			}
+			if i < len(al) {
+				a = al[i]
+			}
+			if i == 0 {
+				arrow = th.Muted.Render("→")
+			}
+			out = append(out, fmt.Sprintf("    %s %s %s", padRight(fit(b, col), col), arrow, fit(a, colA)))
+		}
 	}
 	if len(m.Asks) == 0 {
 		out = append(out, th.Muted.Render("  none"))
