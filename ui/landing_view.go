@@ -153,14 +153,25 @@ func (l *Landing) summaryLines() []string {
 	if o.Harness != "" {
 		from += th.Muted.Render(" · harness ") + th.Sender.Render(line(o.Harness))
 	}
-	out := []string{lb("From") + from}
-	out = append(out, lb("Packed")+line(p.PackedAt)+th.Muted.Render(" · ")+line(p.Kind))
-	if p.Note != "" {
-		out = append(out, lb("Note")+th.Data.Render("“"+line(p.Note)+"”"))
+	// A labelled row hangs its value under itself when it does not fit:
+	// the ends of these rows (the note, the manifests) are not to be cut.
+	// Values are sanitised already; ansi.Wrap only keeps tp's own styles.
+	var out []string
+	row := func(name, v string) {
+		vs := strings.Split(ansi.Wrap(v, max(l.w-12, 10), " "), "\n")
+		out = append(out, lb(name)+vs[0])
+		for _, x := range vs[1:] {
+			out = append(out, strings.Repeat(" ", 12)+x)
+		}
 	}
-	out = append(out, lb("Lineage")+l.hops())
-	out = append(out, lb("Integrity")+l.integrity())
-	out = append(out, lb("Conformance")+l.conformanceGlance())
+	row("From", from)
+	row("Packed", line(p.PackedAt)+th.Muted.Render(" · ")+line(p.Kind))
+	if p.Note != "" {
+		row("Note", th.Data.Render("“"+line(p.Note)+"”"))
+	}
+	row("Lineage", l.hops())
+	row("Integrity", l.integrity())
+	row("Conformance", l.conformanceGlance())
 	for _, c := range p.Conformance {
 		if !c.Pass {
 			out = append(out, strings.Repeat(" ", 12)+th.Fail.Render("✗ "+line(c.ID))+" "+line(c.Reason))
@@ -184,7 +195,7 @@ func (l *Landing) summaryLines() []string {
 			open++
 		}
 	}
-	out = append(out, lb("Contents")+fmt.Sprintf("%d/%d checks required · %d/%d facts sealed · %d/%d asks open",
+	row("Contents", fmt.Sprintf("%d/%d checks required · %d/%d facts sealed · %d/%d asks open",
 		req, len(p.Checks), sealed, len(p.Facts), open, len(p.Asks)))
 	if p.AlreadyLanded != "" {
 		out = append(out, "", th.Warn.Render("⚠ this exact file was already landed as "+line(p.AlreadyLanded)))
