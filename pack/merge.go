@@ -185,7 +185,7 @@ func preview(stored *home.Stored, pl *Plan) *MergePreview {
 		rs := r.Status()
 		fresh := ""
 		if ok && rs != model.AskAnswered && rs != model.AskDropped &&
-			strings.TrimSpace(r.What()) != strings.TrimSpace(model.Ask{V: t}.What()) {
+			differentQuestion(r.What(), model.Ask{V: t}.What()) {
 			// Same id, another question: the sender minted its new ask's id
 			// knowing only the asks it held, and the target already uses it
 			// (in A→B→C, C's "a1" is not B's "a1" from A). It is a question
@@ -408,4 +408,12 @@ func unusedAskID(byID map[string]*ojson.Value) string {
 func errMergeChecks(plan *Plan) error {
 	return &Error{File: plan.File, Rule: RuleDecision,
 		Detail: "a receipt's landing checks describe the sender's machine; they are reported, not adopted, so there is nothing to attest (§4.4.1)"}
+}
+
+// differentQuestion reports two asks sharing an id that are plainly not the
+// same question: both say what they ask, and the words differ. An ask that
+// says nothing (a hand-made record) is taken to be the one its id names.
+func differentQuestion(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	return a != "" && b != "" && a != b
 }

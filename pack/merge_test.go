@@ -451,3 +451,40 @@ func TestSweepStaleMerges(t *testing.T) {
 		}
 	}
 }
+
+// A receipt's open ask whose id the target uses for another question is a
+// new question (adopted under a fresh id); one whose id names the same
+// question, or a target ask that says nothing, is the same ask (unchanged).
+func TestMergeAskIDCollision(t *testing.T) {
+	st := testStore(t)
+	a := newPassport(t, st, func(v *ojson.Value) {
+		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"received from upstream","why":"","accept":"x","status":"open","answer":null},
+		 {"id":"a2","to":"peer","what":"","status":"open"},
+		 {"id":"a3","to":"peer","what":"sent","why":"","accept":"y","status":"open","answer":null,"asked_at":"2026-09-03T14:20:00Z"}]`))
+	})
+	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
+	 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
+	 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
+	 "note":"","passport":{},
+	 "asks":[{"id":"a1","to":"peer","what":"a new question back","why":"","accept":"a name","status":"open","answer":null},
+	  {"id":"a2","to":"peer","what":"echoed","why":"","accept":"z","status":"open","answer":null},
+	  {"id":"a3","to":"peer","what":"sent","why":"","accept":"y","status":"open","answer":null}],
+	 "landing_checks":[]}`
+	pl, _ := mergeIt(t, flatPack(t, obj), st, "", envOn("s", "m"))
+	if len(pl.Merge.AsksAdopted) != 1 || pl.Merge.AsksAdopted[0].ID != "a4" || pl.Merge.AsksAdopted[0].What != "a new question back" {
+		t.Errorf("adopted %+v", pl.Merge.AsksAdopted)
+	}
+	if strings.Join(pl.Merge.AsksUnchanged, ",") != "a2,a3" {
+		t.Errorf("unchanged %v", pl.Merge.AsksUnchanged)
+	}
+	after := get(t, st, a)
+	if x := askByID(after, "a1"); x.What() != "received from upstream" || x.Status() != model.AskOpen {
+		t.Errorf("a1 = %s", ojson.Compact(x.V))
+	}
+	if x := askByID(after, "a4"); x.What() != "a new question back" || x.Status() != model.AskOpen || x.V.Has(AskedAt) {
+		t.Errorf("a4 = %s", ojson.Compact(x.V))
+	}
+	if n := len(after.Get("asks").Items()); n != 4 {
+		t.Errorf("%d asks: %s", n, ojson.Compact(after.Get("asks")))
+	}
+}
