@@ -93,6 +93,7 @@ const (
 	WarnClass     = "class"       // a keyed line is no longer labelled for the principal
 	WarnRewrite   = "rewrite"     // §4 step 5: a vanished key's line looks rewritten; nothing sent
 	WarnProject   = "project"     // an act of another project was handed to the run
+	WarnNoSection = "no-section"  // no tasks section, yet open acts: they were claimed
 )
 
 // Run is one registrar run (§4): apply settlements, relink, raise and stamp,
@@ -628,6 +629,7 @@ func (r *registrar) reconcile(order []string) {
 	}
 	carried := r.carry
 	var feats *lineIndex // built on demand
+	claims := 0
 	for _, k := range order {
 		a := r.acts[k]
 		if !isRaised(a) || a.Status != StatusOpen || a.Need != NeedActive || len(carried[k]) > 0 || r.fresh[k] || r.raisedOutside(a) {
@@ -655,6 +657,10 @@ func (r *registrar) reconcile(order []string) {
 		}
 		rec.Evidence = &Evidence{Basis: fmt.Sprintf("the line %q is no longer in the tasks section of %s; the registrar reads a vanished line as done (a deletion is never a withdrawal)", a.Text, src)}
 		r.out.Send = append(r.out.Send, rec)
+		claims++
+	}
+	if claims > 0 && !r.d.HasSection {
+		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %d open act(s) were claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, claims)})
 	}
 }
 

@@ -371,6 +371,16 @@ func TestReconcileNoClaim(t *testing.T) {
 		s.log = append(s.log, r)
 		expectSent(t, s.run(), "c:"+kDomain+":r0")
 	})
+	t.Run("no tasks section: claims, and a warning", func(t *testing.T) {
+		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
+		s.run()
+		s.doc = []byte("# Demo\n\n## Todo\n- [ ] [owner] Renew the domain (waiting on owner: " + kDomain + ")\n")
+		out := s.run()
+		expectSent(t, out, "c:"+kDomain+":r0")
+		if !hasWarning(out, WarnNoSection, "") {
+			t.Errorf("want a no-section warning: %v", out.Warnings)
+		}
+	})
 	t.Run("claimed already this period", func(t *testing.T) {
 		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 		s.run()
