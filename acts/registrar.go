@@ -660,7 +660,7 @@ func (r *registrar) reconcile(order []string) {
 		claims++
 	}
 	if claims > 0 && !r.d.HasSection {
-		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %d open act(s) were claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, claims)})
+		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %d open act(s) are claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, claims)})
 	}
 }
 
