@@ -77,6 +77,7 @@ type AsksScreen struct {
 	path     textinput.Model
 	packed   string
 	saving   bool
+	saved    int // changes saved, for the offer that follows
 }
 
 // NewAsks returns the asks screen for passport id.
@@ -136,6 +137,7 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return s, nil
 		}
 		s.sheet, s.err = msg.Sheet, nil
+		s.saved = len(s.edits)
 		s.edits = map[string]AskEdit{}
 		s.mode = asksOffer
 		return s, nil
@@ -260,7 +262,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		if len(s.edits) > 0 {
 			s.mode, s.revOff = asksReview, 0
 		} else {
-			s.mode = asksOffer
+			s.mode, s.saved = asksOffer, 0
 		}
 	}
 	return s, nil
@@ -362,7 +364,11 @@ func (s *AsksScreen) View() string {
 		out = append(out, "", th.Muted.Render("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back"))
 		return pad(s.withErr(out), s.w, s.h)
 	case asksOffer:
-		out = append(out, "", th.Pass.Render("✓ saved")+th.Muted.Render(" (or nothing to save)"), "",
+		done := th.Muted.Render("nothing to save")
+		if s.saved > 0 {
+			done = th.Pass.Render(fmt.Sprintf("✓ saved as version %d (asks changed: %d)", sh.Version, s.saved))
+		}
+		out = append(out, "", done, "",
 			"Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
 			th.Key.Render("y")+" pack a receipt · "+th.Key.Render("n")+" not now")
 		return pad(s.withErr(out), s.w, s.h)
