@@ -153,10 +153,13 @@ func (l Lineage) ReceiptTarget() string {
 
 // ReceiptTargetRule says, in words, which rule ReceiptTarget used.
 func (l Lineage) ReceiptTargetRule() string {
-	if len(l.Chain) >= 2 {
+	switch {
+	case len(l.Chain) >= 2:
 		return "the entry before the last in lineage.chain"
+	case len(l.Chain) == 1:
+		return "lineage.root_id: the chain has a single entry"
 	}
-	return "lineage.root_id: the chain has a single entry"
+	return "lineage.root_id: the pack carries no chain"
 }
 
 // Sender is the passport id of the last chain entry (the pack's sender).

@@ -125,6 +125,9 @@ func TestReceiptTargetRule(t *testing.T) {
 	if got := (Lineage{Chain: []string{"TP-A@1"}}).ReceiptTargetRule(); !strings.Contains(got, "root_id") {
 		t.Errorf("single entry rule = %q", got)
 	}
+	if got := (Lineage{}).ReceiptTargetRule(); !strings.Contains(got, "no chain") {
+		t.Errorf("no chain rule = %q", got)
+	}
 	if got := (Lineage{Chain: []string{"TP-A@1", "TP-B@1"}}).ReceiptTargetRule(); !strings.Contains(got, "before the last") {
 		t.Errorf("two entries rule = %q", got)
 	}
