@@ -126,7 +126,7 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return s, nil
 		}
 		s.err = nil
-		s.status = fmt.Sprintf("✓ saved %d checks", msg.Saved)
+		s.status = fmt.Sprintf("✓ saved (checks changed: %d)", msg.Saved)
 		for i, c := range s.sheet.Checks {
 			if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" {
 				s.sheet.Checks[i].Status = d.Status
