@@ -104,6 +104,7 @@ func checkLocalNames(l *loaded, r io.ReaderAt, size int64, files []*zip.File) er
 				return l.errf(printable(zf.Name), RuleZipFormat, "ZIP64 offset missing from the central directory")
 			}
 		}
+		rec := q
 		q += 46 + nl + el + cl
 		at := base + int64(off)
 		if at < 0 || at+30 > size {
@@ -125,6 +126,14 @@ func checkLocalNames(l *loaded, r io.ReaderAt, size int64, files []*zip.File) er
 				got = printable(string(h[30:30+nl]) + "…")
 			}
 			return l.errf(printable(zf.Name), RuleZipFormat, "the local header names it %s: a ZIP that shows different names to different tools", got)
+		}
+		// The same for how the bytes are stored: a streaming unzip takes the
+		// method and the encryption flag from the local header.
+		if lm, cm := binary.LittleEndian.Uint16(h[8:]), binary.LittleEndian.Uint16(cd[rec+10:]); lm != cm {
+			return l.errf(printable(zf.Name), RuleZipFormat, "the local header says compression method %d, the central directory %d", lm, cm)
+		}
+		if binary.LittleEndian.Uint16(h[6:])&0x41 != 0 {
+			return l.errf(printable(zf.Name), RuleEncrypted, "the local header marks the entry encrypted")
 		}
 	}
 	return nil

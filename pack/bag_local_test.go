@@ -36,6 +36,26 @@ func patchLocalName(t testing.TB, b []byte, entry, name string) []byte {
 	return nil
 }
 
+// patchLocalField overwrites two bytes at off in the local header of entry.
+func patchLocalField(t testing.TB, b []byte, entry string, off int, v uint16) []byte {
+	t.Helper()
+	out := append([]byte{}, b...)
+	for i := bytes.Index(out, []byte("PK\x03\x04")); i >= 0; {
+		n := int(binary.LittleEndian.Uint16(out[i+26:]))
+		if string(out[i+30:i+30+n]) == entry {
+			binary.LittleEndian.PutUint16(out[i+off:], v)
+			return out
+		}
+		j := bytes.Index(out[i+4:], []byte("PK\x03\x04"))
+		if j < 0 {
+			break
+		}
+		i += 4 + j
+	}
+	t.Fatalf("no local header for %q", entry)
+	return nil
+}
+
 // toZip64Offsets rewrites every central directory record so that its local
 // header offset lives in a ZIP64 extra field (as a writer does past 4 GiB).
 func toZip64Offsets(t testing.TB, b []byte) []byte {
@@ -92,6 +112,7 @@ func TestLocalHeaderNameMustMatch(t *testing.T) {
 		{"another name", patchLocalName(t, good, entry, "data/files/outlinX.md"), false},
 		{"a name that climbs out", patchLocalName(t, good, entry, "../../../../../etc/pw"), false},
 		{"another name, ZIP64 offsets", toZip64Offsets(t, patchLocalName(t, good, entry, "data/files/evil___.md")), false},
+		{"another compression method", patchLocalField(t, good, entry, 8, 0), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// The archive still reads as a ZIP: only the name differs.
