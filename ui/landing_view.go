@@ -174,7 +174,7 @@ func (l *Landing) summaryLines() []string {
 	row("Conformance", l.conformanceGlance())
 	for _, c := range p.Conformance {
 		if !c.Pass {
-			out = append(out, strings.Repeat(" ", 12)+th.Fail.Render("✗ "+line(c.ID))+" "+line(c.Reason))
+			row("", th.Fail.Render("✗ "+line(c.ID))+" "+line(c.Reason))
 		}
 	}
 	sealed := 0
