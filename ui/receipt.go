@@ -61,6 +61,14 @@ func (r *Receipt) SetSize(w, h int) { r.w, r.h = w, h }
 func (r *Receipt) Result() *Merged  { return r.merged }
 func (r *Receipt) Err() error       { return r.err }
 func (r *Receipt) refused() bool    { return r.plan.Receipt == nil || r.plan.Receipt.Refusal != nil }
+
+// Refusal is the rule that refused the merge, or nil.
+func (r *Receipt) Refusal() *Refusal {
+	if r.plan.Receipt == nil {
+		return nil
+	}
+	return r.plan.Receipt.Refusal
+}
 func (r *Receipt) ShortHelp() []key.Binding {
 	if r.merged != nil || r.refused() {
 		return []key.Binding{r.keys.Cancel}

@@ -143,8 +143,14 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 	if err != nil {
 		return err
 	}
-	// Leave a line behind the alternate screen saying what happened.
-	switch s := app.Top().(type) {
+	return landOutcome(io, file, app.Top())
+}
+
+// landOutcome leaves a line behind the alternate screen saying what
+// happened, and the exit status: a refusal or a failure to open exits 1, as
+// headless tp land does.
+func landOutcome(io *IO, file string, top ui.Component) error {
+	switch s := top.(type) {
 	case *ui.Landing:
 		if r := s.Result(); r != nil {
 			fmt.Fprintf(io.Out, "landed %s as %s\n", sanitize.Line(file), sanitize.Line(r.ID))
@@ -158,6 +164,11 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 		if r := s.Result(); r != nil {
 			fmt.Fprintf(io.Out, "merged %s into %s (version %d)\n", sanitize.Line(file), sanitize.Line(r.Target), r.Version)
 			return nil
+		}
+		if rf := s.Refusal(); rf != nil {
+			// A refusal exits 1, as headless tp land does (the screen
+			// already showed it with the rule quoted).
+			return withCode(exitError, fmt.Errorf("%s: %s (%s)", sanitize.Line(file), sanitize.Line(rf.Why), sanitize.Line(rf.Rule)))
 		}
 		fmt.Fprintln(io.Out, "nothing merged")
 	}

@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tp-dev/tp/themes"
+	"github.com/tp-dev/tp/ui"
 )
 
 // On a terminal, tp land with flags that already decide (--dry-run, --check,
@@ -44,6 +50,40 @@ func TestLandFlagsStayHeadlessOnATerminal(t *testing.T) {
 			}
 			if strings.Contains(out.String(), "\x1b[?1049h") {
 				t.Fatal("a screen opened")
+			}
+		})
+	}
+}
+
+// A receipt refused on the screen (§4.4.1) ends tp land with exit 1, as the
+// headless refusal does, naming the rule; one merely not confirmed exits 0.
+func TestLandOutcomeOfAReceipt(t *testing.T) {
+	th, err := themes.Choose("no-color", func(string) string { return "" }, lipgloss.NewRenderer(&bytes.Buffer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ui.NewCommon(context.Background(), th, ui.Deps{}, t.TempDir())
+	for _, tc := range []struct {
+		name    string
+		refusal *ui.Refusal
+		code    exitCode
+		want    string
+	}{
+		{"refused", &ui.Refusal{Rule: "§4.4.1 target-missing", Why: "this receipt answers TP-AAAA-AAAA, which is not in the store"}, exitError, "§4.4.1 target-missing"},
+		{"cancelled", nil, exitOK, "nothing merged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := &ui.Plan{File: "r.taskpack", Kind: "receipt", Receipt: &ui.MergePlan{Target: "TP-AAAA-AAAA", Refusal: tc.refusal}}
+			var out bytes.Buffer
+			err := landOutcome(&IO{Out: &out}, "r.taskpack", ui.NewReceipt(c, plan))
+			code, got := exitOK, out.String()
+			if ce, ok := err.(*codeError); ok {
+				code, got = ce.code, err.Error()
+			} else if err != nil {
+				t.Fatalf("an error without its exit status: %v", err)
+			}
+			if code != tc.code || !strings.Contains(got, tc.want) {
+				t.Fatalf("err %v, out %q", err, out.String())
 			}
 		})
 	}
