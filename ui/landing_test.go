@@ -564,3 +564,26 @@ func TestLandingDoneScrolls(t *testing.T) {
 		t.Fatal("enter does not finish")
 	}
 }
+
+// D11 + D12: a how with control or bidi characters is shown escaped in the
+// confirmation, which says that the escaped bytes run as the pack wrote
+// them; a plain how gets no such warning.
+func TestConfirmWarnsOfEscapedCommand(t *testing.T) {
+	for _, tc := range []struct {
+		how  string
+		warn bool
+	}{
+		{"echo \x1b[31mhi \u202eevil", true},
+		{"echo hi", false},
+	} {
+		p := samplePlan()
+		p.Checks[0].How = tc.how
+		d := newLandingApp(t, &fakeLander{plan: p}, t.TempDir())
+		d.keys("tab", "r")
+		v := d.view()
+		assertSafe(t, v)
+		if got := strings.Contains(v, "run as the pack wrote them"); got != tc.warn {
+			t.Errorf("how %q: warning shown = %v, want %v:\n%s", tc.how, got, tc.warn, v)
+		}
+	}
+}

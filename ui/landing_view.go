@@ -406,6 +406,12 @@ func (l *Landing) dialogView(h int) string {
 		lab = "your command (edited from " + line(l.plan.Origin.By()) + "'s suggestion)"
 	}
 	ls = append(ls, strings.Split(l.senderBox(d.command, lab, l.w-6), "\n")...)
+	if text(d.command) != d.command {
+		// What is shown escaped is not what runs: say so before y (D11, D12).
+		for _, ln := range wrap("⚠ It contains control or bidi characters, shown escaped above (\\x1b, ⟨U+202E⟩…); they run as the pack wrote them, not as shown. Press e to edit them out.", l.w-6) {
+			ls = append(ls, th.Warn.Render(ln))
+		}
+	}
 	ls = append(ls, wrap(who, l.w-6)...)
 	ls = append(ls, th.Muted.Render("folder   ")+line(l.c.WorkDir))
 	ls = append(ls, th.Muted.Render("runs as  ")+fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", l.howTimeout()))
