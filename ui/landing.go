@@ -404,7 +404,7 @@ func (l *Landing) planArrived(p *Plan, err error) (Component, tea.Cmd) {
 		}
 		return l, nil
 	}
-	if p.Kind == "receipt" {
+	if p.Kind == "receipt" || p.Receipt != nil { // a merge, or one refused (a handoff with --into)
 		return l, replace(NewReceipt(l.c, p))
 	}
 	l.setPlan(p)

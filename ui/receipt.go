@@ -159,8 +159,16 @@ func (r *Receipt) lines() []string {
 	th, p := r.c.Theme, r.plan
 	m := p.Receipt
 	lb := func(s string) string { return label(th.Muted, s) }
+	kind := "Receipt"
+	if p.Kind != "" && p.Kind != "receipt" {
+		kind = "Pack" // a handoff offered for merging (--into): refused below
+	}
+	file := line(p.File)
+	if kind == "Pack" {
+		file += th.Muted.Render(" · " + line(p.Kind))
+	}
 	out := []string{
-		lb("Receipt") + line(p.File),
+		lb(kind) + file,
 		lb("From") + th.Sender.Render(line(p.Origin.By())) + th.Muted.Render(" · "+line(p.PackedAt)),
 	}
 	if len(p.Lineage.Chain) > 0 {
@@ -178,7 +186,9 @@ func (r *Receipt) lines() []string {
 		target += th.Muted.Render(" · ") + line(m.TargetTitle)
 	}
 	why := th.Muted.Render("(the entry before the last in the chain, §4.4.1)")
-	if one := lb("Answers") + target + "  " + why; lipglossWidth(one) <= r.w {
+	if m.Target == "" {
+		// nothing to name: a handoff, or a chain too short to answer anyone
+	} else if one := lb("Answers") + target + "  " + why; lipglossWidth(one) <= r.w {
 		out = append(out, one)
 	} else {
 		out = append(out, lb("Answers")+target, lb("")+why)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -70,4 +71,26 @@ func TestReceiptRefused(t *testing.T) {
 		t.Fatal("a refused receipt was merged")
 	}
 	requireGolden(t, d.view())
+}
+
+// A handoff offered with --into is refused (§4.4.1 "MUST refuse to merge a
+// handoff at all"): shown as a pack, not a receipt, with no target named.
+func TestHandoffIntoRefused(t *testing.T) {
+	p := receiptPlan()
+	p.Kind = "handoff"
+	p.Receipt = &MergePlan{Refusal: &Refusal{Rule: "§4.4.1 handoff-not-merged",
+		Why:   "this is a handoff, and an implementation MUST refuse to merge a handoff at all (§4.4.1)",
+		Quote: "An implementation MUST refuse to merge a receipt into any other passport, and MUST refuse to merge a handoff at all."}}
+	f := &fakeLander{plan: p, merged: &Merged{}}
+	c := testCommon(t, Deps{Lander: f})
+	d := newDriver(t, New(c, NewLanding(c, "h.taskpack")))
+	d.keys("enter", "y")
+	if f.merges != 0 {
+		t.Fatal("a handoff was merged")
+	}
+	v := d.view()
+	if !strings.Contains(v, "Pack        answers.taskpack · handoff") || strings.Contains(v, "Answers") {
+		t.Errorf("a handoff is shown as a receipt:\n%s", v)
+	}
+	requireGolden(t, v)
 }

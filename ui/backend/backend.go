@@ -128,7 +128,7 @@ func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *ui.Pla
 	po := model.PackObject{V: p.Object}
 	lin := po.Lineage()
 	o := po.Origin()
-	pl := &ui.Plan{File: file, Kind: model.KindReceipt, PackedAt: po.PackedAt(),
+	pl := &ui.Plan{File: file, Kind: kind, PackedAt: po.PackedAt(),
 		Origin:  ui.Origin{Actor: o.Actor, Machine: o.Machine, Harness: o.Harness},
 		Lineage: ui.Lineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
 		Receipt: &ui.MergePlan{Target: lin.ReceiptTarget(), Refusal: &ui.Refusal{Rule: pe.Rule, Why: pe.Detail,

@@ -163,6 +163,16 @@ func TestRoundTrip(t *testing.T) {
 	if ref.Receipt == nil || ref.Receipt.Refusal == nil || !strings.Contains(ref.Receipt.Refusal.Rule, "§4.4.1") {
 		t.Fatalf("%+v", ref.Receipt)
 	}
+
+	// --into with a handoff: refused (§4.4.1 "MUST refuse to merge a handoff
+	// at all"); the plan keeps its kind and names no target.
+	hp, err := li.Plan(ctx, h, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hp.Kind != "handoff" || hp.Receipt == nil || hp.Receipt.Refusal == nil || hp.Receipt.Target != "" {
+		t.Fatalf("handoff with --into: %+v %+v", hp, hp.Receipt)
+	}
 }
 
 func TestPlanCancel(t *testing.T) {
