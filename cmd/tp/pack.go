@@ -163,6 +163,9 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	homeVersion := stored.Version
 	var recorded []string
 	if built.Home != nil {
+		if beforeHomeSave != nil {
+			beforeHomeSave()
+		}
 		saved, err := st.Save(built.Home, stored.Version)
 		if err != nil {
 			os.Remove(tmp)
@@ -258,3 +261,8 @@ func joinChain(s []string) string {
 	}
 	return out
 }
+
+// beforeHomeSave is a test seam: it runs between writing the pack beside its
+// target and recording the asks at home, where another writer may change
+// the passport.
+var beforeHomeSave func()
