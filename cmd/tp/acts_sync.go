@@ -289,6 +289,9 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		}
 	}
 	if out.Changed {
+		if beforeDocWrite != nil {
+			beforeDocWrite()
+		}
 		if err := actsReplaceFile(path, doc, out.Document, info.Mode().Perm()); err != nil {
 			actsReport(io, g, &rep)
 			return err
@@ -583,3 +586,7 @@ and "N passed, N failed". Exit 0 when every case passed, 2 when some failed,
 		},
 	}
 }
+
+// beforeDocWrite is a test seam: it runs after the records are sent and
+// before the document is written, where an agent may edit the document.
+var beforeDocWrite func()
