@@ -141,6 +141,9 @@ func Run(ctx context.Context, c Confirmed, o Options) (Result, error) {
 		err = <-done
 	}
 	res.Duration = time.Since(start)
+	// Whatever the shell left running in the background ends with it:
+	// nothing a check started outlives the check (its group is its own).
+	kill(cmd)
 	res.Output, res.Truncated = buf.bytes()
 	if res.TimedOut || res.Canceled {
 		res.ExitCode = -1
@@ -149,6 +152,10 @@ func Run(ctx context.Context, c Confirmed, o Options) (Result, error) {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
+		res.ExitCode = 0
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The shell exited 0; a background child held the output open
+		// until WaitDelay closed it.
 		res.ExitCode = 0
 	case errors.As(err, &ee):
 		res.ExitCode = ee.ExitCode() // -1 when killed by a signal

@@ -87,3 +87,21 @@ func TestRefusesBadInput(t *testing.T) {
 		t.Fatal("no folder accepted")
 	}
 }
+
+// A command that leaves something running in the background reports the
+// shell's own exit status (not -1), and what it left is ended with it.
+func TestBackgroundChildEndsWithTheCheck(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "late")
+	r, err := Run(context.Background(), Confirmed{Command: "(sleep 3; touch late) & echo hi", Dir: dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExitCode != 0 || !r.OK() || string(r.Output) != "hi\n" {
+		t.Fatalf("result %+v", r)
+	}
+	time.Sleep(3500 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a background child outlived the check")
+	}
+}
