@@ -25,6 +25,10 @@ import (
 	"github.com/tp-dev/tp/ui/backend"
 )
 
+// The hooks are set in init, not from main: they are function values, set
+// once before any command runs and never changed after (tests swap and
+// restore them), and every entry point — main, the testscript "tp" command,
+// the tests calling run — gets the same wiring without repeating it.
 func init() {
 	runHome = homeTUI
 	runLandTUI = landTUI
