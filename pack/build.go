@@ -134,6 +134,8 @@ func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
 		a.Obj().Delete(AskedAt)
 	}
 
+	annotateOrgFacts(state, o.Actor)
+
 	lin := model.LineageOf(stored.Get("lineage")).Extend(id, pp.Version())
 
 	var asks []*ojson.Value
@@ -414,4 +416,24 @@ func dropGeneratedSteps(state, generated *ojson.Value) {
 		keep = append(keep, s)
 	}
 	state.Set("next_steps", ojson.NewArray(keep...))
+}
+
+// SourceActor is the member that names who asserted an org fact.
+const SourceActor = "source_actor"
+
+// annotateOrgFacts marks every verified org-scoped fact with the actor it
+// comes from: an org fact keeps its ✓ across a machine, "annotated with the
+// source actor" (§4.2), because a convention is only as good as who says
+// it holds in that organisation. A fact that already names its source actor
+// (it crossed before) keeps the original one.
+func annotateOrgFacts(state *ojson.Value, actor string) {
+	if actor == "" {
+		return
+	}
+	for _, f := range (model.Passport{V: state}).Facts() {
+		if f.V.Obj() == nil || f.Scope() != model.ScopeOrg || !f.Verified() || f.V.Has(SourceActor) {
+			continue
+		}
+		f.V.Set(SourceActor, ojson.NewString(actor))
+	}
 }

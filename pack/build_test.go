@@ -205,3 +205,33 @@ func TestPreflight(t *testing.T) {
 		})
 	}
 }
+
+// §4.2: an org fact keeps its ✓ across a machine, annotated with the source
+// actor; one that crossed before keeps its original actor; other scopes are
+// not annotated.
+func TestBuildAnnotatesOrgFacts(t *testing.T) {
+	state := mustParse(t, `{"id":"TP-A","version":1,"facts":[
+		{"claim":"decks use the brand template","scope":"org","verified":true},
+		{"claim":"invoices go through finance","scope":"org","verified":true,"source_actor":"Maria"},
+		{"claim":"the board wants regions","scope":"universal","verified":true},
+		{"claim":"unproven convention","scope":"org","verified":false}]}`)
+	b, err := Build(state, BuildOptions{Actor: "Bob", Machine: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := b.Source.Object.Get("passport").Get("facts").Items()
+	want := []string{"Bob", "Maria", "", ""}
+	for i, f := range facts {
+		if got := f.Get(SourceActor).Text(); got != want[i] {
+			t.Errorf("facts[%d] source_actor = %q, want %q", i, got, want[i])
+		}
+		if i < 2 && !f.Get("verified").IsNull() {
+			if v, _ := f.Get("verified").Bool(); !v {
+				t.Errorf("facts[%d] lost its ✓", i)
+			}
+		}
+	}
+	if state.Get("facts").Items()[0].Has(SourceActor) {
+		t.Error("Build changed the stored passport")
+	}
+}
