@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tp-dev/tp/model/ojson"
 	"io"
 	"os"
 	"path/filepath"
@@ -114,8 +115,18 @@ func TestConformanceOddFiles(t *testing.T) {
 				}
 				if c.want == exitError {
 					line := strings.TrimSuffix(errb.String(), "\n")
-					if out.Len() != 0 || strings.Contains(line, "\n") || !strings.Contains(line, filepath.Base(c.file)) || !strings.Contains(line, "(not-a-pack)") {
-						t.Fatalf("%v: want one stderr line naming the file and the rule, nothing on stdout; got stdout %q stderr %q", args, out.String(), errb.String())
+					if strings.Contains(line, "\n") || !strings.Contains(line, filepath.Base(c.file)) || !strings.Contains(line, "(not-a-pack)") {
+						t.Fatalf("%v: want one stderr line naming the file and the rule; got stderr %q", args, errb.String())
+					}
+					// stdout: nothing, or with --json one error document (DESIGN.md §4).
+					if !asJSON && out.Len() != 0 {
+						t.Fatalf("%v: stdout %q, want nothing", args, out.String())
+					}
+					if asJSON {
+						v, err := ojson.ParseStrict(out.Bytes())
+						if err != nil || v.Get("ok").Kind() != ojson.Bool || !strings.Contains(v.Get("error").Text(), "(not-a-pack)") {
+							t.Fatalf("%v: want one JSON error document, got %q (%v)", args, out.String(), err)
+						}
 					}
 					continue
 				}

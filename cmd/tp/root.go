@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/tp-dev/tp/model/ojson"
 
 	"github.com/spf13/cobra"
 )
@@ -128,7 +131,17 @@ var runHome = func(cmd *cobra.Command, io *IO, g *globalOpts) error {
 // run executes the command line and maps errors to exit codes; it is the
 // only place that renders errors for people ("tp: error:" / "tp: hint:").
 func run(args []string, io *IO) exitCode {
-	root, _ := newRootCmd(io)
+	// Count what reaches stdout, so a --json run that failed before it
+	// printed anything still prints one JSON document (DESIGN.md §4).
+	// Only then: the TUI needs the real stdout to see the terminal.
+	out := &countingWriter{w: io.Out}
+	cio := *io
+	if wantsJSON(args) {
+		cio.Out = out
+	} else {
+		out.n = -1 // never print a JSON error document
+	}
+	root, g := newRootCmd(&cio)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -143,12 +156,50 @@ func run(args []string, io *IO) exitCode {
 	if errors.As(err, &ce) {
 		code = ce.code
 	}
-	fmt.Fprintf(io.Err, "tp: error: %s\n", oneLine(err.Error()))
+	msg := oneLine(err.Error())
+	fmt.Fprintf(io.Err, "tp: error: %s\n", msg)
+	hint := ""
 	var he *hintError
 	if errors.As(err, &he) && he.hint != "" {
-		fmt.Fprintf(io.Err, "tp: hint: %s\n", oneLine(he.hint))
+		hint = oneLine(he.hint)
+		fmt.Fprintf(io.Err, "tp: hint: %s\n", hint)
+	}
+	if g.json && out.n == 0 {
+		doc := ojson.NewObject()
+		doc.Set("ok", ojson.NewBool(false))
+		doc.Set("error", ojson.NewString(msg))
+		if hint != "" {
+			doc.Set("hint", ojson.NewString(hint))
+		}
+		doc.Set("exit_code", ojson.NewInt(int64(code)))
+		io.Out.Write(ojson.Canonical(doc))
 	}
 	return code
+}
+
+// wantsJSON reports whether the command line asks for --json (before
+// cobra parses it; "--" ends the flags).
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // oneLine keeps an error to one line; error text can quote untrusted input.
