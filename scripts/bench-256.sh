@@ -7,7 +7,7 @@
 #   scripts/bench-256.sh                  # uses a temp dir, builds ./cmd/tp
 #   TP_REFERENCE=/tmp/tpref scripts/bench-256.sh   # a task-passport checkout (cli.js)
 #
-# Figures go to stdout; BENCHMARKS-pack-core.md records a run.
+# Figures go to stdout; BENCHMARKS.md records a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)

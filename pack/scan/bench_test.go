@@ -123,7 +123,7 @@ func BenchmarkObject(b *testing.B) {
 }
 
 // TestScanFile measures a whole file end to end, for /usr/bin/time -v (see
-// BENCHMARKS-scan.md); it runs only when TP_SCAN_FILE names a file.
+// BENCHMARKS.md, pack/scan section); it runs only when TP_SCAN_FILE names a file.
 // TP_SCAN_PASSES=scan or =sha256 runs one pass only, so each can be timed
 // on its own.
 func TestScanFile(t *testing.T) {
