@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -77,6 +77,9 @@ type LandingKeys struct {
 	Land, LandAgain, Back       key.Binding
 	Dialog                      DialogKeys
 	Edit2                       EditKeys
+	// Review ends editing a command; enter is a new line in it, since a
+	// command may span lines (D12: the person edits the real text).
+	Review, Newline key.Binding
 }
 
 // DefaultLandingKeys returns the walkthrough's keys.
@@ -100,6 +103,8 @@ func DefaultLandingKeys() LandingKeys {
 		Back:      kb([]string{"esc"}, "esc", "back"),
 		Dialog:    DefaultDialogKeys(),
 		Edit2:     DefaultEditKeys(),
+		Review:    kb([]string{"ctrl+s"}, "ctrl+s", "review the command"),
+		Newline:   kb([]string{"enter"}, "enter", "new line"),
 	}
 }
 
@@ -110,9 +115,9 @@ type howDialog struct {
 	command  string
 	edited   bool // the person changed it: it is theirs now
 	editing  bool
-	input    textinput.Model
-	trusting bool // the §4.2 restore dialog instead
-	off      int  // scroll offset of a dialog taller than the screen
+	input    textarea.Model // the command's real text, newlines included
+	trusting bool           // the §4.2 restore dialog instead
+	off      int            // scroll offset of a dialog taller than the screen
 }
 
 // Landing is the landing walkthrough (`tp land FILE`).
@@ -177,8 +182,10 @@ func NewLanding(c *Common, file string) *Landing {
 		pr.Full, pr.Empty = '█', '░'
 		pr.FullColor, pr.EmptyColor = "", ""
 	}
-	ti := newTextInput(c.Theme)
-	ti.Prompt = "$ "
+	ed := newTextArea(c.Theme)
+	ed.Prompt = "┃ "
+	ed.Placeholder = "the command to run…"
+	ed.MaxHeight = 0 // a command has as many lines as it needs
 	ta := newTextArea(c.Theme)
 	ta.Placeholder = "the answer, as you would give it…"
 	l := &Landing{
@@ -189,7 +196,7 @@ func NewLanding(c *Common, file string) *Landing {
 		out:     viewport.New(80, 5),
 		pass:    viewport.New(80, 10),
 	}
-	l.dialog.input = ti
+	l.dialog.input = ed
 	l.SetSize(c.Width, c.Height-chrome)
 	return l
 }
@@ -254,7 +261,8 @@ func (l *Landing) SetSize(w, h int) {
 	l.prog.Width = min(w-4, 60)
 	l.ta.SetWidth(max(w-4, 10))
 	l.ta.SetHeight(max(min(h-12, 6), 2))
-	l.dialog.input.Width = max(w-8, 10)
+	l.dialog.input.SetWidth(max(w-8, 10))
+	l.fitEditor()
 	l.out.Width = max(w-2, 10)
 	l.pass.Width = w
 	l.pass.Height = max(h-2, 1)
@@ -372,9 +380,26 @@ func (l *Landing) Update(msg tea.Msg) (Component, tea.Cmd) {
 	if l.dialog.editing {
 		var cmd tea.Cmd
 		l.dialog.input, cmd = l.dialog.input.Update(msg)
+		l.fitEditor()
 		return l, cmd
 	}
 	return l, nil
+}
+
+// fitEditor sizes the command editor to its lines, within the screen.
+func (l *Landing) fitEditor() {
+	l.dialog.input.SetHeight(max(min(l.dialog.input.LineCount()+1, l.h-8), 2))
+}
+
+// startEditing opens the editor on cmd as the person sees it: every line
+// sanitised on its own (D11), its newlines kept, so what they edit and then
+// confirm is the text they read, and is exactly what runs (D12).
+func (l *Landing) startEditing(cmd string) tea.Cmd {
+	d := &l.dialog
+	d.editing, d.edited = true, true
+	d.input.SetValue(shownCommand(cmd))
+	l.fitEditor()
+	return d.input.Focus()
 }
 
 func (l *Landing) workDone(msg WorkDoneMsg) (Component, tea.Cmd) {
@@ -596,11 +621,8 @@ func (l *Landing) checksKey(msg tea.KeyMsg) (Component, tea.Cmd) {
 }
 
 func (l *Landing) openEdit(ch Check, start string) (Component, tea.Cmd) {
-	l.dialog = howDialog{open: true, check: l.checkCur, command: start, editing: true, edited: true, input: l.dialog.input}
-	// Editing starts from what the person can see: the sanitised text.
-	l.dialog.input.SetValue(line(start))
-	l.dialog.input.CursorEnd()
-	return l, l.dialog.input.Focus()
+	l.dialog = howDialog{open: true, check: l.checkCur, command: start, input: l.dialog.input}
+	return l, l.startEditing(start)
 }
 
 func (l *Landing) dialogKey(msg tea.KeyMsg) (Component, tea.Cmd) {
@@ -617,22 +639,23 @@ func (l *Landing) dialogKey(msg tea.KeyMsg) (Component, tea.Cmd) {
 		return l, nil
 	}
 	if d.editing {
-		switch msg.String() {
-		case "enter":
+		switch {
+		case key.Matches(msg, k.Review):
 			d.command = d.input.Value()
 			d.editing = false
 			d.input.Blur()
-			if d.command == "" {
+			if strings.TrimSpace(d.command) == "" {
 				*d = howDialog{input: d.input}
 			}
 			return l, nil
-		case "esc":
+		case msg.String() == "esc":
 			*d = howDialog{input: d.input}
 			d.input.Blur()
 			return l, nil
 		}
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
+		l.fitEditor()
 		return l, cmd
 	}
 	if off, ok := k.List.move(msg, d.off, 1<<30, max(l.h-4, 1)); ok {
@@ -646,10 +669,7 @@ func (l *Landing) dialogKey(msg tea.KeyMsg) (Component, tea.Cmd) {
 		*d = howDialog{input: d.input}
 		return l, l.startHow(ch.ID, command, fromSender)
 	case key.Matches(msg, k.Dialog.Edit):
-		d.editing, d.edited = true, true
-		d.input.SetValue(line(d.command))
-		d.input.CursorEnd()
-		return l, d.input.Focus()
+		return l, l.startEditing(d.command)
 	case key.Matches(msg, k.Dialog.No):
 		*d = howDialog{input: d.input}
 	}
@@ -740,7 +760,7 @@ func (l *Landing) ShortHelp() []key.Binding {
 	case l.phase != PhaseWalk:
 		return []key.Binding{k.Back}
 	case l.dialog.open && l.dialog.editing:
-		return []key.Binding{kb([]string{"enter"}, "enter", "done editing"), kb([]string{"esc"}, "esc", "cancel")}
+		return []key.Binding{k.Review, k.Newline, kb([]string{"esc"}, "esc", "cancel")}
 	case l.dialog.open && l.dialog.trusting:
 		return []key.Binding{kb([]string{"y"}, "y", "restore ✓"), k.Dialog.No}
 	case l.dialog.open:
@@ -775,7 +795,7 @@ func (l *Landing) FullHelp() [][]key.Binding {
 	k := l.keys
 	return [][]key.Binding{
 		{k.Next, k.Prev, k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown},
-		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
+		{k.Run, k.Edit, k.Review, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
 		{k.Trust, k.Answer, k.Edit2.Save, k.Leave, k.Land},
 	}
 }

@@ -103,7 +103,7 @@ func TestHowNotRunUnlessConfirmed(t *testing.T) {
 		{"decline with esc", []string{"r", "esc"}},
 		{"edit then esc", []string{"r", "e", "esc"}},
 		{"edit key then esc", []string{"e", "esc"}},
-		{"edit, review, decline", []string{"e", "enter", "n"}},
+		{"edit, review, decline", []string{"e", "ctrl+s", "n"}},
 		{"mark without running", []string{"p", "f", "s"}},
 		{"quit from the dialog", []string{"r", "q"}},
 		{"walk and land without running", []string{"tab", "tab", "tab", "tab", "tab", "enter"}},
@@ -138,7 +138,7 @@ func TestEditedCommandRuns(t *testing.T) {
 		d.keys("backspace")
 	}
 	d.typeText("mine")
-	d.keys("enter")
+	d.keys("ctrl+s")
 	v := d.view()
 	if !strings.Contains(v, "You edited it: it is your command now.") || !strings.Contains(v, "touch mine") {
 		t.Fatalf("review after editing:\n%s", v)
@@ -502,7 +502,7 @@ func TestLandingConfirmShowsRuns(t *testing.T) {
 	d.keys("tab", "r", "y", "p") // c1: the sender's command, passed
 	d.keys("e")
 	d.typeText(" ; exit 3")
-	d.keys("enter", "y", "f") // c2: edited, so the person's own; failed
+	d.keys("ctrl+s", "y", "f") // c2: edited, so the person's own; failed
 	for l.Step() != StepConfirm {
 		d.keys("tab")
 	}

@@ -364,12 +364,23 @@ func (l *Landing) checksView(h int) string {
 	return pad(out, l.w, h)
 }
 
+// shownCommand is a command as the person reads it: each line sanitised on
+// its own (D11), so the newlines the shell will see stay real lines and a CR
+// before one is shown as \r rather than silently dropped.
+func shownCommand(s string) string {
+	ls := strings.Split(s, "\n")
+	for i, x := range ls {
+		ls[i] = text(x)
+	}
+	return strings.Join(ls, "\n")
+}
+
 // senderBox frames text that came from the sender, labelled as theirs.
 func (l *Landing) senderBox(how, label string, width int) string {
 	th := l.c.Theme
 	inner := max(width-4, 10)
 	var body []string
-	for _, ln := range strings.Split(text(how), "\n") {
+	for _, ln := range strings.Split(shownCommand(how), "\n") {
 		body = append(body, strings.Split(ansi.Wrap(ln, inner, " "), "\n")...)
 	}
 	return th.SenderBox.Width(inner + 2).Render(th.Sender.Render(label) + "\n" + strings.Join(body, "\n"))
@@ -395,7 +406,7 @@ func (l *Landing) dialogView(h int) string {
 	if d.editing {
 		ls = append(ls, th.Subtitle.Render("Edit the command for: ")+line(c.Check), "")
 		ls = append(ls, d.input.View(), "")
-		ls = append(ls, th.Muted.Render("Once edited, the command is yours, not the sender's. enter: review · esc: cancel"))
+		ls = append(ls, th.Muted.Render("Once edited, the command is yours, not the sender's. ctrl+s: review · enter: new line · esc: cancel"))
 		return pad(strings.Split(th.Dialog.Width(max(l.w-2, 10)).Render(strings.Join(ls, "\n")), "\n"), l.w, h)
 	}
 	ls = append(ls, th.Warn.Render("Run this command on your machine?"), "")
@@ -406,7 +417,7 @@ func (l *Landing) dialogView(h int) string {
 		lab = "your command (edited from " + line(l.plan.Origin.By()) + "'s suggestion)"
 	}
 	ls = append(ls, strings.Split(l.senderBox(d.command, lab, l.w-6), "\n")...)
-	if text(d.command) != d.command {
+	if shownCommand(d.command) != d.command {
 		// What is shown escaped is not what runs: say so before y (D11, D12).
 		for _, ln := range wrap("⚠ It contains control or bidi characters, shown escaped above (\\x1b, ⟨U+202E⟩…); they run as the pack wrote them, not as shown. Press e to edit them out.", l.w-6) {
 			ls = append(ls, th.Warn.Render(ln))
