@@ -11,9 +11,16 @@ lint:
 golden-update:
 	go test ./ui/... -update
 
+# Every fuzz target of every package, one after another (go test fuzzes one
+# target per run), FUZZTIME each: `make fuzz FUZZTIME=2m`.
+FUZZTIME ?= 30s
 fuzz:
-	go test -run XXX -fuzz FuzzCanonical -fuzztime 30s ./model/ojson
-	go test -run XXX -fuzz FuzzText -fuzztime 30s ./model/sanitize
+	@set -e; for pkg in $$(go list ./...); do \
+		for t in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$t"; \
+			go test -run XXX -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 bench:
 	go test -run XXX -bench . -benchmem ./...
