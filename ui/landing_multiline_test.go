@@ -213,3 +213,53 @@ func TestMultiLineHowGoldens(t *testing.T) {
 	d.keys("ctrl+s")
 	t.Run("review", func(t *testing.T) { requireGolden(t, d.view()) })
 }
+
+// A command line cut to fit the box joins back to exactly that line: no
+// space is dropped at a cut.
+func TestCutRowsKeepsEveryByte(t *testing.T) {
+	for _, ln := range []string{
+		strings.Repeat("echo step; ", 20) + "echo LAST",
+		"a" + strings.Repeat(" ", 30) + "b  c   d" + strings.Repeat("x", 50),
+		strings.Repeat("这是数据 ", 15),
+		"short",
+	} {
+		for _, w := range []int{8, 13, 40} {
+			rows := cutRows(ln, w)
+			if got := strings.Join(rows, ""); got != ln {
+				t.Fatalf("w=%d: rows join to %q, want %q", w, got, ln)
+			}
+			for _, r := range rows {
+				if lipglossWidth(r) > w {
+					t.Fatalf("w=%d: row %q is %d cells", w, r, lipglossWidth(r))
+				}
+			}
+		}
+	}
+}
+
+// A row the screen wrapped is marked as continuing its line, so it cannot
+// be taken for a newline the shell would see.
+func TestLongLineContinuationMarked(t *testing.T) {
+	how := "echo " + strings.Repeat("word ", 30) + "END\necho next"
+	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(how)}})
+	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d.keys("tab", "r")
+	v := d.view()
+	hasRow := func(pred func(string) bool) bool {
+		for _, r := range strings.Split(v, "\n") {
+			if pred(r) {
+				return true
+			}
+		}
+		return false
+	}
+	if !hasRow(func(r string) bool { return strings.Contains(r, contMark) && strings.Contains(r, "END") }) {
+		t.Fatalf("the wrapped end of line 1 is not marked as its continuation:\n%s", v)
+	}
+	if hasRow(func(r string) bool { return strings.Contains(r, contMark+"echo next") }) {
+		t.Fatalf("a real second line is marked as a continuation:\n%s", v)
+	}
+	if !strings.Contains(v, "continues the line above") {
+		t.Fatalf("no legend for the mark:\n%s", v)
+	}
+}

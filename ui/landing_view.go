@@ -375,13 +375,39 @@ func shownCommand(s string) string {
 	return strings.Join(ls, "\n")
 }
 
+// cutRows cuts one line of a command into rows of at most w cells that
+// join back to exactly that line.
+func cutRows(ln string, w int) []string {
+	return strings.Split(ansi.Hardwrap(ln, max(w, 1), true), "\n")
+}
+
+// contMark starts a row that continues the command's line above.
+const contMark = "↪ "
+
 // senderBox frames text that came from the sender, labelled as theirs.
 func (l *Landing) senderBox(how, label string, width int) string {
 	th := l.c.Theme
 	inner := max(width-4, 10)
 	var body []string
+	wrapped := false
 	for _, ln := range strings.Split(shownCommand(how), "\n") {
-		body = append(body, strings.Split(ansi.Wrap(ln, inner, " "), "\n")...)
+		if ansi.StringWidth(ln) <= inner {
+			body = append(body, ln)
+			continue
+		}
+		// A line too long for the box is cut at the width, every space
+		// kept, and its continuations marked: a row the screen wrapped
+		// must not read as a newline the shell would see (D12).
+		wrapped = true
+		for i, seg := range cutRows(ln, inner-2) {
+			if i > 0 {
+				seg = th.Muted.Render(contMark) + seg
+			}
+			body = append(body, seg)
+		}
+	}
+	if wrapped {
+		body = append(body, th.Muted.Render("("+strings.TrimSpace(contMark)+" continues the line above, it is not a new line)"))
 	}
 	return th.SenderBox.Width(inner + 2).Render(th.Sender.Render(label) + "\n" + strings.Join(body, "\n"))
 }
