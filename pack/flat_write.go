@@ -166,37 +166,17 @@ func (j *jsonStringWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-const hexDigits = "0123456789abcdef"
-
 // escapeInto writes s escaped the way JSON.stringify escapes a string's
-// contents: '"', '\\' and controls below U+0020 only.
+// contents (ojson's escapes: '"', '\\' and controls below U+0020 only); s
+// is valid UTF-8, so every other byte is literal.
 func escapeInto(w *bufio.Writer, s []byte) {
 	start := 0
 	for i, c := range s {
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if !ojson.NeedsEscape(c) {
 			continue
 		}
 		w.Write(s[start:i])
-		switch c {
-		case '"':
-			w.WriteString(`\"`)
-		case '\\':
-			w.WriteString(`\\`)
-		case '\b':
-			w.WriteString(`\b`)
-		case '\f':
-			w.WriteString(`\f`)
-		case '\n':
-			w.WriteString(`\n`)
-		case '\r':
-			w.WriteString(`\r`)
-		case '\t':
-			w.WriteString(`\t`)
-		default:
-			w.WriteString(`\u00`)
-			w.WriteByte(hexDigits[c>>4])
-			w.WriteByte(hexDigits[c&0xF])
-		}
+		ojson.WriteEscape(w, c)
 		start = i + 1
 	}
 	w.Write(s[start:])

@@ -173,31 +173,12 @@ func writeString(w byteWriter, s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if !NeedsEscape(c) {
 				i++
 				continue
 			}
 			w.WriteString(s[start:i])
-			switch c {
-			case '"':
-				w.WriteString(`\"`)
-			case '\\':
-				w.WriteString(`\\`)
-			case '\b':
-				w.WriteString(`\b`)
-			case '\f':
-				w.WriteString(`\f`)
-			case '\n':
-				w.WriteString(`\n`)
-			case '\r':
-				w.WriteString(`\r`)
-			case '\t':
-				w.WriteString(`\t`)
-			default:
-				w.WriteString(`\u00`)
-				w.WriteByte(hexDigits[c>>4])
-				w.WriteByte(hexDigits[c&0xF])
-			}
+			WriteEscape(w, c)
 			i++
 			start = i
 			continue
@@ -228,6 +209,40 @@ func writeString(w byteWriter, s string) {
 	}
 	w.WriteString(s[start:])
 	w.WriteByte('"')
+}
+
+// NeedsEscape reports whether JSON.stringify escapes the ASCII byte c
+// inside a string: '"', '\\' and the controls below U+0020.
+func NeedsEscape(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
+
+// WriteEscape writes the escape JSON.stringify uses for an ASCII byte for
+// which NeedsEscape is true: the short form where JSON has one, else
+// \u00xx in lowercase hex. Streaming writers of string contents (the flat
+// form's attachments) share it with the encoder.
+func WriteEscape(w interface {
+	io.ByteWriter
+	io.StringWriter
+}, c byte) {
+	switch c {
+	case '"':
+		w.WriteString(`\"`)
+	case '\\':
+		w.WriteString(`\\`)
+	case '\b':
+		w.WriteString(`\b`)
+	case '\f':
+		w.WriteString(`\f`)
+	case '\n':
+		w.WriteString(`\n`)
+	case '\r':
+		w.WriteString(`\r`)
+	case '\t':
+		w.WriteString(`\t`)
+	default:
+		w.WriteString(`\u00`)
+		w.WriteByte(hexDigits[c>>4])
+		w.WriteByte(hexDigits[c&0xF])
+	}
 }
 
 // FormatNumber prints f as ECMAScript Number::toString does (JSON.stringify
