@@ -62,12 +62,11 @@ an ask no longer needed. All changes are saved together, or none is.`,
 				}
 				seen[id] = "--drop"
 			}
-			var v *ojson.Value
-			var version int64
+			var edit func(v *ojson.Value) error
 			if len(as)+len(drops) > 0 {
 				by := actorAndMachine(io, actor)
 				now := time.Now()
-				v, err = s.Apply(args[0], func(v *ojson.Value) error {
+				edit = func(v *ojson.Value) error {
 					for _, a := range as {
 						if err := home.AnswerAsk(v, a.id, a.text, by, now); err != nil {
 							return err
@@ -79,17 +78,11 @@ an ask no longer needed. All changes are saved together, or none is.`,
 						}
 					}
 					return nil
-				})
-				if err != nil {
-					return storeHint(err)
 				}
-				version, _ = v.Get("version").Int()
-			} else {
-				st, err := s.Get(args[0])
-				if err != nil {
-					return storeHint(err)
-				}
-				v, version = st.V, st.Version
+			}
+			v, version, err := readOrApply(s, args[0], edit)
+			if err != nil {
+				return err
 			}
 			id := v.Get("id").Text()
 			if g.json {

@@ -59,29 +59,22 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 				seen[id] = true
 				ss = append(ss, set{id, status})
 			}
-			var v *ojson.Value
-			var version int64
+			var edit func(v *ojson.Value) error
 			if len(ss) > 0 {
 				by := actorAndMachine(io, actor)
 				now := time.Now()
-				v, err = s.Apply(args[0], func(v *ojson.Value) error {
+				edit = func(v *ojson.Value) error {
 					for _, x := range ss {
 						if err := home.SetCheck(v, x.id, x.status, by, now); err != nil {
 							return err
 						}
 					}
 					return nil
-				})
-				if err != nil {
-					return storeHint(err)
 				}
-				version, _ = v.Get("version").Int()
-			} else {
-				st, err := s.Get(args[0])
-				if err != nil {
-					return storeHint(err)
-				}
-				v, version = st.V, st.Version
+			}
+			v, version, err := readOrApply(s, args[0], edit)
+			if err != nil {
+				return err
 			}
 			id := v.Get("id").Text()
 			if g.json {

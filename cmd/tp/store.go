@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/model/ojson"
 	"github.com/tp-dev/tp/model/sanitize"
 )
 
@@ -52,4 +53,23 @@ func storeHint(err error) error {
 // checked_by.
 func actorAndMachine(io *IO, flag string) string {
 	return home.By(home.Actor(flag, io.Env), home.Machine(io.Env))
+}
+
+// readOrApply returns passport id as stored or, when edit is not nil, as
+// saved after edit with an expected-version save that re-applies the edit
+// on a conflict (home.Apply). Errors carry the store's hints.
+func readOrApply(s *home.Store, id string, edit func(*ojson.Value) error) (*ojson.Value, int64, error) {
+	if edit == nil {
+		st, err := s.Get(id)
+		if err != nil {
+			return nil, 0, storeHint(err)
+		}
+		return st.V, st.Version, nil
+	}
+	v, err := s.Apply(id, edit)
+	if err != nil {
+		return nil, 0, storeHint(err)
+	}
+	version, _ := v.Get("version").Int()
+	return v, version, nil
 }
