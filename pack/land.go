@@ -118,6 +118,20 @@ func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
 	if err := d.validate(plan); err != nil {
 		return nil, err
 	}
+	// One landing of a pack at a time in a store, and the already-landed
+	// check made again under the lock: two processes landing the same file
+	// at once would otherwise both find it new.
+	unlock, err := st.Lock("landing-" + lockName(plan.ObjectSHA256, plan.SHA256))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if !d.Again {
+		if landed, _ := findLanded(st, plan.SHA256, plan.ObjectSHA256); landed != "" {
+			return nil, &Error{File: plan.File, Rule: RuleAlreadyLanded,
+				Detail: "this file was already landed as " + landed + " (--again lands it once more as a new passport)"}
+		}
+	}
 	ctx := d.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -726,4 +740,14 @@ func (s *sideScan) wait() { s.pending.Wait() }
 func (s *sideScan) stop() {
 	close(s.work)
 	<-s.done
+}
+
+// lockName is a short, id-safe name for a pack's landing lock.
+func lockName(digests ...string) string {
+	for _, d := range digests {
+		if len(d) >= 16 {
+			return d[:16]
+		}
+	}
+	return "unknown"
 }

@@ -718,3 +718,32 @@ func TestSavedFileMode(t *testing.T) {
 		t.Errorf("saved file mode %v, want 0600 like the reference (%v)", info.Mode().Perm(), err)
 	}
 }
+
+// Store.Lock is exclusive; a store folder made only for the lock goes again.
+func TestStoreLock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LockTimeout = 50 * time.Millisecond
+	unlock, err := s.Lock("landing-0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lock("landing-0123456789abcdef"); err == nil {
+		t.Fatal("a second holder took a held lock")
+	} else {
+		var be *BusyError
+		if !errors.As(err, &be) {
+			t.Fatalf("want a BusyError, got %v", err)
+		}
+	}
+	unlock()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the store folder made for the lock is still there (%v)", err)
+	}
+	if _, err := s.Lock("../escape"); err == nil {
+		t.Error("a lock name with a path was accepted")
+	}
+}

@@ -217,6 +217,43 @@ type lockBody struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// Lock takes the store-wide lock named name (<store>/<name>.lock), with the
+// same protocol as a passport's lock: created exclusively, holding the pid,
+// retired when stale, waited for up to LockTimeout. It serialises work that
+// spans passports, such as landing one pack (so two landings of the same
+// file cannot both miss each other). The returned func releases it.
+func (s *Store) Lock(name string) (func(), error) {
+	if err := ValidID(name); err != nil {
+		return nil, fmt.Errorf("lock name: %w", err)
+	}
+	// A store folder made only to hold the lock goes again with it, so work
+	// that fails leaves no trace.
+	_, statErr := os.Stat(s.dir)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("passport store %s: %w", s.dir, err)
+	}
+	lock := filepath.Join(s.dir, name+".lock")
+	err := s.acquire(lock)
+	for tries := 0; errors.Is(err, fs.ErrNotExist) && tries < 3; tries++ {
+		// Another holder made the folder for its lock and removed it again.
+		os.MkdirAll(s.dir, 0o700)
+		err = s.acquire(lock)
+	}
+	if err != nil {
+		if created {
+			os.Remove(s.dir)
+		}
+		return nil, err
+	}
+	return func() {
+		os.Remove(lock)
+		if created {
+			os.Remove(s.dir) // only if still empty
+		}
+	}, nil
+}
+
 // acquire takes the lock file exclusively, retiring a stale one, and waits
 // up to LockTimeout for a live one.
 func (s *Store) acquire(lock string) error {
