@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/model/sanitize"
-	"github.com/tp-dev/tp/ui"
 )
 
 // The principal side's commands (settle, reopen, note) and the agents'
@@ -184,23 +183,4 @@ to someone else (§2). Deleting the line does not withdraw: it claims done.`,
 	}
 	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
 	return cmd
-}
-
-// actsPrincipalBuilder is the inbox's builder of principal-side records (its
-// Principal hook in ui/backend): the same acts.Build* the commands use.
-func actsPrincipalBuilder(io *IO) func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
-	return func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
-		s := actsPrincipalSender(io)
-		switch a.Kind {
-		case ui.ActSettle:
-			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
-		case ui.ActReopen:
-			r, err := acts.BuildReopen(st, s)
-			return []acts.Record{r}, err
-		case ui.ActNote:
-			r, err := acts.BuildNote(st, s, a.Note)
-			return []acts.Record{r}, err
-		}
-		return nil, fmt.Errorf("unknown inbox action %q", sanitize.Line(a.Kind))
-	}
 }

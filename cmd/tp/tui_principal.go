@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/model/sanitize"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
 )
@@ -25,6 +26,6 @@ func principalRecords(io *IO) backend.Principal {
 			r, err := acts.BuildNote(st, s, a.Note)
 			return []acts.Record{r}, err
 		}
-		return nil, fmt.Errorf("unknown action %q", a.Kind)
+		return nil, fmt.Errorf("unknown inbox action %q", sanitize.Line(a.Kind))
 	}
 }
