@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // The fixture runner of ../shared/ACTS-FIXTURES.md (spec §9.2).

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 func mustRaw(t testing.TB, r Record) []byte {

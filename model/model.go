@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Spec identifiers and kinds (TaskPack §2, §3, §8).

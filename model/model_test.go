@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 func mustParse(t *testing.T, s string) *ojson.Value {

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // TestAuditMergeAdoptsUnknownAsksOpen: §4.4.1.3 — asks in a receipt with no

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // BagIt §2.1.3 percent-encodes "%" in manifest paths, and tp writes it so;

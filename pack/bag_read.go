@@ -18,7 +18,7 @@ import (
 
 	"github.com/klauspost/compress/zip"
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Bag tag files (§2.1, D2).

@@ -16,7 +16,7 @@ import (
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zip"
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // bagitTxt is bagit.txt (D2).

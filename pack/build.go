@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Harness is what tp writes as origin.harness (§3).
@@ -38,7 +38,7 @@ var localOnly = []string{"landed_from", "receipts_merged"}
 // as the sender's, not the previous hop's checks and asks piled on top
 // (the next receiver gets its own, from the pack's checks, facts and asks).
 // A step the person edited is no longer the generated text and travels.
-const GeneratedSteps = home.GeneratedSteps
+const GeneratedSteps = store.GeneratedSteps
 
 // BuildOptions is everything a pack carries besides the passport (§3).
 type BuildOptions struct {

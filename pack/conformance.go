@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

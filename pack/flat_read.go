@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // maxAttachmentMeta bounds an attachment's members other than "data".

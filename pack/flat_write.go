@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // NoteToReader is the flat form's note_to_reader (§2.2, §4.5): free text, not

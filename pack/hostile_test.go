@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // hostileZip builds a ZIP whose entries are a good bag plus whatever add

@@ -12,7 +12,7 @@ package pack_test
 //   - packs the reference writes during the test (needs node and an export
 //     of the reference in $TP_REFERENCE_DIR, default /tmp/tpref).
 //
-// Only the public API of pack and model/home is used, and the ZIPs are read
+// Only the public API of pack and internal/store is used, and the ZIPs are read
 // with the standard library's archive/zip: an independent reader.
 
 import (
@@ -36,8 +36,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -342,7 +342,7 @@ func TestInteropRefgenLand(t *testing.T) {
 	for _, f := range refCases[7].files() {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			st := newStore(t)
-			target := home.NewState("TP-RGEN-RCPT", "Board deck Q3", "A 12-slide deck the CFO signs off", home.CreateOptions{}, env.Now())
+			target := store.NewState("TP-RGEN-RCPT", "Board deck Q3", "A 12-slide deck the CFO signs off", store.CreateOptions{}, env.Now())
 			target.Set("asks", mustParse(t, `[
 				{"id":"a1","to":"peer","what":"Send the September close by region","why":"slide 2","accept":"A CSV with EMEA, APAC and AMER revenue","status":"open","answer":null},
 				{"id":"a2","to":"peer","what":"Which template version?","why":"","accept":"file name and version number of the template","status":"open","answer":null}]`))
@@ -453,7 +453,7 @@ func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *
 		}
 	}
 	now := time.Date(2026, 9, 3, 14, 20, 0, 0, time.UTC)
-	stored = home.NewState("TP-TPWR-"+shapeID(s.name), s.title, "Carry the work", home.CreateOptions{}, now)
+	stored = store.NewState("TP-TPWR-"+shapeID(s.name), s.title, "Carry the work", store.CreateOptions{}, now)
 	stored.Set("facts", mustParse(t, shapeFacts))
 	stored.Set("version", ojson.NewInt(4))
 	if s.receipt {
@@ -489,7 +489,7 @@ func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *
 }
 
 func shapeID(name string) string {
-	const alphabet = home.IDAlphabet
+	const alphabet = store.IDAlphabet
 	h := sha256.Sum256([]byte(name))
 	var b strings.Builder
 	for i := 0; i < 4; i++ {
@@ -1265,7 +1265,7 @@ func TestInteropReferenceReceiptIntoTp(t *testing.T) {
 	dir := t.TempDir()
 	env := pack.Env{Machine: "box-a", Actor: "alice"}
 	stA := newStore(t)
-	a, err := stA.Create("Board deck Q3", "A 12-slide deck the CFO signs off", home.CreateOptions{})
+	a, err := stA.Create("Board deck Q3", "A 12-slide deck the CFO signs off", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1499,16 +1499,16 @@ func openLenient(t *testing.T, path string) *pack.Pack {
 	return p
 }
 
-func newStore(t *testing.T) *home.Store {
+func newStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := home.Open(filepath.Join(t.TempDir(), "store"))
+	st, err := store.Open(filepath.Join(t.TempDir(), "store"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-func storedMap(t *testing.T, st *home.Store, id string) map[string]any {
+func storedMap(t *testing.T, st *store.Store, id string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(st.Path(id))
 	if err != nil {
@@ -1732,7 +1732,7 @@ func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
 	if got := strings.Join(strs(sub(asMap(t, r.Raw), "lineage")["chain"]), ","); got != idA+"@1,"+ld.ID+"@1" {
 		t.Errorf("receipt chain %s, want %s@1,%s@1 (§3.1: extend the kept chain)", got, idA, ld.ID)
 	}
-	stA, err := home.Open(storeA)
+	stA, err := store.Open(storeA)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 
@@ -64,8 +64,8 @@ type CheckRun struct {
 	Exit    int    // exit status; -1 when it could not start or was stopped
 }
 
-func (r CheckRun) record(by string, at time.Time) home.CheckRunRecord {
-	return home.CheckRunRecord{Command: r.Command, Edited: r.Edited, Exit: r.Exit, By: by, At: at}
+func (r CheckRun) record(by string, at time.Time) store.CheckRunRecord {
+	return store.CheckRunRecord{Command: r.Command, Edited: r.Edited, Exit: r.Exit, By: by, At: at}
 }
 
 // Landed is what a landing did.
@@ -104,7 +104,7 @@ const TrustWarning = "verified_on is written by whoever wrote the pack: matching
 //
 // p is the pack the plan was made from (its luggage is streamed from it);
 // st is the store the plan was made against.
-func Land(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Landed, error) {
+func Land(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Landed, error) {
 	if plan == nil || plan.obj == nil {
 		return nil, errors.New("land: no plan (make one with PlanLanding)")
 	}
@@ -256,7 +256,7 @@ func (d Decisions) validate(plan *Plan) error {
 // with facts sealed, asks and checks stored, next steps ordered, lineage
 // kept and landed_from recorded.
 func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value, []string, error) {
-	at := home.Timestamp(now)
+	at := store.Timestamp(now)
 	obj := plan.obj.Clone()
 	Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
 	lineage := keptLineage(obj)
@@ -296,7 +296,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	}
 	state.Set("asks", asks)
 	for _, id := range sortedKeys(d.Answers) {
-		if err := home.AnswerAsk(state, id, d.Answers[id], env.by(), now); err != nil {
+		if err := store.AnswerAsk(state, id, d.Answers[id], env.by(), now); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -311,12 +311,12 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	}
 	state.Set("landing_checks", checks)
 	for _, id := range sortedKeys(d.CheckStatus) {
-		if err := home.SetCheck(state, id, d.CheckStatus[id], env.by(), now); err != nil {
+		if err := store.SetCheck(state, id, d.CheckStatus[id], env.by(), now); err != nil {
 			return nil, nil, err
 		}
 	}
 	for _, id := range sortedKeys(d.CheckRuns) {
-		if err := home.RecordCheckRun(state, id, d.CheckRuns[id].record(env.by(), now)); err != nil {
+		if err := store.RecordCheckRun(state, id, d.CheckRuns[id].record(env.by(), now)); err != nil {
 			return nil, nil, err
 		}
 	}

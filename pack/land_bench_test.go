@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // randomReader is n bytes of deterministic noise (incompressible luggage).
@@ -99,7 +99,7 @@ func benchLand(b *testing.B, size int64) {
 	i := 0
 	for b.Loop() {
 		i++
-		st, err := home.Open(filepath.Join(dir, "store", string(rune('a'+i%26))+strings.Repeat("x", i/26)))
+		st, err := store.Open(filepath.Join(dir, "store", string(rune('a'+i%26))+strings.Repeat("x", i/26)))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // FuzzLandObject lands arbitrary pack objects (any shape a hand-made pack
@@ -37,7 +37,7 @@ func FuzzLandObject(f *testing.F) {
 			return
 		}
 		defer p.Close()
-		st, err := home.Open(filepath.Join(dir, "store"))
+		st, err := store.Open(filepath.Join(dir, "store"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // refFixture finds a reference-implementation fixture: the copy in
@@ -68,14 +68,14 @@ func TestLandReferenceHandoff(t *testing.T) {
 				t.Errorf("facts = %s", got)
 			}
 			var asks []string
-			for _, a := range home.Asks(v) {
+			for _, a := range store.Asks(v) {
 				asks = append(asks, a.ID()+":"+a.Status())
 			}
 			if strings.Join(asks, " ") != "a1:open a2:open" {
 				t.Errorf("asks = %v", asks)
 			}
 			var checks []string
-			for _, c := range home.Checks(v) {
+			for _, c := range store.Checks(v) {
 				checks = append(checks, c.ID()+":"+c.Status())
 			}
 			if strings.Join(checks, " ") != "c1:pending c2:failed" {

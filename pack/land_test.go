@@ -15,15 +15,15 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 var t0 = time.Date(2026, 9, 3, 14, 20, 0, 0, time.UTC)
 
-func testStore(t *testing.T) *home.Store {
+func testStore(t *testing.T) *store.Store {
 	t.Helper()
-	st, err := home.Open(filepath.Join(t.TempDir(), "store"))
+	st, err := store.Open(filepath.Join(t.TempDir(), "store"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +36,9 @@ func envOn(machine, actor string) Env {
 }
 
 // newPassport creates a passport and lets edit shape it (facts, artifacts...).
-func newPassport(t *testing.T, st *home.Store, edit func(v *ojson.Value)) string {
+func newPassport(t *testing.T, st *store.Store, edit func(v *ojson.Value)) string {
 	t.Helper()
-	v, err := st.Create("Prepare the Q4 board deck", "A 12-slide deck the CFO signs off", home.CreateOptions{})
+	v, err := st.Create("Prepare the Q4 board deck", "A 12-slide deck the CFO signs off", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func mustParse(t *testing.T, s string) *ojson.Value {
 
 // packIt packs passport id the way tp pack does: build, write, record the
 // asks sent at home.
-func packIt(t *testing.T, st *home.Store, id string, o BuildOptions, enc Encoding) string {
+func packIt(t *testing.T, st *store.Store, id string, o BuildOptions, enc Encoding) string {
 	t.Helper()
 	stored, err := st.Get(id)
 	if err != nil {
@@ -101,7 +101,7 @@ func openPack(t *testing.T, path string) *Pack {
 	return p
 }
 
-func landIt(t *testing.T, path string, st *home.Store, env Env, d Decisions) (*Plan, *Landed) {
+func landIt(t *testing.T, path string, st *store.Store, env Env, d Decisions) (*Plan, *Landed) {
 	t.Helper()
 	p := openPack(t, path)
 	pl, err := PlanLanding(p, st, env)
@@ -115,7 +115,7 @@ func landIt(t *testing.T, path string, st *home.Store, env Env, d Decisions) (*P
 	return pl, ld
 }
 
-func mergeIt(t *testing.T, path string, st *home.Store, into string, env Env) (*Plan, *Merged) {
+func mergeIt(t *testing.T, path string, st *store.Store, into string, env Env) (*Plan, *Merged) {
 	t.Helper()
 	p := openPack(t, path)
 	pl, err := PlanMerge(p, st, into, env)
@@ -129,7 +129,7 @@ func mergeIt(t *testing.T, path string, st *home.Store, into string, env Env) (*
 	return pl, m
 }
 
-func get(t *testing.T, st *home.Store, id string) *ojson.Value {
+func get(t *testing.T, st *store.Store, id string) *ojson.Value {
 	t.Helper()
 	s, err := st.Get(id)
 	if err != nil {
@@ -303,7 +303,7 @@ func TestLandSealsAndStores(t *testing.T) {
 	if lin.RootID != "TP-AAAA-AAAA" || len(lin.Chain) != 1 || lin.Chain[0] != "TP-AAAA-AAAA@4" || lin.FromVersion != 4 {
 		t.Errorf("lineage not kept: %+v", lin)
 	}
-	checks := home.Checks(v)
+	checks := store.Checks(v)
 	status := map[string]string{}
 	for _, c := range checks {
 		status[c.ID()] = c.Status()
@@ -418,10 +418,10 @@ func TestLandRefusalsWriteNothing(t *testing.T) {
 	tests := []struct {
 		name string
 		obj  string
-		do   func(t *testing.T, p *Pack, st *home.Store) error
+		do   func(t *testing.T, p *Pack, st *store.Store) error
 		rule string
 	}{
-		{"unknown check in a decision", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"unknown check in a decision", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			pl, err := PlanLanding(p, st, envOn("x", "y"))
 			if err != nil {
 				return err
@@ -429,43 +429,43 @@ func TestLandRefusalsWriteNothing(t *testing.T) {
 			_, err = Land(p, pl, st, Decisions{CheckStatus: map[string]string{"c9": "passed"}})
 			return err
 		}, RuleDecision},
-		{"bad status", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"bad status", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			pl, _ := PlanLanding(p, st, envOn("x", "y"))
 			_, err := Land(p, pl, st, Decisions{CheckStatus: map[string]string{"c1": "done"}})
 			return err
 		}, RuleDecision},
-		{"answer to no ask", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"answer to no ask", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			pl, _ := PlanLanding(p, st, envOn("x", "y"))
 			_, err := Land(p, pl, st, Decisions{Answers: map[string]string{"a7": "x"}})
 			return err
 		}, RuleDecision},
-		{"receipt landed as a new passport", receiptObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"receipt landed as a new passport", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			_, err := PlanLanding(p, st, envOn("x", "y"))
 			return err
 		}, RuleReceiptNotLanded},
-		{"handoff merged", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"handoff merged", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			_, err := PlanMerge(p, st, "", envOn("x", "y"))
 			return err
 		}, RuleHandoffMerge},
-		{"handoff merged with --into", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"handoff merged with --into", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			_, err := PlanMerge(p, st, "TP-AAAA-AAAA", envOn("x", "y"))
 			return err
 		}, RuleHandoffMerge},
-		{"receipt target missing", receiptObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"receipt target missing", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			_, err := PlanMerge(p, st, "", envOn("x", "y"))
 			if err != nil && !strings.Contains(err.Error(), "TP-AAAA-AAAA") {
 				t.Errorf("missing target not named: %v", err)
 			}
 			return err
 		}, RuleTargetMissing},
-		{"receipt into another passport", receiptObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"receipt into another passport", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			_, err := PlanMerge(p, st, "TP-BBBB-BBBB", envOn("x", "y"))
 			if err != nil && !strings.Contains(err.Error(), "MAY be merged into that passport only") {
 				t.Errorf("rule not quoted: %v", err)
 			}
 			return err
 		}, RuleReceiptTarget},
-		{"cancelled before it starts", handObj, func(t *testing.T, p *Pack, st *home.Store) error {
+		{"cancelled before it starts", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
 			pl, _ := PlanLanding(p, st, envOn("x", "y"))
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
@@ -778,7 +778,7 @@ func TestLandSaveFailsLeavesNoFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
-	var ce *home.ConflictError
+	var ce *store.ConflictError
 	if _, err := Land(p, pl, st, Decisions{}); !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want a conflict", err)
 	}

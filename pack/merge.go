@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // MergePreview is what merging a receipt will change in its target
@@ -86,7 +86,7 @@ const quoteReceiptRule = `"A receipt answers the passport its sender was landed 
 // passport is refused with the rule quoted. A handoff is refused (§4.4.1.1:
 // a handoff is never merged). A target missing from the store is an error
 // naming the id looked for. Nothing is written.
-func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
+func PlanMerge(p *Pack, st *store.Store, into string, env Env) (*Plan, error) {
 	pl, err := newPlan(p, env)
 	if err != nil {
 		return nil, err
@@ -106,13 +106,13 @@ func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
 		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "refusing to merge into " + into + ": this receipt answers " + target + ". " + quoteReceiptRule}
 	}
-	if err := home.ValidID(target); err != nil {
+	if err := store.ValidID(target); err != nil {
 		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "the receipt's lineage names " + strconv.Quote(target) + " as the passport it answers, which is not a passport id"}
 	}
 	stored, err := st.Get(target)
 	if err != nil {
-		var nf *home.ErrNotFound
+		var nf *store.ErrNotFound
 		if errors.As(err, &nf) {
 			return nil, &Error{File: p.Path, Rule: RuleTargetMissing,
 				Detail: "this receipt answers " + target + " (" + model.LineageOf(p.Object.Get("lineage")).ReceiptTargetRule() + ", D6), which is not in the store " + st.Dir()}
@@ -137,14 +137,14 @@ func PlanMerge(p *Pack, st *home.Store, into string, env Env) (*Plan, error) {
 // folder: one folder per sender version, so receipts never mix.
 func receiptFolder(pl *Plan) string {
 	name := "receipt-" + pl.Sender.PassportID + "@" + ojson.FormatNumber(float64(pl.Sender.Version))
-	if err := home.ValidID(strings.NewReplacer("@", "_").Replace(name)); err != nil {
+	if err := store.ValidID(strings.NewReplacer("@", "_").Replace(name)); err != nil {
 		name = "receipt-" + pl.SHA256[:min(12, len(pl.SHA256))]
 	}
 	return name
 }
 
 // preview computes the merged target and what changes (D6).
-func preview(stored *home.Stored, pl *Plan) *MergePreview {
+func preview(stored *store.Stored, pl *Plan) *MergePreview {
 	mp := &MergePreview{
 		Target:         stored.Passport().ID(),
 		TargetTitle:    stored.Passport().Title(),
@@ -267,10 +267,10 @@ func askState(a model.Ask) AskState {
 // next_steps are never touched. The receipt's digest is appended to the
 // target's receipts_merged, so merging the same file again changes nothing
 // (and writes nothing). The save expects the version the plan read: a
-// passport changed in between is a *home.ConflictError, never a lost update.
+// passport changed in between is a *store.ConflictError, never a lost update.
 // Luggage goes to <target>.files/receipt-<sender>@<version>/ (or
 // d.FilesOut), written like Land's, before the save; a failed save removes it.
-func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
+func Merge(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Merged, error) {
 	if plan == nil || plan.Merge == nil {
 		return nil, errors.New("merge: no merge plan (make one with PlanMerge)")
 	}
@@ -319,7 +319,7 @@ func Merge(p *Pack, plan *Plan, st *home.Store, d Decisions) (*Merged, error) {
 	rec := ojson.NewObject()
 	rec.Set("sha256", ojson.NewString(plan.SHA256))
 	rec.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
-	rec.Set("merged_at", ojson.NewString(home.Timestamp(now)))
+	rec.Set("merged_at", ojson.NewString(store.Timestamp(now)))
 	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
 	list := merged.Get("receipts_merged")
 	if list.Kind() != ojson.Array {

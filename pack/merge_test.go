@@ -11,19 +11,19 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // answerAndSave answers an ask in a stored passport, as tp asks --answer does.
-func answerAndSave(t *testing.T, st *home.Store, id, ask, text, by string) {
+func answerAndSave(t *testing.T, st *store.Store, id, ask, text, by string) {
 	t.Helper()
-	if _, err := st.Update(id, func(v *ojson.Value) error { return home.AnswerAsk(v, ask, text, by, t0) }); err != nil {
+	if _, err := st.Update(id, func(v *ojson.Value) error { return store.AnswerAsk(v, ask, text, by, t0) }); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func raw(t *testing.T, st *home.Store, id string) []byte {
+func raw(t *testing.T, st *store.Store, id string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(st.Path(id))
 	if err != nil {
@@ -314,7 +314,7 @@ func TestMergeConflict(t *testing.T) {
 	}
 	before := raw(t, st, a)
 	_, err = Merge(p, pl, st, Decisions{})
-	var ce *home.ConflictError
+	var ce *store.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want a conflict", err)
 	}

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Pack is a pack as Open read it.

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 
@@ -36,10 +36,10 @@ import (
 //	store.Save(built.Home, stored.Version)             // the asks sent, recorded at home
 //
 // Everything in a Plan that came from the pack is the pack's own text: render
-// it through model/sanitize and quote it as the sender's. Nothing here runs a
+// it through internal/sanitize and quote it as the sender's. Nothing here runs a
 // landing check's how (D12); a UI that offers to run one does so itself,
 // after the person confirms, and records the result with Decisions.CheckStatus
-// (or home.SetCheck later). Land and Merge honour Decisions.Context: a
+// (or store.SetCheck later). Land and Merge honour Decisions.Context: a
 // cancelled or failed landing leaves no passport and no files folder.
 
 // Env is who and where the landing happens (D14) and the clock.
@@ -61,7 +61,7 @@ func (e Env) by() string { return e.Actor + "@" + e.Machine }
 // Plan is the landing plan (TaskPack §3.1, §4.2–§4.5; DESIGN.md §2 flows 2
 // and 3): everything a person must see before a pack lands, as data. Every
 // string in it that came from the pack is the pack's own text, unsanitised:
-// a renderer passes each one through model/sanitize (D11) and quotes it as
+// a renderer passes each one through internal/sanitize (D11) and quotes it as
 // the sender's. The JSON tags are the --json shape.
 //
 // A plan is made by PlanLanding (a handoff) or PlanMerge (a receipt; then
@@ -219,7 +219,7 @@ type Step struct {
 // (st.FilesDir of that id; Decisions.FilesOut moves it). A receipt is
 // refused here: it is merged, never landed as a new passport (§4.4.1) — use
 // PlanMerge.
-func PlanLanding(p *Pack, st *home.Store, env Env) (*Plan, error) {
+func PlanLanding(p *Pack, st *store.Store, env Env) (*Plan, error) {
 	pl, err := newPlan(p, env)
 	if err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 		if s := d.CheckStatus[c.ID]; s == model.CheckPassed || s == model.CheckSkipped {
 			continue
 		}
-		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: home.CheckStepText(c.ID, c.Check)})
+		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: store.CheckStepText(c.ID, c.Check)})
 	}
 	restore := d.TrustOwnFacts
 	for _, f := range pl.Facts {
@@ -414,7 +414,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 		if _, answered := d.Answers[a.ID]; answered {
 			continue
 		}
-		out = append(out, Step{Kind: StepAsk, Ref: a.ID, Text: home.AskStepText(a.ID, a.What, a.Accept)})
+		out = append(out, Step{Kind: StepAsk, Ref: a.ID, Text: store.AskStepText(a.ID, a.What, a.Accept)})
 	}
 	for _, s := range (model.PackObject{V: pl.obj}).Passport().NextSteps() {
 		out = append(out, Step{Kind: StepSender, Text: s})
@@ -490,7 +490,7 @@ func sameDigest(rec *ojson.Value, file, object string) bool {
 }
 
 // findLanded finds the passport a pack with this digest was landed as.
-func findLanded(st *home.Store, digest, object string) (string, []string) {
+func findLanded(st *store.Store, digest, object string) (string, []string) {
 	if digest == "" && object == "" {
 		return "", nil
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // referenceCLI finds the reference implementation (task-passport 0.3.0,

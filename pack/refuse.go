@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

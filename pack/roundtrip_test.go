@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // payloadOf reads a pack's payload as D3 compares it: the pack object's

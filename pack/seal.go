@@ -2,7 +2,7 @@ package pack
 
 import (
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Seal applies §4.2 to a pack object in place: every fact that is not

@@ -3,7 +3,7 @@ package pack
 import (
 	"io"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // Encoding is one of the two encodings of §2, or the retired flat shape that

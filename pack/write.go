@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // WriteOptions control a write.

@@ -207,7 +207,7 @@ bagit() {
 
 gotest() {
   export TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py
-  go test -count=1 -run 'Interop' ./pack/ ./model/home/
+  go test -count=1 -run 'Interop' ./pack/ ./internal/store/
   go test -count=1 -run 'TestScripts/interop' ./cmd/tp/
 }
 

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/themes"
 )
 

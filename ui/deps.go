@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/internal/howrun"
 )
 
 // Progress reports bytes (or items) done out of total; total 0 means unknown.
@@ -20,7 +20,7 @@ type Deps struct {
 	Checks ChecksStore
 	// Passports reads one stored passport for `tp show` and the home screen.
 	Passports PassportSource
-	// RunHow runs a confirmed command (pack/howrun.Run in production).
+	// RunHow runs a confirmed command (internal/howrun.Run in production).
 	RunHow func(ctx context.Context, c howrun.Confirmed, o howrun.Options) (howrun.Result, error)
 	// HowTimeout bounds a landing check's command.
 	HowTimeout time.Duration

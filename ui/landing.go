@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/internal/howrun"
 )
 
 // Landing steps, in the order the walkthrough shows them. Required landing

@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/internal/howrun"
 )
 
 // recordRunner is a RunHow that records what it was asked to run and runs

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/themes"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
-	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/internal/howrun"
 )
 
 // Whole flows in a running program (teatest); assertions on the final model.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // runInbox is the principal's inbox (the TUI). Plain `tp acts` calls it on a
@@ -101,13 +101,13 @@ func actsNow() string { return time.Now().UTC().Format(time.RFC3339) }
 // actsPrincipalSender is who the principal-side commands write as (§8): the
 // principal side is this tp; the decider is the person running it (D14).
 func actsPrincipalSender(io *IO) acts.Sender {
-	actor := home.Actor("", io.Env)
-	return acts.Sender{By: "ps:tp@" + home.Machine(io.Env), Decider: "p:" + actor, Now: actsNow()}
+	actor := store.Actor("", io.Env)
+	return acts.Sender{By: "ps:tp@" + store.Machine(io.Env), Decider: "p:" + actor, Now: actsNow()}
 }
 
 // actsAgentSender is who claims and withdrawals are written as.
 func actsAgentSender(io *IO) acts.Sender {
-	return acts.Sender{By: "agent:" + home.By(home.Actor("", io.Env), home.Machine(io.Env)), Now: actsNow()}
+	return acts.Sender{By: "agent:" + store.By(store.Actor("", io.Env), store.Machine(io.Env)), Now: actsNow()}
 }
 
 // actsFindAct loads the act with key: from project when given, else from the

@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // asksJSON is `tp asks --json`: the stored asks, exactly.
@@ -68,12 +68,12 @@ an ask no longer needed. All changes are saved together, or none is.`,
 				now := time.Now()
 				edit = func(v *ojson.Value) error {
 					for _, a := range as {
-						if err := home.AnswerAsk(v, a.id, a.text, by, now); err != nil {
+						if err := store.AnswerAsk(v, a.id, a.text, by, now); err != nil {
 							return err
 						}
 					}
 					for _, id := range drops {
-						if err := home.DropAsk(v, id); err != nil {
+						if err := store.DropAsk(v, id); err != nil {
 							return err
 						}
 					}
@@ -101,7 +101,7 @@ an ask no longer needed. All changes are saved together, or none is.`,
 			if len(as)+len(drops) > 0 {
 				fmt.Fprintf(io.Out, "saved %s version %d\n\n", sanitize.Line(id), version)
 			}
-			renderAsks(io.Out, id, home.Asks(v))
+			renderAsks(io.Out, id, store.Asks(v))
 			return nil
 		},
 	}
@@ -115,13 +115,13 @@ an ask no longer needed. All changes are saved together, or none is.`,
 func renderAsks(w io.Writer, id string, asks []model.Ask) {
 	open := 0
 	for _, a := range asks {
-		if home.AskStatus(a) == model.AskOpen {
+		if store.AskStatus(a) == model.AskOpen {
 			open++
 		}
 	}
 	fmt.Fprintf(w, "%s · %d asks, %d open\n", sanitize.Line(id), len(asks), open)
 	for _, a := range asks {
-		status := home.AskStatus(a)
+		status := store.AskStatus(a)
 		head := status
 		if status == model.AskAnswered && (a.AnsweredBy() != "" || a.AnsweredAt() != "") {
 			head += " by " + orDash(a.AnsweredBy()) + " at " + orDash(a.AnsweredAt())

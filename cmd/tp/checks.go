@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // checksJSON is `tp checks --json`: the stored landing checks, exactly.
@@ -50,7 +50,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 				if err != nil {
 					return err
 				}
-				if status, err = home.ParseCheckStatus(strings.TrimSpace(status)); err != nil {
+				if status, err = store.ParseCheckStatus(strings.TrimSpace(status)); err != nil {
 					return fmt.Errorf("--set %s: %w", sanitize.Line(id), err)
 				}
 				if seen[id] {
@@ -65,7 +65,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 				now := time.Now()
 				edit = func(v *ojson.Value) error {
 					for _, x := range ss {
-						if err := home.SetCheck(v, x.id, x.status, by, now); err != nil {
+						if err := store.SetCheck(v, x.id, x.status, by, now); err != nil {
 							return err
 						}
 					}
@@ -90,7 +90,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 			if len(ss) > 0 {
 				fmt.Fprintf(io.Out, "saved %s version %d\n\n", sanitize.Line(id), version)
 			}
-			renderChecks(io.Out, id, home.Checks(v), sender(v))
+			renderChecks(io.Out, id, store.Checks(v), sender(v))
 			return nil
 		},
 	}
@@ -113,13 +113,13 @@ func sender(v *ojson.Value) string {
 func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from string) {
 	pending := 0
 	for _, c := range checks {
-		if home.CheckStatus(c) == model.CheckPending {
+		if store.CheckStatus(c) == model.CheckPending {
 			pending++
 		}
 	}
 	fmt.Fprintf(w, "%s · %d landing checks, %d pending\n", sanitize.Line(id), len(checks), pending)
 	for _, c := range checks {
-		head := home.CheckStatus(c)
+		head := store.CheckStatus(c)
 		if c.Required() {
 			head += " · required"
 		}

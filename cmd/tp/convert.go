@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/pack"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 func runWith(env map[string]string, args ...string) (code exitCode, stdout, stderr string) {
@@ -43,9 +43,9 @@ func TestStoreHints(t *testing.T) {
 		err  error
 		hint string
 	}{
-		{&home.ErrNotFound{ID: "TP-X", Store: "/s"}, "tp list shows"},
-		{&home.ConflictError{ID: "TP-X", Expected: 1, Found: 2}, "saved TP-X meanwhile; run the command again"},
-		{&home.BusyError{Lock: "/s/TP-X.json.lock"}, "retired after 30 s"},
+		{&store.ErrNotFound{ID: "TP-X", Store: "/s"}, "tp list shows"},
+		{&store.ConflictError{ID: "TP-X", Expected: 1, Found: 2}, "saved TP-X meanwhile; run the command again"},
+		{&store.BusyError{Lock: "/s/TP-X.json.lock"}, "retired after 30 s"},
 	}
 	for _, tt := range tests {
 		var he *hintError
@@ -58,7 +58,7 @@ func TestStoreHints(t *testing.T) {
 		t.Error("an unrelated error gained a hint")
 	}
 	// The conflict message itself names both versions.
-	msg := (&home.ConflictError{ID: "TP-X", Expected: 3, Found: 5}).Error()
+	msg := (&store.ConflictError{ID: "TP-X", Expected: 3, Found: 5}).Error()
 	if !strings.Contains(msg, "expected version 3, found 5") {
 		t.Errorf("conflict message %q", msg)
 	}
@@ -70,7 +70,7 @@ func TestScreenHooks(t *testing.T) {
 	called := ""
 	old := asksScreen
 	defer func() { asksScreen = old }()
-	asksScreen = func(io *IO, g *globalOpts, s *home.Store, id string) error { called = "asks " + id; return nil }
+	asksScreen = func(io *IO, g *globalOpts, s *store.Store, id string) error { called = "asks " + id; return nil }
 	tty := func(args ...string) {
 		var out, errb bytes.Buffer
 		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }})

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
 )
@@ -85,7 +85,7 @@ credential-like strings and every repair the reader made are listed.
 
 // LandEnv is who is landing, here (D14).
 func landEnv(io *IO) pack.Env {
-	return pack.Env{Machine: home.Machine(io.Env), Actor: home.Actor("", io.Env)}
+	return pack.Env{Machine: store.Machine(io.Env), Actor: store.Actor("", io.Env)}
 }
 
 // ParseCheckFlags reads --check ID=status flags.
@@ -97,7 +97,7 @@ func parseCheckFlags(flags []string) (map[string]string, error) {
 		if !ok || id == "" {
 			return nil, fmt.Errorf("--check %s: expected ID=passed|failed|skipped", sanitize.Line(f))
 		}
-		s, err := home.ParseCheckStatus(status)
+		s, err := store.ParseCheckStatus(status)
 		if err != nil || s == model.CheckPending {
 			return nil, fmt.Errorf("--check %s: status must be passed, failed or skipped", sanitize.Line(f))
 		}

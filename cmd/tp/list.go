@@ -7,16 +7,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // listJSON is `tp list --json`.
 type listJSON struct {
 	Store     string         `json:"store"`
-	Passports []home.Entry   `json:"passports"`
-	Skipped   []home.Skipped `json:"skipped"`
+	Passports []store.Entry   `json:"passports"`
+	Skipped   []store.Skipped `json:"skipped"`
 }
 
 func newListCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -45,10 +45,10 @@ that cannot be read are reported on stderr and skipped.`,
 			if g.json {
 				out := listJSON{Store: s.Dir(), Passports: entries, Skipped: skipped}
 				if out.Passports == nil {
-					out.Passports = []home.Entry{}
+					out.Passports = []store.Entry{}
 				}
 				if out.Skipped == nil {
-					out.Skipped = []home.Skipped{}
+					out.Skipped = []store.Skipped{}
 				}
 				b, err := ojson.MarshalCanonical(out)
 				if err != nil {

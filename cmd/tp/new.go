@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 func newNewCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -25,7 +25,7 @@ $TASK_PASSPORT_STORE, or the XDG data dir tp/passports).`,
 			if err != nil {
 				return err
 			}
-			v, err := s.Create(title, goal, home.CreateOptions{CurrentState: state, NextStep: next})
+			v, err := s.Create(title, goal, store.CreateOptions{CurrentState: state, NextStep: next})
 			if err != nil {
 				return storeHint(err)
 			}

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -130,8 +130,8 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		Asks:    asks,
 		Checks:  checks,
 		Note:    o.note,
-		Actor:   home.Actor(o.actor, io.Env),
-		Machine: home.Machine(io.Env),
+		Actor:   store.Actor(o.actor, io.Env),
+		Machine: store.Machine(io.Env),
 	})
 	if err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // §4.3: the asks a pack sends are recorded at home with an expected-version
@@ -19,8 +19,8 @@ func TestPackAsksSaveConflict(t *testing.T) {
 	dir := t.TempDir()
 	storeDir := filepath.Join(dir, "store")
 	env := map[string]string{"TP_STORE": storeDir, "TP_MACHINE": "m", "TP_ACTOR": "a"}
-	st, _ := home.Open(storeDir)
-	v, err := st.Create("Deck", "Ship the deck", home.CreateOptions{})
+	st, _ := store.Open(storeDir)
+	v, err := st.Create("Deck", "Ship the deck", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

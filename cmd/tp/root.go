@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 
 	"github.com/spf13/cobra"
 )

@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 func newShowCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -48,7 +48,7 @@ decisions, artifacts, next steps, asks, landing checks and lineage.
 // renderPassport prints a stored passport as stable plain text. Every
 // string in it may have come from someone else's pack: all of it goes
 // through sanitize (D11).
-func renderPassport(w io.Writer, st *home.Stored, filesDir string) {
+func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 	v := st.V
 	p := st.Passport()
 	fmt.Fprintf(w, "%s · %s\n", sanitize.Line(p.ID()), sanitize.Line(p.Title()))
@@ -119,24 +119,24 @@ func renderPassport(w io.Writer, st *home.Stored, filesDir string) {
 		fmt.Fprintf(w, "  %d. %s\n", i+1, sanitize.Line(jsonText(s)))
 	}
 
-	asks := home.Asks(v)
+	asks := store.Asks(v)
 	if len(asks) > 0 {
 		open := 0
 		for _, a := range asks {
-			if home.AskStatus(a) == model.AskOpen {
+			if store.AskStatus(a) == model.AskOpen {
 				open++
 			}
 		}
 		section(w, fmt.Sprintf("asks (%d open)", open))
 		for _, a := range asks {
-			fmt.Fprintf(w, "  %s [%s] %s\n", sanitize.Line(a.ID()), home.AskStatus(a), sanitize.Line(a.What()))
+			fmt.Fprintf(w, "  %s [%s] %s\n", sanitize.Line(a.ID()), store.AskStatus(a), sanitize.Line(a.What()))
 		}
 	}
-	checks := home.Checks(v)
+	checks := store.Checks(v)
 	if len(checks) > 0 {
 		pending := 0
 		for _, c := range checks {
-			if home.CheckStatus(c) == model.CheckPending {
+			if store.CheckStatus(c) == model.CheckPending {
 				pending++
 			}
 		}
@@ -146,7 +146,7 @@ func renderPassport(w io.Writer, st *home.Stored, filesDir string) {
 			if c.Required() {
 				req = " (required)"
 			}
-			fmt.Fprintf(w, "  %s [%s] %s%s\n", sanitize.Line(c.ID()), home.CheckStatus(c), sanitize.Line(c.Check()), req)
+			fmt.Fprintf(w, "  %s [%s] %s%s\n", sanitize.Line(c.ID()), store.CheckStatus(c), sanitize.Line(c.Check()), req)
 		}
 	}
 	if des, err := os.ReadDir(filesDir); err == nil {

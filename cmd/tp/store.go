@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // Interactive screens for the home commands, the way runHome is for plain
@@ -13,31 +13,31 @@ import (
 // text on a terminal too. They are used only when io.Interactive(g) and the
 // command was given nothing to change (no --answer/--drop/--set).
 var (
-	listScreen   func(io *IO, g *globalOpts, s *home.Store) error
-	showScreen   func(io *IO, g *globalOpts, s *home.Store, id string) error
-	asksScreen   func(io *IO, g *globalOpts, s *home.Store, id string) error
-	checksScreen func(io *IO, g *globalOpts, s *home.Store, id string) error
+	listScreen   func(io *IO, g *globalOpts, s *store.Store) error
+	showScreen   func(io *IO, g *globalOpts, s *store.Store, id string) error
+	asksScreen   func(io *IO, g *globalOpts, s *store.Store, id string) error
+	checksScreen func(io *IO, g *globalOpts, s *store.Store, id string) error
 )
 
 // openStore opens the passport store the command line points at: --store,
 // else D15's default ($TP_STORE, $TASK_PASSPORT_STORE, the XDG data dir).
-func openStore(io *IO, g *globalOpts) (*home.Store, error) {
+func openStore(io *IO, g *globalOpts) (*store.Store, error) {
 	dir := g.store
 	if dir == "" {
-		dir = home.DefaultDir(io.Env)
+		dir = store.DefaultDir(io.Env)
 	}
 	if dir == "" {
 		return nil, withHint(errors.New("no passport store: no --store, TP_STORE, TASK_PASSPORT_STORE, XDG_DATA_HOME or HOME"),
 			"pass --store DIR or set TP_STORE")
 	}
-	return home.Open(dir)
+	return store.Open(dir)
 }
 
 // storeHint adds what to do next to the store errors people meet.
 func storeHint(err error) error {
-	var nf *home.ErrNotFound
-	var ce *home.ConflictError
-	var busy *home.BusyError
+	var nf *store.ErrNotFound
+	var ce *store.ConflictError
+	var busy *store.BusyError
 	switch {
 	case errors.As(err, &nf):
 		return withHint(err, "tp list shows the passports in this store; --store DIR picks another")
@@ -52,13 +52,13 @@ func storeHint(err error) error {
 // actorAndMachine resolves who is acting here (D14), for answered_by and
 // checked_by.
 func actorAndMachine(io *IO, flag string) string {
-	return home.By(home.Actor(flag, io.Env), home.Machine(io.Env))
+	return store.By(store.Actor(flag, io.Env), store.Machine(io.Env))
 }
 
 // readOrApply returns passport id as stored or, when edit is not nil, as
 // saved after edit with an expected-version save that re-applies the edit
-// on a conflict (home.Apply). Errors carry the store's hints.
-func readOrApply(s *home.Store, id string, edit func(*ojson.Value) error) (*ojson.Value, int64, error) {
+// on a conflict (store.Apply). Errors carry the store's hints.
+func readOrApply(s *store.Store, id string, edit func(*ojson.Value) error) (*ojson.Value, int64, error) {
 	if edit == nil {
 		st, err := s.Get(id)
 		if err != nil {

@@ -16,10 +16,10 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/pack"
-	"github.com/tp-dev/tp/pack/howrun"
+	"github.com/tp-dev/tp/internal/howrun"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
@@ -83,7 +83,7 @@ func runUI(io *IO, g *globalOpts, deps ui.Deps, first func(c *ui.Common) ui.Comp
 }
 
 func identity(io *IO) (actor, machine string) {
-	return home.Actor("", io.Env), home.Machine(io.Env)
+	return store.Actor("", io.Env), store.Machine(io.Env)
 }
 
 func inboxBackend(io *IO, g *globalOpts) ui.Inbox {
@@ -107,7 +107,7 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 }
 
 // listTUI is the home screen over st: plain `tp`, and tp list on a terminal.
-func listTUI(io *IO, g *globalOpts, st *home.Store) error {
+func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 	actor, machine := identity(io)
 	wd, _ := os.Getwd()
 	inbox := inboxBackend(io, g)
@@ -180,7 +180,7 @@ func landOutcome(io *IO, file string, top ui.Component) error {
 }
 
 // asksTUI is tp asks ID on a terminal.
-func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+func asksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
 	deps := ui.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewAsks(c, id) })
@@ -189,7 +189,7 @@ func asksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
 
 // showTUI is tp show ID on a terminal: the passport, and from it its asks
 // and landing checks.
-func showTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+func showTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
 	deps := ui.Deps{
 		Passports: &backend.Passports{Store: st},
@@ -201,7 +201,7 @@ func showTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
 }
 
 // checksTUI is tp checks ID on a terminal.
-func checksTUI(io *IO, g *globalOpts, st *home.Store, id string) error {
+func checksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
 	deps := ui.Deps{Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine}}
 	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewChecks(c, id) })

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/model/home"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 type tmuxTerm struct {
@@ -123,7 +123,7 @@ func TestTUIEndToEnd(t *testing.T) {
 	bob := []string{"TP_STORE=" + storeB, "TP_MACHINE=beta", "TP_ACTOR=bob", "NO_COLOR=1", "TP_ACTS=" + actsDir, "TERM=xterm-256color"}
 
 	runTP(t, bin, dir, alice, "new", "--title", "Image pipeline", "--goal", "Generate product images", "--plain")
-	st, _ := home.Open(storeA)
+	st, _ := store.Open(storeA)
 	es, _, _ := st.List()
 	if len(es) != 1 {
 		t.Fatalf("%d passports", len(es))
@@ -162,17 +162,17 @@ func TestTUIEndToEnd(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "created-by-how")); err == nil {
 			t.Fatal("the sender's how ran although it was declined")
 		}
-		sb, _ := home.Open(storeB)
+		sb, _ := store.Open(storeB)
 		es, _, _ := sb.List()
 		if len(es) != 1 {
 			t.Fatalf("%d passports in B", len(es))
 		}
-		asks := home.Asks(es[0].V)
+		asks := store.Asks(es[0].V)
 		if len(asks) != 1 || asks[0].Answer() != "gs://new-bucket" || asks[0].AnsweredBy() != "bob@beta" {
 			t.Fatalf("ask not answered: %+v", asks)
 		}
-		checks := home.Checks(es[0].V)
-		if len(checks) != 1 || home.CheckStatus(checks[0]) != "passed" {
+		checks := store.Checks(es[0].V)
+		if len(checks) != 1 || store.CheckStatus(checks[0]) != "passed" {
 			t.Fatal("check not attested")
 		}
 	})

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
 )

@@ -24,6 +24,11 @@ func forbidden(pkg string) []string {
 	rel := strings.TrimPrefix(pkg, module+"/")
 	switch {
 	case strings.HasPrefix(rel, "model"):
+		return append([]string{module + "/internal/store", module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "internal/"):
+		// What is not domain (the store's disk format, canonical JSON,
+		// sanitising, durable writes, running a command) sits below the
+		// spec packages and knows nothing of them or of any front end.
 		return append([]string{module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "pack"), strings.HasPrefix(rel, "acts"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
@@ -38,7 +43,7 @@ func forbidden(pkg string) []string {
 func TestLayering(t *testing.T) {
 	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}", module+"/...").Output()
 	if err != nil {
-		t.Skipf("go list failed (is a package mid-edit?): %v", err)
+		t.Fatalf("go list failed, so the layering cannot be checked: %v", err)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, deps, _ := strings.Cut(line, "|")
@@ -58,8 +63,8 @@ func TestForbiddenCatches(t *testing.T) {
 	if f := forbidden(module + "/pack/scan"); !contains(f, "github.com/charmbracelet/bubbletea") {
 		t.Error("pack may import bubbletea according to the table")
 	}
-	if f := forbidden(module + "/model/ojson"); !contains(f, module+"/pack") {
-		t.Error("model may import pack according to the table")
+	if f := forbidden(module + "/internal/ojson"); !contains(f, module+"/pack") {
+		t.Error("internal/ojson may import pack according to the table")
 	}
 }
 

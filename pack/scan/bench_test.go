@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 const benchSize = 64 << 20

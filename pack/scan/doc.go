@@ -29,7 +29,7 @@
 // alone; a private key as its "-----BEGIN … PRIVATE KEY-----" header, a label
 // that names the key type), and nothing after a credential is ever shown
 // (what follows a key id may be its secret). Excerpts
-// are still untrusted text: callers pass them through model/sanitize before
+// are still untrusted text: callers pass them through internal/sanitize before
 // rendering (D11).
 //
 // The decisions taken here where the spec and DESIGN.md are silent (which

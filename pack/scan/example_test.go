@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 const fixtures = "../../../shared/fixtures/taskpack/"

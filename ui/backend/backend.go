@@ -1,7 +1,7 @@
 // Package backend connects the terminal UI's small interfaces (ui.Lander,
 // ui.AsksStore, ui.HomeSource, ui.Inbox) to the headless core: pack for
 // opening, judging, planning, landing and merging (TaskPack 0.1 §3–§6),
-// model/home for the passport store, acts for the record log (Acts 0.3).
+// internal/store for the passport store, acts for the record log (Acts 0.3).
 //
 // It only translates: every decision — the plan, the seal, the receipt's
 // target, the refusal, the order of next steps — is the core's, and every
@@ -19,15 +19,15 @@ import (
 	"sync"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
 )
 
 // Lander is ui.Lander over pack and a home store.
 type Lander struct {
-	Store    *home.Store
+	Store    *store.Store
 	Env      pack.Env
 	Into     string // tp land --into
 	FilesOut string // tp land --files-out
@@ -325,7 +325,7 @@ func (l *Lander) Merge(ctx context.Context, plan *ui.Plan, progress ui.Progress)
 
 // Asks is ui.AsksStore over a home store.
 type Asks struct {
-	Store   *home.Store
+	Store   *store.Store
 	Actor   string // answered_by is Actor@Machine (D14)
 	Machine string
 }
@@ -341,23 +341,23 @@ func (a *Asks) LoadAsks(ctx context.Context, id string) (*ui.AskSheet, error) {
 	if sh.ID == "" {
 		sh.ID = id
 	}
-	for _, x := range home.Asks(st.V) {
+	for _, x := range store.Asks(st.V) {
 		sh.Asks = append(sh.Asks, ui.Ask{ID: x.ID(), To: x.To(), What: x.What(), Why: x.Why(), Accept: x.Accept(),
-			Status: home.AskStatus(x), Answer: x.Answer(), AnsweredBy: x.AnsweredBy(), AnsweredAt: x.AnsweredAt()})
+			Status: store.AskStatus(x), Answer: x.Answer(), AnsweredBy: x.AnsweredBy(), AnsweredAt: x.AnsweredAt()})
 	}
 	return sh, nil
 }
 
 // SaveAsks records the answers and drops together, or none of them.
 func (a *Asks) SaveAsks(ctx context.Context, sheet *ui.AskSheet, edits []ui.AskEdit) (*ui.AskSheet, error) {
-	by := home.By(a.Actor, a.Machine)
+	by := store.By(a.Actor, a.Machine)
 	_, err := a.Store.Apply(sheet.ID, func(v *ojson.Value) error {
 		for _, e := range edits {
 			var err error
 			if e.Action == "drop" {
-				err = home.DropAsk(v, e.ID)
+				err = store.DropAsk(v, e.ID)
 			} else {
-				err = home.AnswerAsk(v, e.ID, e.Answer, by, nowUTC())
+				err = store.AnswerAsk(v, e.ID, e.Answer, by, nowUTC())
 			}
 			if err != nil {
 				return err
@@ -402,7 +402,7 @@ func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) 
 
 // Home is ui.HomeSource over the store, the acts inbox and a folder.
 type Home struct {
-	Store *home.Store
+	Store *store.Store
 	Inbox ui.Inbox // may be nil
 	Dir   string   // where to look for packs
 }
@@ -458,7 +458,7 @@ var _ = fmt.Sprintf
 
 // Checks is ui.ChecksStore over a home store.
 type Checks struct {
-	Store   *home.Store
+	Store   *store.Store
 	Actor   string // checked_by is Actor@Machine (D14)
 	Machine string
 }
@@ -477,8 +477,8 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 	if sh.ID == "" {
 		sh.ID = id
 	}
-	for _, x := range home.Checks(st.V) {
-		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(), Status: home.CheckStatus(x)})
+	for _, x := range store.Checks(st.V) {
+		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(), Status: store.CheckStatus(x)})
 	}
 	return sh, nil
 }
@@ -486,7 +486,7 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 // SaveChecks records the attested statuses, and the commands the person
 // confirmed and ran (D12), together, or none of them.
 func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) error {
-	by := home.By(c.Actor, c.Machine)
+	by := store.By(c.Actor, c.Machine)
 	ids := make([]string, 0, len(checks))
 	for k := range checks {
 		ids = append(ids, k)
@@ -494,20 +494,20 @@ func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui
 	sort.Strings(ids)
 	_, err := c.Store.Apply(id, func(v *ojson.Value) error {
 		hows := map[string]string{}
-		for _, x := range home.Checks(v) {
+		for _, x := range store.Checks(v) {
 			hows[x.ID()] = x.How()
 		}
 		now := nowUTC()
 		for _, k := range ids {
 			d := checks[k]
 			if d.Status != "" {
-				if err := home.SetCheck(v, k, d.Status, by, now); err != nil {
+				if err := store.SetCheck(v, k, d.Status, by, now); err != nil {
 					return err
 				}
 			}
 			if d.Ran {
-				run := home.CheckRunRecord{Command: d.Command, Edited: d.Command != hows[k], Exit: d.Exit, By: by, At: now}
-				if err := home.RecordCheckRun(v, k, run); err != nil {
+				run := store.CheckRunRecord{Command: d.Command, Edited: d.Command != hows[k], Exit: d.Exit, By: by, At: now}
+				if err := store.RecordCheckRun(v, k, run); err != nil {
 					return err
 				}
 			}
@@ -518,7 +518,7 @@ func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui
 }
 
 // Passports is ui.PassportSource over a home store.
-type Passports struct{ Store *home.Store }
+type Passports struct{ Store *store.Store }
 
 // LoadPassport reads one stored passport for display.
 func (ps *Passports) LoadPassport(ctx context.Context, id string) (*ui.PassportView, error) {
@@ -527,7 +527,7 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*ui.PassportV
 		return nil, err
 	}
 	p := st.Passport()
-	e := home.EntryOf(st.V, st.Version)
+	e := store.EntryOf(st.V, st.Version)
 	v := &ui.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
 		Text:  ui.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(), Decisions: texts(st.V.Get("decisions"))}}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
 )
@@ -18,7 +18,7 @@ func noProgress(string, int64, int64) {}
 
 // packFrom packs passport id of st as a handoff with one ask, one check and
 // a luggage file, recording the ask at home as tp pack does.
-func packFrom(t *testing.T, st *home.Store, id, out string) {
+func packFrom(t *testing.T, st *store.Store, id, out string) {
 	t.Helper()
 	stored, err := st.Get(id)
 	if err != nil {
@@ -43,8 +43,8 @@ func packFrom(t *testing.T, st *home.Store, id, out string) {
 	}
 }
 
-func newStore(t *testing.T) *home.Store {
-	st, err := home.Open(t.TempDir())
+func newStore(t *testing.T) *store.Store {
+	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func newStore(t *testing.T) *home.Store {
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	a, b := newStore(t), newStore(t)
-	v, err := a.Create("Image pipeline", "Generate product images", home.CreateOptions{})
+	v, err := a.Create("Image pipeline", "Generate product images", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,10 +101,10 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := home.Checks(bs.V); len(c) != 1 || home.CheckStatus(c[0]) != "passed" {
+	if c := store.Checks(bs.V); len(c) != 1 || store.CheckStatus(c[0]) != "passed" {
 		t.Fatalf("check status not recorded: %s", ojson.Canonical(bs.V))
 	}
-	if run := home.Checks(bs.V)[0].V.Get("run"); run != nil {
+	if run := store.Checks(bs.V)[0].V.Get("run"); run != nil {
 		t.Fatalf("a check nobody ran has a run record: %s", ojson.Compact(run))
 	}
 
@@ -147,13 +147,13 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(m)
 	}
 	as, _ := a.Get(aid)
-	if got := home.Asks(as.V)[0].Answer(); got != "gs://new" {
+	if got := store.Asks(as.V)[0].Answer(); got != "gs://new" {
 		t.Fatalf("answer %q", got)
 	}
 
 	// --into naming another passport: the receipt screen gets a refusal
 	// quoting the rule, and nothing is written.
-	other, _ := a.Create("Other", "other", home.CreateOptions{})
+	other, _ := a.Create("Other", "other", store.CreateOptions{})
 	li := &Lander{Store: a, Env: pack.Env{Actor: "alice", Machine: "alpha"}, Into: model.Passport{V: other}.ID()}
 	defer li.Close()
 	ref, err := li.Plan(ctx, r, noProgress)
@@ -179,7 +179,7 @@ func TestPlanCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	a := newStore(t)
-	v, _ := a.Create("t", "g", home.CreateOptions{})
+	v, _ := a.Create("t", "g", store.CreateOptions{})
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
 	l := &Lander{Store: newStore(t)}
@@ -191,7 +191,7 @@ func TestPlanCancel(t *testing.T) {
 
 func TestHomeListsPacksAndPassports(t *testing.T) {
 	a := newStore(t)
-	v, _ := a.Create("Image pipeline", "g", home.CreateOptions{})
+	v, _ := a.Create("Image pipeline", "g", store.CreateOptions{})
 	dir := t.TempDir()
 	packFrom(t, a, model.Passport{V: v}.ID(), filepath.Join(dir, "h.taskpack"))
 	os.WriteFile(filepath.Join(dir, "readme.txt"), []byte("x"), 0o644)
@@ -207,7 +207,7 @@ func TestHomeListsPacksAndPassports(t *testing.T) {
 // A landing cancelled through its context leaves nothing in the store.
 func TestLandCancelledLeavesNothing(t *testing.T) {
 	a, b := newStore(t), newStore(t)
-	v, _ := a.Create("t", "g", home.CreateOptions{})
+	v, _ := a.Create("t", "g", store.CreateOptions{})
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
 	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
@@ -231,7 +231,7 @@ func TestLandCancelledLeavesNothing(t *testing.T) {
 func TestChecksAdapter(t *testing.T) {
 	ctx := context.Background()
 	a, b := newStore(t), newStore(t)
-	v, _ := a.Create("t", "g", home.CreateOptions{})
+	v, _ := a.Create("t", "g", store.CreateOptions{})
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
 	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
@@ -257,7 +257,7 @@ func TestChecksAdapter(t *testing.T) {
 
 func TestPassportsAdapter(t *testing.T) {
 	a := newStore(t)
-	v, _ := a.Create("Image pipeline", "Generate product images", home.CreateOptions{})
+	v, _ := a.Create("Image pipeline", "Generate product images", store.CreateOptions{})
 	id := model.Passport{V: v}.ID()
 	pv, err := (&Passports{Store: a}).LoadPassport(context.Background(), id)
 	if err != nil || pv.Text.Title != "Image pipeline" || pv.Text.Goal != "Generate product images" || pv.Version != 1 || len(pv.Text.NextSteps) != 1 {

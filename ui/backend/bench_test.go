@@ -7,20 +7,20 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 )
 
 // bigPack writes a handoff with n asks and n landing checks.
-func bigPack(b *testing.B, n int) (string, *home.Store) {
-	st, err := home.Open(b.TempDir())
+func bigPack(b *testing.B, n int) (string, *store.Store) {
+	st, err := store.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	v, err := st.Create("Big", "A pack with many asks and checks", home.CreateOptions{})
+	v, err := st.Create("Big", "A pack with many asks and checks", store.CreateOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func bigPack(b *testing.B, n int) (string, *home.Store) {
 	if err := pack.Write(out, built.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	dst, _ := home.Open(b.TempDir())
+	dst, _ := store.Open(b.TempDir())
 	return out, dst
 }
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/home"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
 )
@@ -24,9 +24,9 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			a, _ := home.Open(t.TempDir())
-			b, _ := home.Open(t.TempDir())
-			v, err := a.Create("Ship", "Ship it", home.CreateOptions{})
+			a, _ := store.Open(t.TempDir())
+			b, _ := store.Open(t.TempDir())
+			v, err := a.Create("Ship", "Ship it", store.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,9 +45,9 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			bs, _ := b.Get(landed.ID)
-			c := home.Checks(bs.V)[0]
+			c := store.Checks(bs.V)[0]
 			run := c.V.Get("run")
-			if home.CheckStatus(c) != "failed" || run.Get("command").Text() != tc.command {
+			if store.CheckStatus(c) != "failed" || run.Get("command").Text() != tc.command {
 				t.Fatalf("run not recorded: %s", ojson.Compact(c.V))
 			}
 			if e, _ := run.Get("edited").Bool(); e != tc.edited {
@@ -64,9 +64,9 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 // the check, edited or not, beside the status (or alone when none is set).
 func TestSaveChecksRecordsRun(t *testing.T) {
 	ctx := context.Background()
-	a, _ := home.Open(t.TempDir())
-	b, _ := home.Open(t.TempDir())
-	v, err := a.Create("Ship", "Ship it", home.CreateOptions{})
+	a, _ := store.Open(t.TempDir())
+	b, _ := store.Open(t.TempDir())
+	v, err := a.Create("Ship", "Ship it", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +98,9 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		bs, _ := b.Get(landed.ID)
-		x := home.Checks(bs.V)[0]
+		x := store.Checks(bs.V)[0]
 		run := x.V.Get("run")
-		if home.CheckStatus(x) != tc.wantStatus || run.Get("command").Text() != tc.command || run.Get("ran_by").Text() != "carol@gamma" {
+		if store.CheckStatus(x) != tc.wantStatus || run.Get("command").Text() != tc.command || run.Get("ran_by").Text() != "carol@gamma" {
 			t.Fatalf("saved %s", ojson.Compact(x.V))
 		}
 		if e, _ := run.Get("edited").Bool(); e != tc.edited {

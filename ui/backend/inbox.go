@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/ui"
 )
 

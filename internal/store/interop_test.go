@@ -1,4 +1,4 @@
-package home
+package store
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // The reference implementation (task-passport 0.3.0) is read from its

@@ -1,11 +1,11 @@
-package home
+package store
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 const withAsks = `{"id":"TP-ASKS-0000","asks":[

@@ -1,11 +1,11 @@
-package home
+package store
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // benchStore fills a store with n passports of realistic size (~4 KiB).

@@ -12,7 +12,7 @@
 // created_at and updated_at exactly as the reference does.
 //
 // Unknown fields always survive a read → write: the state is an ojson.Value.
-package home
+package store
 
 import (
 	"errors"
@@ -26,8 +26,8 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
-	"github.com/tp-dev/tp/model/sanitize"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // Store is a passport directory.

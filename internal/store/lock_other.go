@@ -1,6 +1,6 @@
 //go:build !unix
 
-package home
+package store
 
 import "os"
 

@@ -1,4 +1,4 @@
-package home
+package store
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // The functions below change a stored passport's asks (§4.3) and landing

@@ -1,7 +1,7 @@
-package home
+package store
 
 import (
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // GeneratedSteps is the member of landed_from listing the next steps a

@@ -1,4 +1,4 @@
-package home
+package store
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 func newStore(t *testing.T) *Store {

@@ -1,4 +1,4 @@
-package home
+package store
 
 import (
 	"crypto/rand"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // IDAlphabet is the alphabet of passport ids (D14): digits and capitals

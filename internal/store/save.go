@@ -1,4 +1,4 @@
-package home
+package store
 
 import (
 	"crypto/rand"
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // ConflictError is a save whose expected_version is not the stored version:

@@ -1,11 +1,11 @@
-package home
+package store
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/tp-dev/tp/model/ojson"
+	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // FuzzReadState: whatever bytes sit in <id>.json, reading never panics, and
