@@ -3,8 +3,8 @@ package pack
 import (
 	"testing"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // TestAuditMergeAdoptsUnknownAsksOpen: §4.4.1.3 — asks in a receipt with no

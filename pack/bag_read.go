@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/zip"
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // Bag tag files (§2.1, D2).

@@ -15,8 +15,8 @@ import (
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zip"
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // bagitTxt is bagit.txt (D2).

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 func TestBuildLineage(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // maxAttachmentMeta bounds an attachment's members other than "data".

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // NoteToReader is the flat form's note_to_reader (§2.2, §4.5): free text, not

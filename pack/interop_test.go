@@ -36,8 +36,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/pack"
 )
 

@@ -17,9 +17,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

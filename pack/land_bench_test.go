@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 // randomReader is n bytes of deterministic noise (incompressible luggage).

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 )
 
 // FuzzLandObject lands arbitrary pack objects (any shape a hand-made pack

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 )
 
 // refFixture finds a reference-implementation fixture: the copy in

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 )
 
 var t0 = time.Date(2026, 9, 3, 14, 20, 0, 0, time.UTC)

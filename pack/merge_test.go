@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 )
 
 // answerAndSave answers an ask in a stored passport, as tp asks --answer does.

@@ -16,8 +16,8 @@ import (
 	"github.com/klauspost/compress/zip"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // Pack is a pack as Open read it.

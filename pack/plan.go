@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack/scan"
 )
 

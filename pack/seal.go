@@ -1,8 +1,8 @@
 package pack
 
 import (
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // Seal applies §4.2 to a pack object in place: every fact that is not

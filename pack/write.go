@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // WriteOptions control a write.

@@ -7,14 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 // listJSON is `tp list --json`.
 type listJSON struct {
-	Store     string         `json:"store"`
+	Store     string          `json:"store"`
 	Passports []store.Entry   `json:"passports"`
 	Skipped   []store.Skipped `json:"skipped"`
 }

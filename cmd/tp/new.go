@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 func newNewCmd(io *IO, g *globalOpts) *cobra.Command {

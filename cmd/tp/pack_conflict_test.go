@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 )
 
 // §4.3: the asks a pack sends are recorded at home with an expected-version

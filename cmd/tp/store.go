@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/store"
 )
 
 // Interactive screens for the home commands, the way runHome is for plain

@@ -16,10 +16,10 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/internal/store"
-	"github.com/tp-dev/tp/internal/sanitize"
-	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/internal/howrun"
+	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // The functions below change a stored passport's asks (§4.3) and landing

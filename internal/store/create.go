@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/model"
 )
 
 // IDAlphabet is the alphabet of passport ids (D14): digits and capitals

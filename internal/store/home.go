@@ -25,9 +25,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/model"
 )
 
 // Store is a passport directory.

@@ -18,9 +18,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
 )
