@@ -7,14 +7,18 @@ import (
 
 // Seal applies §4.2 to a pack object in place: every fact that is not
 // universal or org scoped (a fact with no scope counts as machine) leaves in
-// its sealed form — verified: false, needs_reverify: true, and verified_on
-// naming the machine where it was proven (the fact's own verified_on when it
-// has one, else origin.machine). Universal and org facts keep their ✓.
+// its sealed form — verified: false, needs_reverify: true — and verified_on
+// names the machine where it was proven: the fact's own verified_on when it
+// has one, else origin.machine for a fact that arrives verified. A fact that
+// was never verified gets no verified_on (it was proven nowhere), so no
+// landing can restore a ✓ it never had; a sealed fact keeps the verified_on
+// an earlier hop recorded. Universal and org facts keep their ✓.
 //
 // Keys already present keep their place and new ones go last, as the
 // reference's {...fact, verified, needs_reverify, verified_on} does, so a
-// pack sealed here and one sealed there are the same bytes. Seal is
-// idempotent; it returns the JSON paths of the facts it changed.
+// pack sealed here and one sealed there are the same bytes whenever the
+// fact was proven. Seal is idempotent; it returns the JSON paths of the
+// facts it changed.
 func Seal(obj *ojson.Value) []string {
 	machine := obj.Get("origin").Get("machine").Text()
 	var changed []string
@@ -26,18 +30,19 @@ func Seal(obj *ojson.Value) []string {
 		if fact.KeepsVerified() {
 			continue
 		}
-		on, hasOn := f.Get("verified_on").Str()
+		on := f.Get("verified_on").Text()
 		verified, isBool := f.Get("verified").Bool()
 		needs, _ := f.Get("needs_reverify").Bool()
-		if isBool && !verified && needs && hasOn && (on != "" || machine == "") {
-			continue // already sealed
+		if isBool && !verified && needs {
+			continue // already sealed: where it was proven, if anywhere, is recorded
 		}
 		f.Set("verified", ojson.NewBool(false))
 		f.Set("needs_reverify", ojson.NewBool(true))
-		if on == "" {
-			on = machine
+		if verified && on == "" {
+			// Proven, and where is the pack's own machine: the one that
+			// wrote the ✓ it is losing here.
+			f.Set("verified_on", ojson.NewString(machine))
 		}
-		f.Set("verified_on", ojson.NewString(on))
 		changed = append(changed, model.Path("passport", "facts", i))
 	}
 	return changed

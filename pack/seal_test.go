@@ -9,8 +9,10 @@ import (
 
 // TestSeal is §4.2 fact by fact: universal and org facts keep their ✓;
 // machine-scoped and unscoped ones leave verified: false, needs_reverify:
-// true and verified_on (their own, else the packing machine); a second Seal
-// changes nothing, byte for byte.
+// true and verified_on — their own, else the packing machine when they
+// arrive verified, and none at all when they were never verified (§4.2:
+// verified_on is where the fact *was* proven); a second Seal changes
+// nothing, byte for byte.
 func TestSeal(t *testing.T) {
 	obj, err := ojson.ParseStrict([]byte(`{
   "origin": {"machine": "studio-imac"},
@@ -22,6 +24,8 @@ func TestSeal(t *testing.T) {
     {"claim": "elsewhere", "scope": "machine", "verified": true, "verified_on": "build-01"},
     {"claim": "unproven", "verified": false},
     {"claim": "sealed", "scope": "machine", "verified": false, "needs_reverify": true, "verified_on": "laptop"},
+    {"claim": "never said", "scope": "machine"},
+    {"claim": "sealed nowhere", "verified": false, "needs_reverify": true},
     "a fact that is only a string"
   ]}
 }`))
@@ -29,7 +33,7 @@ func TestSeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	changed := Seal(obj)
-	want := []string{"passport.facts[2]", "passport.facts[3]", "passport.facts[4]", "passport.facts[5]"}
+	want := []string{"passport.facts[2]", "passport.facts[3]", "passport.facts[4]", "passport.facts[5]", "passport.facts[7]"}
 	if len(changed) != len(want) {
 		t.Fatalf("changed %v, want %v", changed, want)
 	}
@@ -42,16 +46,20 @@ func TestSeal(t *testing.T) {
 	for i, c := range []struct {
 		verified bool
 		needs    bool
-		on       string
+		on       string // "-": no verified_on member at all
 	}{
-		{true, false, ""}, {true, false, ""},
+		{true, false, "-"}, {true, false, "-"},
 		{false, true, "studio-imac"}, {false, true, "studio-imac"}, {false, true, "build-01"},
-		{false, true, "studio-imac"}, {false, true, "laptop"},
+		{false, true, "-"}, {false, true, "laptop"}, {false, true, "-"}, {false, true, "-"},
 	} {
 		f := facts[i]
 		v, _ := f.Get("verified").Bool()
 		n, _ := f.Get("needs_reverify").Bool()
-		if v != c.verified || n != c.needs || f.Get("verified_on").Text() != c.on {
+		on, has := f.Get("verified_on").Str()
+		if !has {
+			on = "-"
+		}
+		if v != c.verified || n != c.needs || on != c.on {
 			t.Errorf("fact %d: %s", i, ojson.Compact(f))
 		}
 	}
