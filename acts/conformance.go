@@ -15,7 +15,7 @@ import (
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
-// The fixture runner of ../shared/ACTS-FIXTURES.md (spec §9.2).
+// The fixture runner of docs/acts-fixtures.md (Acts 0.3 §9.2).
 
 // fixtureKinds are the fixture files the runner knows, in the order it
 // runs them.

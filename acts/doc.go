@@ -1,10 +1,10 @@
 // Package acts implements Principal Handoff: Acts 0.3
-// (../shared/spec/acts-0.3.md) headless: the Markdown binding, key
+// (docs/specs.md) headless: the Markdown binding, key
 // derivation, records and their lifecycle, the registrar and the record log.
 //
 // The Markdown side and the registrar are:
 //
-//   - Profiles (§5.1, §5.6, §5.7; DESIGN.md D7): the concrete strings of the
+//   - Profiles (§5.1, §5.6, §5.7; D7): the concrete strings of the
 //     binding, en and zh-hant, as data. See [ProfileByName].
 //   - The reader (§5.2–§5.4; D16): [Parse] finds the tasks section and
 //     classifies every line; [Lint] lists what a person must fix.
@@ -17,7 +17,7 @@
 //     is durable ([RunOutput]), so a crash at any point repeats safely.
 //     The rewrite similarity measure of §4 step 5 is documented at [Similar].
 //   - The fixture runner: [RunConformance] runs the fixture files described
-//     in ../shared/ACTS-FIXTURES.md.
+//     in docs/acts-fixtures.md.
 //
 // Whitespace everywhere in the binding (trailing-whitespace removal,
 // trimming, normalisation, \s in patterns) means Unicode White_Space, the

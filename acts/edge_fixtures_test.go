@@ -6,7 +6,7 @@ import (
 )
 
 // TestLifecycleEdgeFixtures runs testdata/lifecycle-edge (records.json and
-// lifecycle.json in the ACTS-FIXTURES.md format): forks, stale records,
+// lifecycle.json in the docs/acts-fixtures.md format): forks, stale records,
 // withdrawn-then-active needs, duplicate sets, and schema edges the main
 // suite does not cover.
 func TestLifecycleEdgeFixtures(t *testing.T) {

@@ -19,7 +19,7 @@ func (e *ConflictError) Error() string {
 }
 
 // Lifecycle computes the state of one act from the set of its records
-// (spec §2, core §6 as DESIGN.md D8 and D16 read them). The result depends on
+// (spec §2, core §6 as D8 and D16 read them). The result depends on
 // the set only, never on the order of records:
 //
 //   - a record repeated with the same id and content is a duplicate and is

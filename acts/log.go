@@ -21,7 +21,7 @@ import (
 )
 
 // The record log is the transport between the registrar and the principal
-// side (DESIGN.md D9): one JSON file per record under
+// side (D9): one JSON file per record under
 // <acts-dir>/<project>/records/, named by a filesystem-safe encoding of the
 // record's id, and the registrar's acknowledgements beside it under
 // <acts-dir>/<project>/acked/. Files are written to a temporary name, synced,

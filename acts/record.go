@@ -1,6 +1,6 @@
 package acts
 
-// Record is one Acts 0.3 record (spec §3, DESIGN.md D8): the core record
+// Record is one Acts 0.3 record (spec §3, D8): the core record
 // envelope with ext "acts/0.3" and the fields of its type. Optional fields are
 // omitted when empty so a record written back is the record that was read.
 type Record struct {

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/text/message"
 )
 
-// The JSON Schemas (draft 2020-12) of every record type (spec §3, DESIGN.md
+// The JSON Schemas (draft 2020-12) of every record type (Acts 0.3 §3,
 // D8), embedded so the binary enforces the same rules wherever it runs.
 // record.json is the envelope every type shares; <type>.json adds the
 // requirements of that row of the §3 table.

@@ -1,7 +1,7 @@
 package acts
 
 // ActState is what one receiver's set of records says about one act: the
-// lifecycle of DESIGN.md D8, computed by Lifecycle as a function of the set of
+// lifecycle of D8, computed by Lifecycle as a function of the set of
 // records (never of their order) and consumed by the registrar, the list
 // commands and the principal's inbox.
 type ActState struct {

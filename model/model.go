@@ -4,7 +4,7 @@
 // A pack object, a passport state, a fact, an ask or a landing check is kept
 // as the ojson.Value it was read from, and the types here are thin views over
 // it. That is what lets a reader never drop a field it does not understand:
-// unknown fields stay in place through every read → write (DESIGN.md D1).
+// unknown fields stay in place through every read → write (D1).
 // Setters change the underlying value in place; new keys go last, as
 // JavaScript would put them.
 //

@@ -1,6 +1,6 @@
 // Package pack reads, writes, judges and converts TaskPack 0.1 packs
-// (../shared/spec/taskpack-0.1.md; our readings of the silent parts are
-// DESIGN.md D1–D5, D10, D13).
+// (docs/specs.md; our readings of the silent parts are
+// D1–D5, D10, D13).
 //
 // Two encodings carry one model (§2):
 //

@@ -2,7 +2,7 @@ package pack_test
 
 // Interoperability with the reference implementation of TaskPack 0.1
 // (task-passport 0.3.0, JavaScript) and with BagIt tooling (issue 2,
-// "Interoperability"; TaskPack §2, §3, §4.2, §4.4.1, §6; DESIGN.md D1–D3,
+// "Interoperability"; TaskPack §2, §3, §4.2, §4.4.1, §6; D1–D3,
 // D6). INTEROP.md lists what passes, what does not, and how to run it.
 //
 // Three sources of packs:
@@ -1328,7 +1328,7 @@ func TestInteropReferenceReceiptIntoTp(t *testing.T) {
 // helpers
 
 // sharedFixtures are the reference's flat fixtures kept in testdata/ref
-// (copies of ../shared/fixtures/taskpack).
+// (copies of the spec's published example packs).
 func sharedFixtures(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "ref", "*.taskpack.json"))

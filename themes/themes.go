@@ -1,6 +1,6 @@
 // Package themes holds the terminal UI's styles, named by meaning (Pass,
 // Fail, Warn, Sender, …), and is the only place in tp where colours are
-// chosen (DESIGN.md §1). The ui package receives a *Theme and never builds
+// chosen (docs/architecture.md). The ui package receives a *Theme and never builds
 // a style of its own.
 //
 // Three themes exist: "default" (adaptive to light and dark terminals),

@@ -8,7 +8,7 @@
 // settlement writes — is made by the core (pack, internal/store, acts) behind the
 // small interfaces in deps.go; the screens only ask the person and show the
 // answer. Every piece of untrusted text is passed through internal/sanitize
-// before it reaches the terminal (DESIGN.md D11), including the Markdown fed
+// before it reaches the terminal (D11), including the Markdown fed
 // to glamour. A landing check's `how` runs only through internal/howrun, only
 // after the confirmation dialog in checks.go (D12).
 //

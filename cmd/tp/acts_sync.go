@@ -567,7 +567,7 @@ reason a person can act on. Exits 1 when there is any.`,
 func newActsConformanceCmd(io *IO, g *globalOpts) *cobra.Command {
 	return &cobra.Command{
 		Use:   "conformance DIR",
-		Short: "Run Acts 0.3 conformance fixtures (ACTS-FIXTURES.md)",
+		Short: "Run Acts 0.3 conformance fixtures (docs/acts-fixtures.md)",
 		Long: `Run every fixture file of DIR (profiles.json, parse.json, keys.json,
 relink.json, register.json, amend.json, apply.json, reconcile.json,
 records.json, lifecycle.json, run.json) and print one line per failing case

@@ -12,7 +12,7 @@ import (
 )
 
 // TestConformanceExitCodes: 0 conformant, 2 a pack but not conformant, 1 not
-// a pack at all (DESIGN.md §4, issue 2).
+// a pack at all (docs/architecture.md, command-line conventions, issue 2).
 func TestConformanceExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	ref, err := os.ReadFile("../../pack/testdata/ref/handoff.taskpack")
@@ -118,7 +118,7 @@ func TestConformanceOddFiles(t *testing.T) {
 					if strings.Contains(line, "\n") || !strings.Contains(line, filepath.Base(c.file)) || !strings.Contains(line, "(not-a-pack)") {
 						t.Fatalf("%v: want one stderr line naming the file and the rule; got stderr %q", args, errb.String())
 					}
-					// stdout: nothing, or with --json one error document (DESIGN.md §4).
+					// stdout: nothing, or with --json one error document (docs/architecture.md, command-line conventions).
 					if !asJSON && out.Len() != 0 {
 						t.Fatalf("%v: stdout %q, want nothing", args, out.String())
 					}

@@ -17,7 +17,7 @@ import (
 	"github.com/tp-dev/tp/pack/scan"
 )
 
-// landOptions are tp land's flags (DESIGN.md §4).
+// landOptions are tp land's flags (docs/architecture.md, command-line conventions).
 type landOptions struct {
 	Into          string
 	FilesOut      string

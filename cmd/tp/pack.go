@@ -16,7 +16,7 @@ import (
 	"github.com/tp-dev/tp/pack"
 )
 
-// packOptions are tp pack's flags (DESIGN.md §4).
+// packOptions are tp pack's flags (docs/architecture.md, command-line conventions).
 type packOptions struct {
 	out        string
 	flat       bool

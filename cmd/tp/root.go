@@ -24,7 +24,7 @@ const (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
-// globalOpts are the flags every command shares (DESIGN.md §4).
+// globalOpts are the flags every command shares (docs/architecture.md, command-line conventions).
 type globalOpts struct {
 	plain   bool
 	json    bool
@@ -132,7 +132,7 @@ var runHome = func(cmd *cobra.Command, io *IO, g *globalOpts) error {
 // only place that renders errors for people ("tp: error:" / "tp: hint:").
 func run(args []string, io *IO) exitCode {
 	// Count what reaches stdout, so a --json run that failed before it
-	// printed anything still prints one JSON document (DESIGN.md §4).
+	// printed anything still prints one JSON document (docs/architecture.md, command-line conventions).
 	// Only then: the TUI needs the real stdout to see the terminal.
 	out := &countingWriter{w: io.Out}
 	cio := *io

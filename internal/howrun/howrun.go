@@ -1,5 +1,5 @@
 // Package howrun runs a landing check's command once the person has
-// confirmed it (TaskPack 0.1 §4.4, §4.5; DESIGN.md D12).
+// confirmed it (TaskPack 0.1 §4.4, §4.5; D12).
 //
 // A landing check's `how` is the sender's suggestion and data like every other
 // byte of a pack: nothing in tp runs it on its own. The terminal UI shows the

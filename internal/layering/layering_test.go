@@ -1,4 +1,4 @@
-// Package layering holds the test that enforces DESIGN.md §1: imports point
+// Package layering holds the test that enforces docs/architecture.md: imports point
 // down (cmd → ui → pack, acts → model) and the core never imports UI
 // libraries.
 package layering
@@ -51,7 +51,7 @@ func TestLayering(t *testing.T) {
 		for _, d := range strings.Fields(deps) {
 			for _, b := range bad {
 				if d == b || strings.HasPrefix(d, b+"/") {
-					t.Errorf("%s imports %s (DESIGN.md §1: imports point down; the core never imports UI libraries)", pkg, d)
+					t.Errorf("%s imports %s (docs/architecture.md: imports point down; the core never imports UI libraries)", pkg, d)
 				}
 			}
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // Canonical returns v as ECMAScript JSON.stringify(v, null, 2) + "\n" would
-// write it (DESIGN.md D1).
+// write it (D1).
 func Canonical(v *Value) []byte {
 	var buf bytes.Buffer
 	e := encoder{w: &buf}

@@ -25,7 +25,7 @@ func (e *SyntaxError) Error() string {
 }
 
 // Quirks lists what a lenient read had to overlook. A judge treats any of
-// them as a repair (DESIGN.md D4); a lander reports them as warnings.
+// them as a repair (D4); a lander reports them as warnings.
 type Quirks struct {
 	BOM           bool     // a UTF-8 byte order mark preceded the value
 	InvalidUTF8   bool     // raw bytes that are not UTF-8 were read as U+FFFD

@@ -1,5 +1,5 @@
 // Package ojson is an ordered JSON value and the canonical encoder of
-// DESIGN.md D1.
+// D1.
 //
 // TaskPack's C9 round trip compares data/passport.json byte for byte, and the
 // reference implementation writes it with ECMAScript

@@ -1,5 +1,5 @@
 // Package sanitize makes untrusted text safe to put on a terminal
-// (DESIGN.md D11).
+// (D11).
 //
 // Every byte of a pack, a record or a state document is data. Before any
 // rendering — the TUI, --plain output, glamour, an error message — text from

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// d14Alphabet is DESIGN.md D14's alphabet, written out here rather than taken
+// d14Alphabet is D14's alphabet, written out here rather than taken
 // from IDAlphabet, so a change to the constant cannot pass its own test.
 const d14Alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 

@@ -1,5 +1,5 @@
 // Package home is the passport store on disk: the record that stays home
-// (TaskPack 0.1 §3.1, §4.3; DESIGN.md D14, D15).
+// (TaskPack 0.1 §3.1, §4.3; D14, D15).
 //
 // The store is a directory compatible with the reference implementation's
 // (task-passport 0.3.0, store.js): one <id>.json per passport holding its

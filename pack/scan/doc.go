@@ -1,4 +1,4 @@
-// Package scan is the one pattern table of DESIGN.md D5 and D13: the
+// Package scan is the one pattern table of D5 and D13: the
 // credential shapes, the transcript shape, the instruction fields and the
 // instruction-like sentences that TaskPack 0.1 talks about.
 //
@@ -32,7 +32,7 @@
 // are still untrusted text: callers pass them through internal/sanitize before
 // rendering (D11).
 //
-// The decisions taken here where the spec and DESIGN.md are silent (which
+// The decisions taken here where the spec and docs/decisions.md are silent (which
 // token shapes, their minimum lengths, the transcript threshold, the list of
 // instruction fields) are written beside each table, with the reason.
 package scan
