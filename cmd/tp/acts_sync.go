@@ -2,19 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/gitexec"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -468,42 +469,42 @@ func actsCommitMessage(project string, rep *actsSyncJSON) string {
 }
 
 // actsGitDirty reports whether the document differs from what its
-// repository has committed (or is not tracked yet).
+// repository has committed (or is not tracked yet). The folder may be a
+// landed pack's luggage: git runs through gitexec, so nothing its .git
+// names is run.
 func actsGitDirty(path string) (bool, error) {
+	ctx := context.Background()
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	cmd := exec.Command("git", "status", "--porcelain", "--", base)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return false, fmt.Errorf("git status: %v: %s", err, sanitize.Line(strings.TrimSpace(errb.String())))
+	g, err := gitexec.Open(ctx, dir)
+	if err != nil {
+		return false, err
 	}
-	return strings.TrimSpace(out.String()) != "", nil
+	out, err := g.Read(ctx, "status", "--porcelain", "--ignore-submodules=all", "--", base)
+	if err != nil {
+		return false, err
+	}
+	return strings.TrimSpace(string(out)) != "", nil
 }
 
 // actsGitCommit commits only the document, in the repository that holds it.
 func actsGitCommit(path, msg string) error {
+	ctx := context.Background()
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	run := func(args ...string) error {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("git %s: %v: %s", args[0], err, sanitize.Line(strings.TrimSpace(out.String())))
-		}
-		return nil
-	}
-	if err := run("add", "--", base); err != nil {
+	g, err := gitexec.Open(ctx, dir)
+	if err != nil {
 		return err
 	}
-	return run("commit", "--quiet", "-m", msg, "--", base)
+	if _, err := g.Run(ctx, "add", "--", base); err != nil {
+		return err
+	}
+	_, err = g.Run(ctx, "commit", "--quiet", "--no-verify", "-m", msg, "--", base)
+	return err
 }
 
 func newActsLintCmd(io *IO, g *globalOpts) *cobra.Command {

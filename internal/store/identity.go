@@ -3,10 +3,11 @@ package store
 import (
 	"context"
 	"os"
-	"os/exec"
 	"os/user"
 	"strings"
 	"time"
+
+	"github.com/tp-dev/tp/internal/gitexec"
 )
 
 // Machine names this machine (D14): $TP_MACHINE, else the hostname.
@@ -51,7 +52,11 @@ func Actor(flag string, env func(string) string) string {
 var gitUserName = func() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "config", "user.name").Output()
+	g, err := gitexec.Open(ctx, ".")
+	if err != nil {
+		return ""
+	}
+	out, err := g.Read(ctx, "config", "user.name")
 	if err != nil {
 		return ""
 	}

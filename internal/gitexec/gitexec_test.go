@@ -1,0 +1,251 @@
+package gitexec
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// repo makes a repository in a fresh folder with plain git and an isolated
+// global config, and returns its path.
+func repo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	home := t.TempDir()
+	global := filepath.Join(home, "gitconfig")
+	if err := os.WriteFile(global, []byte("[user]\n\tname = Tester\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	dir := filepath.Join(t.TempDir(), "r")
+	plain(t, "", "init", "-q", dir)
+	return dir
+}
+
+func plain(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil && len(args) > 0 && args[0] == "init" {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return string(out), err
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// setConfig appends raw text to the repository's own .git/config, as a
+// pack's luggage would carry it.
+func setConfig(t *testing.T, dir, text string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// attack describes a repository that makes plain git run a program, and the
+// git commands (status, add, commit) that trigger it.
+type attack struct {
+	name  string
+	setup func(t *testing.T, dir, marker string)
+}
+
+func shellTouch(marker string) string { return "touch '" + marker + "'; exit 0" }
+
+var attacks = []attack{
+	{"core.fsmonitor", func(t *testing.T, dir, marker string) {
+		hook := filepath.Join(dir, "..", "fsmon.sh")
+		write(t, hook, "#!/bin/sh\n"+shellTouch(marker)+"\n")
+		setConfig(t, dir, "[core]\n\tfsmonitor = \""+hook+"\"\n")
+	}},
+	{"hooks in .git/hooks", func(t *testing.T, dir, marker string) {
+		for _, h := range []string{"pre-commit", "commit-msg", "post-commit", "reference-transaction", "post-index-change"} {
+			write(t, filepath.Join(dir, ".git", "hooks", h), "#!/bin/sh\n"+shellTouch(marker)+"\n")
+		}
+	}},
+	{"core.hooksPath", func(t *testing.T, dir, marker string) {
+		hooks := filepath.Join(dir, "..", "myhooks")
+		write(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\n"+shellTouch(marker)+"\n")
+		setConfig(t, dir, "[core]\n\thooksPath = \""+hooks+"\"\n")
+	}},
+	{"filter clean driver", func(t *testing.T, dir, marker string) {
+		write(t, filepath.Join(dir, ".gitattributes"), "*.md filter=x\n")
+		setConfig(t, dir, "[filter \"x\"]\n\tclean = \"touch '"+marker+"'; cat\"\n")
+	}},
+	{"filter process driver", func(t *testing.T, dir, marker string) {
+		write(t, filepath.Join(dir, ".gitattributes"), "*.md filter=y=z\n")
+		setConfig(t, dir, "[filter \"y=z\"]\n\tprocess = \"touch '"+marker+"'; false\"\n")
+	}},
+	{"gpg.program with commit.gpgSign", func(t *testing.T, dir, marker string) {
+		prog := filepath.Join(dir, "..", "gpg.sh")
+		write(t, prog, "#!/bin/sh\n"+shellTouch(marker)+"\n")
+		setConfig(t, dir, "[commit]\n\tgpgSign = true\n[gpg]\n\tprogram = \""+prog+"\"\n")
+	}},
+	{"include.path pulling in a hook path", func(t *testing.T, dir, marker string) {
+		hooks := filepath.Join(dir, "..", "inclhooks")
+		write(t, filepath.Join(hooks, "pre-commit"), "#!/bin/sh\n"+shellTouch(marker)+"\n")
+		write(t, filepath.Join(dir, "..", "extra.cfg"), "[core]\n\thooksPath = \""+hooks+"\"\n")
+		setConfig(t, dir, "[include]\n\tpath = ../../extra.cfg\n")
+	}},
+}
+
+// sequence is what `tp acts sync --commit` does in the document's folder.
+func sequence(ctx context.Context, g *Git) error {
+	if _, err := g.Read(ctx, "status", "--porcelain", "--", "STATE.md"); err != nil {
+		return err
+	}
+	if _, err := g.Run(ctx, "add", "--", "STATE.md"); err != nil {
+		return err
+	}
+	_, err := g.Run(ctx, "commit", "--quiet", "-m", "msg", "--", "STATE.md")
+	return err
+}
+
+func TestRepositoryConfigNeverRunsAProgram(t *testing.T) {
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			// Plain git runs it: the attack is real on this git, so the
+			// test below can fail.
+			dir := repo(t)
+			marker := filepath.Join(t.TempDir(), "ran")
+			a.setup(t, dir, marker)
+			write(t, filepath.Join(dir, "STATE.md"), "# state\n")
+			plain(t, dir, "status", "--porcelain")
+			plain(t, dir, "add", "--", "STATE.md")
+			plain(t, dir, "commit", "--quiet", "-m", "msg", "--", "STATE.md")
+			if !exists(marker) {
+				t.Skipf("this git (%s) does not run %s; nothing to prove", gitVersion(), a.name)
+			}
+
+			dir = repo(t)
+			marker = filepath.Join(t.TempDir(), "ran")
+			a.setup(t, dir, marker)
+			write(t, filepath.Join(dir, "STATE.md"), "# state\n")
+			ctx := context.Background()
+			g, err := Open(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = sequence(ctx, g)
+			if exists(marker) {
+				t.Fatalf("%s: a program named by the repository's config ran", a.name)
+			}
+			t.Logf("sequence: %v", err)
+		})
+	}
+}
+
+func gitVersion() string {
+	out, _ := exec.Command("git", "--version").Output()
+	return strings.TrimSpace(string(out))
+}
+
+// A harmless repository still commits, with the user's identity from the
+// global config.
+func TestCommitStillWorks(t *testing.T) {
+	dir := repo(t)
+	write(t, filepath.Join(dir, "STATE.md"), "# state\n")
+	ctx := context.Background()
+	g, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sequence(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	out, err := g.Read(ctx, "log", "--format=%an %s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "Tester msg" {
+		t.Fatalf("log = %q", got)
+	}
+}
+
+// GIT_DIR and GIT_WORK_TREE from the environment do not redirect git: it
+// finds the repository from the folder alone.
+func TestEnvironmentDoesNotChooseTheRepository(t *testing.T) {
+	dir := repo(t)
+	other := repo(t)
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'core.hookspath'='/tmp'")
+	ctx := context.Background()
+	g, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := g.Read(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(dir)
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Fatalf("toplevel = %q, want %q", got, want)
+	}
+}
+
+// A bare repository hidden in a folder is not discovered.
+func TestEmbeddedBareRepositoryNotDiscovered(t *testing.T) {
+	dir := repo(t)
+	bare := filepath.Join(t.TempDir(), "b")
+	plain(t, "", "init", "-q", "--bare", bare)
+	ctx := context.Background()
+	g, err := Open(ctx, bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Read(ctx, "rev-parse", "--git-dir"); err == nil {
+		t.Fatal("a bare repository was used without being named")
+	}
+	_ = dir
+}
+
+func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
+	list := strings.Join([]string{
+		"global", "credential.helper\nstore",
+		"global", "gpg.program\n/usr/bin/gpg2",
+		"global", "core.editor\nvim",
+		"local", "credential.helper\n!evil",
+		"local", "gpg.program\nevil",
+		"local", "filter.a=b.clean\nevil",
+		"local", "user.name\nMallory",
+		"local", "core.fsmonitor\nevil",
+		"worktree", "diff.x.textconv\nevil",
+		"global", "credential.helper\ncache",
+	}, "\x00") + "\x00"
+	got := neutralise([]byte(list))
+	want := [][2]string{
+		{"credential.helper", ""}, {"credential.helper", "store"}, {"credential.helper", "cache"},
+		{"gpg.program", ""}, {"gpg.program", "/usr/bin/gpg2"},
+		{"filter.a=b.clean", ""},
+		{"diff.x.textconv", ""},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("neutralise:\n got %q\nwant %q", got, want)
+	}
+}
