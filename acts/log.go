@@ -2,7 +2,6 @@ package acts
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 )
 
@@ -186,43 +186,42 @@ func (e *LogConflictError) Unwrap() error { return &ConflictError{ID: e.ID} }
 // record under the same id is a *LogConflictError. The record is stored as
 // canonical JSON (D1), unknown fields kept in place.
 func (l *Log) Write(raw []byte) (WriteOutcome, error) {
-	o, _, err := l.write(raw, true)
-	return o, err
+	return l.write(raw, nil)
 }
 
-// write is Write; with syncDir false the caller syncs the returned folder
-// (once for a batch).
-func (l *Log) write(raw []byte, syncDirNow bool) (WriteOutcome, string, error) {
+// write is Write; with a batch the caller commits it (one folder sync for
+// many records).
+func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 	v, m, _, err := validateRaw(raw)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	id, project := m["id"].(string), m["project"].(string)
 	data := ojson.Canonical(v)
 	dir := l.RecordsDir(project)
 	path := l.RecordPath(project, id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, "", fmt.Errorf("record log: %w", err)
+		return 0, fmt.Errorf("record log: %w", err)
 	}
-	err = createExclusive(dir, path, data, true, syncDirNow)
+	err = durable.CreateExclusive(path, data, 0o644, b)
 	if err == nil {
-		return Written, dir, nil
+		return Written, nil
 	}
 	if !errors.Is(err, fs.ErrExist) {
-		return 0, "", fmt.Errorf("record log: writing %s: %w", path, err)
+		return 0, fmt.Errorf("record log: writing %s: %w", path, err)
 	}
 	old, rerr := os.ReadFile(path)
 	if rerr != nil {
-		return 0, "", fmt.Errorf("record log: reading %s: %w", path, rerr)
+		return 0, fmt.Errorf("record log: reading %s: %w", path, rerr)
 	}
 	same, oerr := sameContent(old, data)
 	if oerr != nil {
-		return 0, "", fmt.Errorf("record log: %s holds an unreadable file where record %q belongs (%v); move it away to write the record", path, id, oerr)
+		return 0, fmt.Errorf("record log: %s holds an unreadable file where record %q belongs (%v); move it away to write the record", path, id, oerr)
 	}
 	if !same {
-		return 0, "", &LogConflictError{ID: id, Path: path}
+		return 0, &LogConflictError{ID: id, Path: path}
 	}
-	return Duplicate, "", nil
+	return Duplicate, nil
 }
 
 // WriteAll writes records in order, as WriteRecord does, and stops at the
@@ -232,7 +231,7 @@ func (l *Log) write(raw []byte, syncDirNow bool) (WriteOutcome, string, error) {
 // written is durable.
 func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 	out := make([]WriteOutcome, 0, len(rs))
-	dirs := map[string]bool{}
+	var batch durable.Batch // each record fsynced before it is linked
 	var ferr error
 	for _, r := range rs {
 		b, err := EncodeRecord(r)
@@ -240,20 +239,15 @@ func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 			ferr = err
 			break
 		}
-		o, dir, err := l.write(b, false)
+		o, err := l.write(b, &batch)
 		if err != nil {
 			ferr = err
 			break
 		}
-		if dir != "" {
-			dirs[dir] = true
-		}
 		out = append(out, o)
 	}
-	for d := range dirs {
-		if err := syncDir(d); err != nil && ferr == nil {
-			ferr = fmt.Errorf("record log: syncing %s: %w", d, err)
-		}
+	if err := batch.Commit(); err != nil && ferr == nil {
+		ferr = fmt.Errorf("record log: %w", err)
 	}
 	return out, ferr
 }
@@ -267,87 +261,8 @@ func (l *Log) WriteRecord(r Record) (WriteOutcome, error) {
 	return l.Write(b)
 }
 
-// createExclusive writes data to path only if path does not exist, so that
-// the file appears whole or not at all: temp file, fsync, hard link into
-// place (atomic, fails with ErrExist), fsync the directory. Where hard links
-// are not supported it falls back to O_EXCL on the final name.
-func createExclusive(dir, path string, data []byte, syncFile, syncDirNow bool) error {
-	tmp, err := writeTemp(dir, data, syncFile)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fs.ErrExist
-		}
-		return createExclDirect(path, data)
-	}
-	if !syncDirNow {
-		return nil
-	}
-	return syncDir(dir)
-}
-
-func createExclDirect(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-const tmpPrefix = ".tmp-"
-
-func writeTemp(dir string, data []byte, syncFile bool) (string, error) {
-	var rnd [8]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(dir, tmpPrefix+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return "", err
-	}
-	_, werr := f.Write(data)
-	if werr == nil && syncFile {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return "", werr
-	}
-	return tmp, nil
-}
-
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
-	return nil
-}
+// tmpPrefix starts the writers' temporary files, which readers skip.
+const tmpPrefix = durable.TempPrefix
 
 // sameContent compares two records as JSON values: member order, spacing
 // and number spelling do not matter.
@@ -566,14 +481,19 @@ func (l *Log) Ack(project string, ids ...string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("record log: %w", err)
 	}
+	batch := durable.NewBatch(len(ids))
 	for _, id := range ids {
 		path := filepath.Join(dir, EncodeName(id))
-		err := createExclusive(dir, path, []byte(id+"\n"), false, false)
+		err := durable.CreateExclusive(path, []byte(id+"\n"), 0o644, batch)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("record log: acknowledging %q: %w", id, err)
 		}
 	}
-	return syncDir(dir)
+	batch.Dir(dir)
+	if err := batch.Commit(); err != nil {
+		return fmt.Errorf("record log: %w", err)
+	}
+	return nil
 }
 
 func (l *Log) loadAcked(project string) (map[string]bool, []LogProblem, error) {

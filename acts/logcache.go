@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/tp-dev/tp/internal/durable"
 )
 
 // The validation cache lets Load skip the JSON Schema pass for record files
@@ -118,11 +120,5 @@ func (l *Log) saveCache(recordsDir string, ds []digest) {
 		w.WriteByte('\n')
 	}
 	w.Flush()
-	tmp, err := writeTemp(filepath.Dir(path), buf.Bytes(), false)
-	if err != nil {
-		return
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-	}
+	durable.WriteVolatile(path, buf.Bytes(), 0o644)
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -488,8 +489,8 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 		mu.Unlock()
 		cancel()
 	}
-	// Many small files: one syncfs at the end beats an fsync each.
-	batchSync := len(luggage) > manyFiles && syncFSAvailable
+	// Many small files: one flush at the end beats an fsync each.
+	batch := durable.NewBatch(len(luggage))
 	scanners := make([]*scan.LuggageScanner, len(luggage))
 	jobs := make(chan int)
 	for range workers {
@@ -498,7 +499,7 @@ func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.Rea
 			defer wg.Done()
 			for i := range jobs {
 				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
-				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], !batchSync, step); err != nil {
+				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], batch, step); err != nil {
 					fail(err)
 				}
 			}
@@ -528,43 +529,35 @@ feed:
 		found = append(found, sc.Findings()...)
 		names = append(names, filepath.Join(dest, filepath.FromSlash(local[i])))
 	}
-	if batchSync {
-		if !syncFS(tmp) {
-			return nil, nil, fmt.Errorf("luggage: could not flush %s to disk", tmp)
-		}
-	} else {
-		for d := range dirs {
-			syncDir(filepath.Join(tmp, filepath.FromSlash(d)))
-		}
-	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, nil, err
 	}
-	syncDir(tmp)
+	for d := range dirs {
+		batch.Dir(filepath.Join(tmp, filepath.FromSlash(d)))
+	}
+	batch.Dir(tmp)
+	if err := batch.Commit(); err != nil {
+		return nil, nil, fmt.Errorf("luggage: %w", err)
+	}
 	// The temporary folder is ours and fresh; dest was checked absent above,
 	// and rename(2) refuses a non-empty folder appearing there meanwhile.
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
 	}
-	if err := os.Rename(tmp, dest); err != nil {
+	if err := durable.Rename(tmp, dest); err != nil {
 		return nil, nil, err
 	}
-	syncDir(parent)
 	ok = true
 	sort.Strings(names)
 	return names, found, nil
 }
 
-// manyFiles is the file count beyond which a landing flushes the file
-// system once (syncFS) instead of fsyncing each file.
-const manyFiles = 256
-
 // writebackEvery is how many bytes of a luggage file are written before the
-// kernel is asked to start putting them on disk (startWriteback).
+// kernel is asked to start putting them on disk (durable.StartWriteback).
 const writebackEvery = 8 << 20
 
 // extractOne writes one luggage file, checking its digest and size.
-func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, fsync bool, step func(int64)) (int64, error) {
+func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, batch *durable.Batch, step func(int64)) (int64, error) {
 	r, err := open(l.Name)
 	if err != nil {
 		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
@@ -580,8 +573,8 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 		if err := ctx.Err(); err != nil {
 			return n, err
 		}
-		if fsync && n-flushed >= writebackEvery {
-			startWriteback(f, flushed, n-flushed)
+		if !batch.FlushOnce() && n-flushed >= writebackEvery {
+			durable.StartWriteback(f, flushed, n-flushed)
 			flushed = n
 		}
 		buf := side.buffer()
@@ -610,10 +603,8 @@ func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open
 	if l.Size > 0 && n != l.Size {
 		return n, &Error{Entry: "data/files/" + l.Name, Rule: RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", n, l.Size)}
 	}
-	if fsync {
-		if err := f.Sync(); err != nil {
-			return n, err
-		}
+	if err := batch.File(f); err != nil {
+		return n, err
 	}
 	return n, f.Close()
 }
@@ -674,13 +665,6 @@ func sweepStaleMatching(dir string, now time.Time, match func(string) bool) {
 			continue
 		}
 		os.RemoveAll(filepath.Join(dir, name))
-	}
-}
-
-func syncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		f.Sync()
-		f.Close()
 	}
 }
 

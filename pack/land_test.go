@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -716,7 +717,7 @@ func TestAlreadyLandedOtherEncoding(t *testing.T) {
 
 // A pack of many small files lands whole (one flush for all of them).
 func TestLandManyFiles(t *testing.T) {
-	n := manyFiles + 44
+	n := durable.ManyFiles + 44
 	var lug []LuggageSource
 	for i := range n {
 		data := fmt.Sprintf("file %d\n", i)

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/model"
 )
@@ -99,50 +98,25 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 }
 
 // atomicWrite fills a temporary file beside path and renames it into place
-// once it is complete and on disk.
-func atomicWrite(path string, fill func(w *bufio.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
+// once it is complete and on disk (internal/durable). Every failure is a
+// *Error naming path.
+func atomicWrite(path string, fill func(w *bufio.Writer) error) error {
+	err := durable.Write(path, 0o644, fill)
+	if err == nil {
+		return nil
 	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err = fill(w); err != nil {
-		var pe *Error
-		if !errors.As(err, &pe) {
-			err = &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
-		} else if pe.File == "" {
+	var pe *Error
+	if errors.As(err, &pe) {
+		if pe.File == "" {
 			pe.File = path
 		}
 		return err
 	}
-	if err = w.Flush(); err == nil {
-		err = f.Chmod(0o644)
+	var de *durable.Error
+	if errors.As(err, &de) {
+		return &Error{File: path, Rule: RuleWrite, Detail: de.Op + ": " + de.Err.Error()}
 	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		return &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return &Error{File: path, Rule: RuleWrite, Detail: err.Error()}
 }
 
 // luggageChanged is returned when a luggage file's bytes differ between the

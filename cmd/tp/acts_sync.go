@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/gitexec"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
@@ -404,45 +403,21 @@ func actsPrefixed(p, s string) string {
 // it was read (an agent editing it meanwhile): the records are already
 // sent, so the next run stamps without re-raising.
 func actsReplaceFile(path string, old, data []byte, perm fs.FileMode) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(dir, "."+base+".tp-"+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Chmod(perm) // O_CREATE's mode is masked by umask
-	}
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: %w (the document is unchanged)", path, werr)
-	}
-	now, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(now, old) {
-		os.Remove(tmp)
+	changed := errors.New("changed")
+	err := durable.WriteFileIf(path, data, perm, func() error {
+		if now, err := os.ReadFile(path); err != nil || !bytes.Equal(now, old) {
+			return changed
+		}
+		return nil
+	})
+	if err == changed {
 		return withHint(fmt.Errorf("%s changed while tp was syncing it; nothing was written", path), "run tp acts sync again")
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
+	var de *durable.Error
+	if errors.As(err, &de) && de.Op != "rename" && de.Op != "sync folder" {
+		return fmt.Errorf("%w (the document is unchanged)", err)
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return err
 }
 
 // actsCommitMessage lists what the run applied and sent.

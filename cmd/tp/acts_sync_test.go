@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/durable"
 )
 
 func actsEnv(t *testing.T) (dir string, env map[string]string) {
@@ -124,7 +125,7 @@ func TestActsReplaceFileRefusesConcurrentEdit(t *testing.T) {
 	if got, _ := os.ReadFile(p); string(got) != "theirs\n" {
 		t.Fatalf("%q", got)
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".STATE.md.tp-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, durable.TempPrefix+"*")); len(left) != 0 {
 		t.Fatal("temp file left", left)
 	}
 	if err := actsReplaceFile(p, []byte("theirs\n"), []byte("ours\n"), 0o600); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
@@ -176,8 +177,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 			recorded = append(recorded, a.ID())
 		}
 	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.Remove(tmp)
+	if err := durable.Rename(tmp, out); err != nil {
 		return err
 	}
 

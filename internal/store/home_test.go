@@ -610,9 +610,9 @@ func TestFailedWriteLeavesOldVersion(t *testing.T) {
 	}
 	id := v.Get("id").Text()
 	before, _ := os.ReadFile(s.Path(id))
-	old := rename
-	defer func() { rename = old }()
-	rename = func(string, string) error { return errors.New("disk pulled") }
+	old := durableWrite
+	defer func() { durableWrite = old }()
+	durableWrite = func(string, []byte, fs.FileMode) error { return errors.New("disk pulled") }
 	v.Set("title", ojson.NewString("changed"))
 	if _, err := s.Save(v, 1); err == nil || !strings.Contains(err.Error(), "disk pulled") {
 		t.Fatalf("save = %v", err)
@@ -622,7 +622,7 @@ func TestFailedWriteLeavesOldVersion(t *testing.T) {
 		t.Error("a failed save changed the stored file")
 	}
 	assertClean(t, s)
-	rename = old
+	durableWrite = old
 	if _, err := s.Save(v, 1); err != nil {
 		t.Errorf("after a failed save the store is usable: %v", err)
 	}

@@ -14,6 +14,3 @@ func pidAlive(pid int) bool {
 	p.Release()
 	return true
 }
-
-// syncDir: folders cannot be fsynced here; the rename is already atomic.
-func syncDir(string) {}

@@ -4,7 +4,6 @@ package store
 
 import (
 	"errors"
-	"os"
 	"syscall"
 )
 
@@ -14,13 +13,4 @@ import (
 func pidAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || !errors.Is(err, syscall.ESRCH)
-}
-
-// syncDir makes a rename durable; errors are ignored because the data file
-// itself is already synced and some file systems refuse a folder fsync.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 )
 
@@ -165,45 +166,19 @@ func truthy(v *ojson.Value) bool {
 	return true
 }
 
-// writeAtomic replaces path with data: a temp file beside it (named as the
-// reference names its own, <path>.tmp-<pid>-<hex>, so neither side lists
-// it), fsync, rename, fsync of the folder. On any failure the temp file is
-// removed and path is untouched.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp := fmt.Sprintf("%s.tmp-%d-%s", path, os.Getpid(), randHex(4))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: fsync: %w", tmp, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err = rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	syncDir(filepath.Dir(path))
-	return nil
+// writeAtomic replaces path with data durably (internal/durable): on any
+// failure path is untouched and no temporary file is left.
+func writeAtomic(path string, data []byte) error {
+	return durableWrite(path, data, 0o600)
 }
 
 // beforeWrite, when set by a test, runs between the version check and the
 // write, widening the window a missing lock would let another writer into.
 var beforeWrite func()
 
-// rename is os.Rename; tests replace it to simulate a crash before the
-// rename lands.
-var rename = os.Rename
+// durableWrite is durable.WriteFile; tests replace it to simulate a write
+// that fails before the rename lands.
+var durableWrite = durable.WriteFile
 
 func randHex(n int) string {
 	b := make([]byte, n)

@@ -1,0 +1,224 @@
+// Package durable is tp's one way of putting files on disk so that a crash
+// leaves either the old file or the whole new one, never a mix: a
+// temporary file in the same folder, write, fsync, rename, fsync of the
+// folder. It also has a batch form (Batch) that makes many new files
+// durable with one flush, and an exclusive create (CreateExclusive) for
+// logs whose files must never be replaced.
+//
+// Errors are handled one way everywhere: every failure is returned as an
+// *Error naming the target and the step, and on any failure before the
+// rename the temporary file is removed and the target is untouched. A
+// folder fsync the file system does not support (EINVAL, ENOTSUP; every
+// folder on Windows) is not an error: there the rename is as durable as
+// the system can make it. Any other folder fsync failure is returned.
+package durable
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TempPrefix starts the name of every temporary file this package creates,
+// so readers of a folder can skip files in flight or left by a crash.
+const TempPrefix = ".tmp-"
+
+// IsTemp reports whether a file name is one of this package's temporary
+// files.
+func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// Error is a failed durable write: Path is the target, Op the step.
+type Error struct {
+	Path string
+	Op   string
+	Err  error
+}
+
+func (e *Error) Error() string { return "write " + e.Path + ": " + e.Op + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail wraps err as an *Error, dropping the temporary file's name that
+// os errors carry (the target is what the person knows).
+func fail(path, op string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return &Error{Path: path, Op: op, Err: err}
+}
+
+// rename is os.Rename; this package's tests replace it to fail a rename.
+var rename = os.Rename
+
+// WriteFile replaces path with data, durably: when it returns nil the new
+// bytes and the folder entry are on disk; when it fails before the rename,
+// path is as it was and no temporary file is left. The file gets exactly
+// perm (not perm masked by the umask).
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return write(path, perm, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, nil)
+}
+
+// WriteFileIf is WriteFile that calls ok after the new bytes are on disk
+// and just before the rename; an error from ok leaves path untouched and is
+// returned as it is (for compare-and-swap: refuse when the file changed
+// since it was read).
+func WriteFileIf(path string, data []byte, perm fs.FileMode, ok func() error) error {
+	return write(path, perm, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, ok)
+}
+
+// Write is WriteFile for content produced as a stream: fill writes into a
+// 1 MiB buffer over the temporary file. An error from fill is returned as
+// it is, with nothing written.
+func Write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error) error {
+	return write(path, perm, fill, nil)
+}
+
+func write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) (err error) {
+	dir := filepath.Dir(path)
+	f, tmp, err := createTemp(dir, perm)
+	if err != nil {
+		return fail(path, "create temporary file", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err = fill(w); err != nil {
+		return err
+	}
+	if err = w.Flush(); err != nil {
+		return fail(path, "write", err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return fail(path, "chmod", err)
+	}
+	if err = f.Sync(); err != nil {
+		return fail(path, "fsync", err)
+	}
+	if err = f.Close(); err != nil {
+		return fail(path, "close", err)
+	}
+	if ok != nil {
+		if err = ok(); err != nil {
+			return err
+		}
+	}
+	if err = rename(tmp, path); err != nil {
+		return fail(path, "rename", err)
+	}
+	return SyncDir(dir)
+}
+
+// Rename moves a file that is already durable (written by this package
+// under another name) to newpath and makes the move durable. On failure
+// oldpath is removed, so nothing half-done is left behind.
+func Rename(oldpath, newpath string) error {
+	if err := rename(oldpath, newpath); err != nil {
+		os.Remove(oldpath)
+		return fail(newpath, "rename", err)
+	}
+	return SyncDir(filepath.Dir(newpath))
+}
+
+// WriteVolatile replaces path with data atomically but not durably (no
+// fsync): for caches that are rebuilt when lost. After a crash path holds
+// the old bytes, the new bytes, or (on some file systems) nothing.
+func WriteVolatile(path string, data []byte, perm fs.FileMode) error {
+	f, tmp, err := createTemp(filepath.Dir(path), perm)
+	if err != nil {
+		return fail(path, "create temporary file", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fail(path, "write", err)
+	}
+	return nil
+}
+
+// CreateExclusive writes data to path only if path does not exist, so the
+// file appears whole or not at all and an existing file is never replaced:
+// a temporary file, then a hard link into place (atomic; fails with an
+// error matching fs.ErrExist when path exists). Where hard links are not
+// supported it falls back to O_EXCL on the final name.
+//
+// With b nil the file and its folder entry are durable on return. With a
+// batch, the file's flush and the folder's are b's (see Batch): durable
+// once b.Commit returns nil.
+func CreateExclusive(path string, data []byte, perm fs.FileMode, b *Batch) error {
+	dir := filepath.Dir(path)
+	if b == nil {
+		b = &Batch{}
+		if err := createExclusive(path, dir, data, perm, b); err != nil {
+			return err
+		}
+		return b.Commit()
+	}
+	return createExclusive(path, dir, data, perm, b)
+}
+
+func createExclusive(path, dir string, data []byte, perm fs.FileMode, b *Batch) error {
+	f, tmp, err := createTemp(dir, perm)
+	if err != nil {
+		return fail(path, "create temporary file", err)
+	}
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = b.File(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(path, "write", err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fail(path, "link", fs.ErrExist)
+		}
+		return b.WriteNew(path, data, perm)
+	}
+	b.Dir(dir)
+	return nil
+}
+
+func createTemp(dir string, perm fs.FileMode) (*os.File, string, error) {
+	for {
+		var rnd [8]byte
+		rand.Read(rnd[:])
+		tmp := filepath.Join(dir, TempPrefix+hex.EncodeToString(rnd[:]))
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmp, err
+	}
+}
