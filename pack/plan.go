@@ -105,6 +105,9 @@ type Plan struct {
 	Repairs []Repair `json:"repairs"`
 	// Luggage is each file and where it will be written.
 	Luggage []PlanLuggage `json:"luggage"`
+	// GitDirs are luggage folders holding git metadata (".git/"): data,
+	// but a folder whose config can make git run programs (GitDirs).
+	GitDirs []string `json:"git_dirs"`
 	// NextSteps are in the order §4.4 demands: required landing checks,
 	// re-verification of sealed facts, open asks, then the sender's own
 	// next steps. Land writes them as the passport's next_steps.
@@ -337,6 +340,16 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 		pl.Asks = append(pl.Asks, planAsk(a))
 	}
 	pl.Instructions, pl.Credentials = findings(obj)
+	names := make([]string, len(p.Luggage))
+	for i, l := range p.Luggage {
+		names[i] = l.Name
+	}
+	pl.GitDirs = GitDirs(names)
+	if len(pl.GitDirs) > 0 {
+		pl.Warnings = append(pl.Warnings, gitDirWarning(pl.GitDirs))
+	} else {
+		pl.GitDirs = []string{}
+	}
 	if pl.Checks == nil {
 		pl.Checks = []PlanCheck{}
 	}
