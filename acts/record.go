@@ -28,6 +28,14 @@ type Record struct {
 	Note        string     `json:"note,omitempty"`         // settled: the principal's note on the settlement
 	Text        string     `json:"text,omitempty"`         // note: what the note says
 	Context     string     `json:"context,omitempty"`      // e.g. "migration"
+	// Sig is the armored SSHSIG of the record's canonical bytes without sig
+	// (D19): principal-side records are signed with the principal's key.
+	Sig string `json:"sig,omitempty"`
+
+	// SignedBy is set by Log.Load on a principal-side record whose
+	// signature verified against the project's principals; nil otherwise.
+	// It is not part of the record.
+	SignedBy *SignedBy `json:"-"`
 }
 
 // Terms are what the act asks of the principal (§2).

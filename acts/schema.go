@@ -263,7 +263,7 @@ func recordFromDoc(m map[string]any) Record {
 		Origin: str(m, "origin"), By: str(m, "by"), Key: str(m, "key"), Project: str(m, "project"),
 		TS: str(m, "ts"), Reason: str(m, "reason"), Outcome: str(m, "outcome"),
 		RestoreText: str(m, "restore_text"), Relation: str(m, "relation"), Target: str(m, "target"),
-		Note: str(m, "note"), Text: str(m, "text"), Context: str(m, "context"),
+		Note: str(m, "note"), Text: str(m, "text"), Context: str(m, "context"), Sig: str(m, "sig"),
 	}
 	if n, ok := m["terms_rev"].(float64); ok {
 		r.TermsRev = int(n)

@@ -1,0 +1,275 @@
+package acts
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"golang.org/x/crypto/ssh"
+)
+
+func testSigner(t testing.TB) ssh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+const signNow = "2026-11-30T10:00:00Z"
+
+// signedSetup is a log with one raised act in project demo, alice
+// registered as its principal (trust on first use).
+func signedSetup(t *testing.T) (*Log, *ActState, ssh.Signer) {
+	t.Helper()
+	l := OpenLog(t.TempDir())
+	key := DeriveKey("demo", "Renew the domain")
+	if _, err := l.WriteRecord(Record{PH: "0.3", Ext: "acts/0.3", ID: RaisedID(key), Type: TypeRaised, Origin: "requester",
+		By: "registrar:demo", Key: key, Project: "demo", TS: signNow, Terms: &Terms{Text: "Renew the domain"}, TermsRev: 1}); err != nil {
+		t.Fatal(err)
+	}
+	alice := testSigner(t)
+	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp@test", signNow, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	return l, logState(t, l, key), alice
+}
+
+func logState(t *testing.T, l *Log, key string) *ActState {
+	t.Helper()
+	ld, err := l.Load("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Record
+	for _, r := range ld.Records {
+		if r.Key == key {
+			rs = append(rs, r)
+		}
+	}
+	st, err := Lifecycle(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func settleSigned(t *testing.T, l *Log, st *ActState, s ssh.Signer, nonce string) Record {
+	t.Helper()
+	rs, err := BuildSettle(st, Sender{By: "ps:tp@test", Decider: "p:alice", Now: signNow, Nonce: func() string { return nonce }}, "done", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != nil {
+		if err := SignAll(rs, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.WriteAll(rs); err != nil {
+		t.Fatal(err)
+	}
+	return rs[0]
+}
+
+// rewrite changes a record file in place (a forger with write access to
+// the folder).
+func rewrite(t *testing.T, path string, edit func(v *ojson.Value)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ojson.ParseStrict(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(v)
+	if err := os.WriteFile(path, ojson.Canonical(v), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSignedSettlements(t *testing.T) {
+	cases := []struct {
+		name string
+		do   func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) (id string)
+		why  string // "" = applied
+	}{
+		{"good", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			return settleSigned(t, l, st, alice, "n1").ID
+		}, ""},
+		{"unsigned", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			return settleSigned(t, l, st, nil, "n1").ID
+		}, "unsigned"},
+		{"tampered byte", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			r := settleSigned(t, l, st, alice, "n1")
+			rewrite(t, l.RecordPath("demo", r.ID), func(v *ojson.Value) { v.Set("outcome", ojson.NewString("dropped")) })
+			return r.ID
+		}, "does not match"},
+		{"unknown member added", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			r := settleSigned(t, l, st, alice, "n1")
+			rewrite(t, l.RecordPath("demo", r.ID), func(v *ojson.Value) { v.Set("x", ojson.NewString("y")) })
+			return r.ID
+		}, "does not match"},
+		{"wrong key", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			return settleSigned(t, l, st, testSigner(t), "n1").ID
+		}, "not a principal"},
+		{"removed principal", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			bob := testSigner(t)
+			if _, err := l.ChangePrincipal("demo", PrincipalAdded, "bob", bob.PublicKey(), alice, "ps:tp@test", "2026-11-30T10:00:01Z", "b1"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.ChangePrincipal("demo", PrincipalRemoved, "alice", alice.PublicKey(), bob, "ps:tp@test", "2026-11-30T10:00:02Z", "b2"); err != nil {
+				t.Fatal(err)
+			}
+			return settleSigned(t, l, st, alice, "n1").ID
+		}, "not a principal"},
+		{"replayed for another act", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			// alice's genuine settlement of one act, copied onto another
+			// act's key under a new id: the signature covers key and id.
+			r := settleSigned(t, l, st, alice, "n1")
+			other := DeriveKey("demo", "Pay the invoice")
+			l.WriteRecord(Record{PH: "0.3", Ext: "acts/0.3", ID: RaisedID(other), Type: TypeRaised, Origin: "requester",
+				By: "registrar:demo", Key: other, Project: "demo", TS: signNow, Terms: &Terms{Text: "Pay the invoice"}, TermsRev: 1})
+			b, _ := os.ReadFile(l.RecordPath("demo", r.ID))
+			v, _ := ojson.ParseStrict(b)
+			id := "s:" + other + ":replayed"
+			v.Set("key", ojson.NewString(other))
+			v.Set("id", ojson.NewString(id))
+			os.WriteFile(l.RecordPath("demo", id), ojson.Canonical(v), 0o644)
+			return id
+		}, "does not match"},
+		{"allowed_signers edited by hand", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
+			mallory := testSigner(t)
+			f, _ := os.OpenFile(l.SignersPath("demo"), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("mallory " + string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))
+			f.Close()
+			return settleSigned(t, l, st, mallory, "n1").ID
+		}, "cannot be trusted"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, st, alice := signedSetup(t)
+			id := c.do(t, l, st, alice)
+			ld, err := l.Load("demo")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var applied *Record
+			for i, r := range ld.Records {
+				if r.ID == id {
+					applied = &ld.Records[i]
+				}
+			}
+			if c.why == "" {
+				if applied == nil || applied.SignedBy == nil || applied.SignedBy.Principal != "alice" || len(ld.Rejected) != 0 {
+					t.Fatalf("a good signature was not accepted: %+v %v", applied, ld.Rejected)
+				}
+				if st := logState(t, l, st.Key); st.Status != StatusSettled {
+					t.Fatalf("state %s", st.Status)
+				}
+				return
+			}
+			if applied != nil {
+				t.Fatalf("record %s was accepted", id)
+			}
+			found := false
+			for _, rj := range ld.Rejected {
+				if rj.ID == id {
+					found = true
+					if !strings.Contains(rj.Why, c.why) || rj.Path != l.RecordPath("demo", id) {
+						t.Fatalf("rejected for %q at %s, want %q", rj.Why, rj.Path, c.why)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("record %s neither accepted nor reported: %v", id, ld.Rejected)
+			}
+			if _, err := os.Stat(l.RecordPath("demo", id)); err != nil {
+				t.Fatal("a rejected record must stay in the log")
+			}
+		})
+	}
+}
+
+// A project without principals works unsigned (today's behaviour).
+func TestUnsignedProjectAcceptsUnsigned(t *testing.T) {
+	l := OpenLog(t.TempDir())
+	key := DeriveKey("demo", "Renew the domain")
+	l.WriteRecord(Record{PH: "0.3", Ext: "acts/0.3", ID: RaisedID(key), Type: TypeRaised, Origin: "requester",
+		By: "registrar:demo", Key: key, Project: "demo", TS: signNow, Terms: &Terms{Text: "Renew the domain"}, TermsRev: 1})
+	settleSigned(t, l, logState(t, l, key), nil, "n1")
+	ld, _ := l.Load("demo")
+	if !ld.Unauthenticated() || len(ld.Rejected) != 0 || logState(t, l, key).Status != StatusSettled {
+		t.Fatal("unsigned settlement refused in a project without principals")
+	}
+}
+
+func TestPrincipalChanges(t *testing.T) {
+	l, _, alice := signedSetup(t)
+	bob, mallory := testSigner(t), testSigner(t)
+	// Only a principal changes the principals.
+	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "mallory", mallory.PublicKey(), mallory, "x", signNow, "m1"); err == nil || !strings.Contains(err.Error(), "not a principal") {
+		t.Fatalf("self-added mallory: %v", err)
+	}
+	if _, err := l.ChangePrincipal("demo", PrincipalRemoved, "alice", alice.PublicKey(), alice, "x", signNow, "r0"); err == nil || !strings.Contains(err.Error(), "last principal") {
+		t.Fatalf("removed the last principal: %v", err)
+	}
+	p, err := l.ChangePrincipal("demo", PrincipalAdded, "bob", bob.PublicKey(), alice, "x", "2026-11-30T10:00:05Z", "b1")
+	if err != nil || len(p.Chain) != 2 || p.Mismatch != "" {
+		t.Fatalf("%v %+v", err, p)
+	}
+	// A forged change dropped into principals/ is ignored and reported.
+	forged := filepath.Join(l.PrincipalsDir("demo"), EncodeName("p:forged")+".json")
+	os.WriteFile(forged, []byte(`{"ph":"0.3","ext":"tp-principals/0.1","id":"p:forged","type":"principal_added","by":"x","project":"demo","ts":"2026-11-30T11:00:00Z","principal":"mallory","public_key":"`+strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))+`"}`), 0o644)
+	p, _ = l.LoadPrincipals("demo")
+	if len(p.Chain) != 2 || p.Mismatch != "" || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "p:forged") {
+		t.Fatalf("forged change: %+v", p)
+	}
+	// allowed_signers deleted: fail closed, and WriteSigners repairs it.
+	os.Remove(l.SignersPath("demo"))
+	if p, _ = l.LoadPrincipals("demo"); p.Mismatch == "" {
+		t.Fatal("missing allowed_signers not noticed")
+	}
+	if p, err = l.WriteSigners("demo"); err != nil || p.Mismatch != "" || len(p.Allowed.Signers) != 2 {
+		t.Fatalf("repair: %v %+v", err, p)
+	}
+}
+
+func BenchmarkSignRecord(b *testing.B) {
+	s := testSigner(b)
+	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
+		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
+	for b.Loop() {
+		if err := SignRecord(&r, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerifyRecord(b *testing.B) {
+	s := testSigner(b)
+	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
+		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
+	SignRecord(&r, s)
+	raw, _ := EncodeRecord(r)
+	l := OpenLog(b.TempDir())
+	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "alice", s.PublicKey(), s, "x", signNow, "a"); err != nil {
+		b.Fatal(err)
+	}
+	p, _ := l.LoadPrincipals("demo")
+	for b.Loop() {
+		if _, err := VerifyRecord(p.Allowed, raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
