@@ -97,7 +97,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHome(cmd, io, g)
+			return homeCmd(cmd, io, g)
 		},
 	}
 	root.SetIn(io.In)
@@ -121,11 +121,6 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 	// commands
 	)
 	return root, g
-}
-
-// runHome is what plain `tp` does. Until the home screen exists it prints help.
-var runHome = func(cmd *cobra.Command, io *IO, g *globalOpts) error {
-	return cmd.Help()
 }
 
 // run executes the command line and maps errors to exit codes; it is the

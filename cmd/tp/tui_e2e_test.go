@@ -218,13 +218,14 @@ func init() {
 }
 
 // The UI's hooks are set, and without a terminal every command stays
-// headless: plain `tp` prints help instead of opening the home screen.
+// headless: plain `tp` prints the home summary instead of opening the home
+// screen.
 func TestTUIHooksAndHeadlessFallback(t *testing.T) {
 	if !hooksSetAtInit {
 		t.Fatal("a UI hook is not set")
 	}
-	code, out, _ := runWith(map[string]string{"TP_STORE": t.TempDir()})
-	if code != exitOK || !strings.Contains(out, "tp carries unfinished work") {
+	code, out, _ := runWith(map[string]string{"TP_STORE": t.TempDir(), "TP_ACTS": t.TempDir()})
+	if code != exitOK || !strings.Contains(out, "passports  none") || strings.Contains(out, "tp carries unfinished work") {
 		t.Fatalf("plain tp without a terminal: code %d\n%s", code, out)
 	}
 }

@@ -32,6 +32,9 @@ func forbidden(pkg string) []string {
 		return append([]string{module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "pack"), strings.HasPrefix(rel, "acts"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case rel == "home" || strings.HasPrefix(rel, "home/"):
+		// The home summary is core: the plain/JSON output and the UI share it.
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "themes"):
 		return []string{module + "/ui", module + "/cmd", module + "/pack", module + "/acts"}
 	case strings.HasPrefix(rel, "ui"):

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/home"
+	"github.com/tp-dev/tp/internal/sanitize"
+)
+
+// runHome is plain `tp` on a terminal (the home screen); the UI wiring sets
+// it. Without a terminal, or with --plain or --json, `tp` prints the home
+// summary instead (runHomeSummary).
+var runHome func(cmd *cobra.Command, io *IO, g *globalOpts) error
+
+// homeCmd is what `tp` with no command does.
+func homeCmd(cmd *cobra.Command, io *IO, g *globalOpts) error {
+	if io.Interactive(g) && runHome != nil {
+		return runHome(cmd, io, g)
+	}
+	return runHomeSummary(io, g)
+}
+
+// homeSources points the summary at the store, the acts log and the
+// current folder. An acts log that cannot be located is a problem line,
+// not an error: the passports are still worth showing.
+func homeSources(io *IO, g *globalOpts) (home.Sources, []string, error) {
+	st, err := openStore(io, g)
+	if err != nil {
+		return home.Sources{}, nil, err
+	}
+	src := home.Sources{Store: st}
+	var probs []string
+	if l, err := openActsLog(io, g); err != nil {
+		probs = append(probs, "acts: "+err.Error())
+	} else {
+		src.Acts = l
+	}
+	if wd, err := os.Getwd(); err == nil {
+		src.Dir = wd
+	}
+	return src, probs, nil
+}
+
+// runHomeSummary prints the home summary: stable text, or with --json one
+// document (home.Summary). What could not be read goes to stderr as
+// warnings (and into "problems" with --json).
+func runHomeSummary(io *IO, g *globalOpts) error {
+	src, probs, err := homeSources(io, g)
+	if err != nil {
+		return err
+	}
+	s, err := home.Summarize(context.Background(), src)
+	if err != nil {
+		return storeHint(err)
+	}
+	if len(probs) > 0 {
+		s.Problems = append(probs, s.Problems...)
+	}
+	if g.json {
+		return writeJSON(io.Out, s)
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p))
+	}
+	renderHome(io.Out, s)
+	return nil
+}
+
+// plural is "1 ask", "2 asks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// renderHome prints the summary as stable text: one block per source, a
+// row per passport, project and pack, and what to type next.
+func renderHome(w io.Writer, s *home.Summary) {
+	l := sanitize.Line
+	fmt.Fprintf(w, "store      %s\n", l(s.Store))
+	if len(s.Passports) == 0 {
+		fmt.Fprintf(w, "passports  none (tp new --title T --goal G starts one)\n")
+	} else {
+		fmt.Fprintf(w, "passports  %s · %s · %s\n", plural(len(s.Passports), "passport", "passports"),
+			plural(s.OpenAsks, "open ask", "open asks"), plural(s.PendingChecks, "pending check", "pending checks"))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, p := range s.Passports {
+			var open []string
+			if p.OpenAsks > 0 {
+				open = append(open, plural(p.OpenAsks, "open ask", "open asks"))
+			}
+			if p.PendingChecks > 0 {
+				open = append(open, plural(p.PendingChecks, "pending check", "pending checks"))
+			}
+			if len(open) == 0 {
+				open = append(open, "nothing open")
+			}
+			fmt.Fprintf(tw, "  %s\tv%d\t%s\t%s\n", l(p.ID), p.Version, strings.Join(open, ", "), q(p.Title))
+		}
+		tw.Flush()
+	}
+	if s.ActsDir != "" {
+		if len(s.Projects) == 0 {
+			fmt.Fprintf(w, "acts       no open acts in %s\n", l(s.ActsDir))
+		} else {
+			fmt.Fprintf(w, "acts       %s in %s · %s\n", plural(s.OpenActs, "open act", "open acts"),
+				plural(len(s.Projects), "project", "projects"), l(s.ActsDir))
+			for _, p := range s.Projects {
+				fmt.Fprintf(w, "  %s  %d open\n", l(p.Project), p.Open)
+			}
+		}
+	}
+	if len(s.Packs) == 0 {
+		fmt.Fprintf(w, "packs here none in %s\n", l(s.Dir))
+	} else {
+		fmt.Fprintf(w, "packs here %s in %s\n", plural(len(s.Packs), "pack", "packs"), l(s.Dir))
+		for _, p := range s.Packs {
+			fmt.Fprintf(w, "  %s\n", l(p))
+		}
+	}
+	var next []string
+	if len(s.Packs) > 0 {
+		next = append(next, "tp land "+shellWord(s.Packs[0]))
+	}
+	for _, p := range s.Passports {
+		if p.OpenAsks > 0 {
+			next = append(next, "tp asks "+l(p.ID))
+			break
+		}
+	}
+	for _, p := range s.Passports {
+		if p.PendingChecks > 0 {
+			next = append(next, "tp checks "+l(p.ID))
+			break
+		}
+	}
+	if s.OpenActs > 0 {
+		next = append(next, "tp acts")
+	}
+	if len(next) > 0 {
+		fmt.Fprintf(w, "next       %s\n", strings.Join(next, " · "))
+	}
+}
+
+// shellWord quotes a file name for a command line a person may paste.
+func shellWord(s string) string {
+	s = sanitize.Line(s)
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '.' || r == '-' || r == '_' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
