@@ -41,8 +41,6 @@ func (a *App) Top() Component { return a.stack[len(a.stack)-1] }
 // Init starts the first screen.
 func (a *App) Init() tea.Cmd { return a.Top().Init() }
 
-const chrome = 3 // header line, blank line under it, help line
-
 func (a *App) bodyHeight() int {
 	h := a.c.Height - chrome
 	if a.fullHelp {

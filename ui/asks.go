@@ -5,9 +5,10 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // AsksLoadedMsg is sent by the asks screen when the passport was read.
@@ -33,7 +34,7 @@ type AsksKeys struct {
 	List                       ListKeys
 	Answer, Drop, Leave, Write key.Binding
 	Yes, No                    key.Binding
-	Edit                       EditKeys
+	Back, Finish               key.Binding
 }
 
 // DefaultAsksKeys returns the asks screen's keys.
@@ -46,7 +47,8 @@ func DefaultAsksKeys() AsksKeys {
 		Write:  kb([]string{"w"}, "w", "review and save…"),
 		Yes:    kb([]string{"y"}, "y", "yes"),
 		No:     kb([]string{"n", "esc"}, "n/esc", "no"),
-		Edit:   DefaultEditKeys(),
+		Back:   kb([]string{"esc"}, "esc", "back"),
+		Finish: kb([]string{"enter"}, "enter", "finish"),
 	}
 }
 
@@ -67,26 +69,23 @@ type AsksScreen struct {
 	id   string
 	w, h int
 
-	sheet    *AskSheet
-	err      error
-	edits    map[string]AskEdit
-	cur, off int
-	revOff   int // scroll offset of the review list
-	mode     int
-	ta       textarea.Model
-	path     textinput.Model
-	packed   string
-	saving   bool
-	saved    int // changes saved, for the offer that follows
+	sheet  *AskSheet
+	err    error
+	edits  map[string]AskEdit
+	list   components.AskList // the asks, shared with the landing's asks step
+	revOff int                // scroll offset of the review list
+	mode   int
+	path   textinput.Model
+	packed string
+	saving bool
+	saved  int // changes saved, for the offer that follows
 }
 
 // NewAsks returns the asks screen for passport id.
 func NewAsks(c *Common, id string) *AsksScreen {
-	ta := newTextArea(c.Theme)
-	ta.Placeholder = "the answer, as you would give it…"
 	p := newTextInput(c.Theme)
 	p.Prompt = "file: "
-	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]AskEdit{}, ta: ta, path: p}
+	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]AskEdit{}, list: components.NewAskList(c.Theme, "answer"), path: p}
 	s.SetSize(c.Width, c.Height-chrome)
 	return s
 }
@@ -98,9 +97,19 @@ func (s *AsksScreen) Capturing() bool {
 func (s *AsksScreen) Busy() bool { return false }
 func (s *AsksScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.ta.SetWidth(max(w-4, 10))
-	s.ta.SetHeight(max(min(h-12, 6), 2))
+	s.list.SetSize(w, h)
+	if s.sheet != nil {
+		s.list.Cursor.Fit(len(s.sheet.Asks), s.listHeight())
+	}
 	s.path.Width = max(w-10, 10)
+}
+
+func (s *AsksScreen) setSheet(sh *AskSheet) {
+	s.sheet = sh
+	if sh != nil {
+		s.list.Asks = sh.Asks
+		s.list.Cursor.Fit(len(sh.Asks), s.listHeight())
+	}
 }
 
 // Edits returns the staged edits.
@@ -128,7 +137,8 @@ func (s *AsksScreen) Init() tea.Cmd {
 func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case AsksLoadedMsg:
-		s.sheet, s.err = msg.Sheet, msg.Err
+		s.setSheet(msg.Sheet)
+		s.err = msg.Err
 		return s, nil
 	case AsksSavedMsg:
 		s.saving = false
@@ -136,7 +146,8 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			s.err, s.mode = msg.Err, asksList
 			return s, nil
 		}
-		s.sheet, s.err = msg.Sheet, nil
+		s.setSheet(msg.Sheet)
+		s.err = nil
 		s.saved = len(s.edits)
 		s.edits = map[string]AskEdit{}
 		s.mode = asksOffer
@@ -153,8 +164,7 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	}
 	switch s.mode {
 	case asksAnswer:
-		var cmd tea.Cmd
-		s.ta, cmd = s.ta.Update(msg)
+		_, cmd := s.list.UpdateTyping(msg)
 		return s, cmd
 	case asksPath:
 		var cmd tea.Cmd
@@ -167,29 +177,21 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	k := s.keys
 	if s.sheet == nil {
-		if msg.String() == "esc" || msg.String() == "enter" {
+		if key.Matches(msg, k.Back, k.Finish) {
 			return s, pop
 		}
 		return s, nil
 	}
 	switch s.mode {
 	case asksAnswer:
-		switch {
-		case key.Matches(msg, k.Edit.Save):
-			a := s.sheet.Asks[s.cur]
-			if v := strings.TrimSpace(s.ta.Value()); v != "" {
+		t, cmd := s.list.UpdateTyping(msg)
+		if t.Done {
+			a, _ := s.list.Current()
+			if v := strings.TrimSpace(t.Value); t.Kept && v != "" {
 				s.edits[a.ID] = AskEdit{ID: a.ID, Action: "answer", Answer: v}
 			}
-			s.ta.Blur()
 			s.mode = asksList
-			return s, nil
-		case key.Matches(msg, k.Edit.Cancel):
-			s.ta.Blur()
-			s.mode = asksList
-			return s, nil
 		}
-		var cmd tea.Cmd
-		s.ta, cmd = s.ta.Update(msg)
 		return s, cmd
 	case asksReview:
 		switch {
@@ -201,7 +203,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		default:
 			// More changes than fit scroll; the question and its keys stay.
 			if off, ok := k.List.move(msg, s.revOff, len(s.edits), s.reviewHeight()); ok {
-				s.revOff = off
+				s.revOff = components.Clamp(off, len(s.edits), s.reviewHeight())
 			}
 		}
 		return s, nil
@@ -219,11 +221,11 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		}
 		return s, nil
 	case asksPath:
-		switch msg.String() {
-		case "enter":
+		switch {
+		case key.Matches(msg, k.Finish):
 			s.path.Blur()
 			return s, s.packCmd(strings.TrimSpace(s.path.Value()))
-		case "esc":
+		case key.Matches(msg, k.Back):
 			s.path.Blur()
 			s.mode = asksOffer
 			return s, nil
@@ -232,28 +234,32 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		s.path, cmd = s.path.Update(msg)
 		return s, cmd
 	case asksDone:
-		if msg.String() == "esc" || msg.String() == "enter" {
+		if key.Matches(msg, k.Back, k.Finish) {
 			return s, pop
 		}
 		return s, nil
 	}
 	n := len(s.sheet.Asks)
-	if c, ok := k.List.move(msg, s.cur, n, s.listHeight()); ok {
-		s.cur = c
+	if s.list.Cursor.Update(msg, n, s.listHeight()) {
 		return s, nil
 	}
-	if msg.String() == "esc" {
+	if key.Matches(msg, k.Back) {
 		return s, pop
 	}
 	if n == 0 {
 		return s, nil
 	}
-	a := s.sheet.Asks[s.cur]
+	a, _ := s.list.Current()
 	switch {
 	case key.Matches(msg, k.Answer):
-		s.ta.SetValue(s.edits[a.ID].Answer)
+		// Editing an answer starts from its old text: the one staged
+		// here, else the one saved on the passport.
+		old := a.Answer
+		if e, ok := s.edits[a.ID]; ok && e.Action == "answer" {
+			old = e.Answer
+		}
 		s.mode = asksAnswer
-		return s, s.ta.Focus()
+		return s, s.list.StartAnswer(old)
 	case key.Matches(msg, k.Drop):
 		s.edits[a.ID] = AskEdit{ID: a.ID, Action: "drop"}
 	case key.Matches(msg, k.Leave):
@@ -310,7 +316,7 @@ func (s *AsksScreen) ShortHelp() []key.Binding {
 	k := s.keys
 	switch s.mode {
 	case asksAnswer:
-		return []key.Binding{k.Edit.Save, k.Edit.Cancel}
+		return s.list.EditorHelp()
 	case asksReview:
 		if len(s.edits) > s.reviewHeight() {
 			return []key.Binding{kb([]string{"y"}, "y", "save"), k.No, k.List.Down, k.List.Up}
@@ -356,7 +362,6 @@ func (s *AsksScreen) View() string {
 			}
 		}
 		vis, off := window(rows, s.revOff, s.reviewHeight())
-		s.revOff = off
 		out = append(out, vis...)
 		if len(rows) > len(vis) {
 			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
@@ -383,49 +388,24 @@ func (s *AsksScreen) View() string {
 		out = append(out, "", th.Muted.Render("No asks on this passport."))
 		return pad(s.withErr(out), s.w, s.h)
 	}
-	lh := s.listHeight()
-	s.off = follow(s.off, s.cur, lh, len(sh.Asks))
-	for i := s.off; i < min(s.off+lh, len(sh.Asks)); i++ {
-		a := sh.Asks[i]
+	out = append(out, s.list.Rows(s.w, s.listHeight(), func(a Ask) string {
+		if e, ok := s.edits[a.ID]; ok {
+			return th.Warn.Render(fmt.Sprintf("%-10s", map[string]string{"answer": "→answered", "drop": "→dropped"}[e.Action]))
+		}
 		st := a.Status
 		if st == "" {
 			st = "open"
 		}
-		if e, ok := s.edits[a.ID]; ok {
-			st = map[string]string{"answer": "→answered", "drop": "→dropped"}[e.Action]
-			st = th.Warn.Render(fmt.Sprintf("%-10s", st))
-		} else {
-			st = th.Muted.Render(fmt.Sprintf("%-10s", line(st)))
-		}
-		row := st + " " + th.Muted.Render(line(a.ID)) + " " + line(a.What)
-		if i == s.cur {
-			out = append(out, th.Cursor.Render("▸ ")+fit(row, s.w-2))
-		} else {
-			out = append(out, "  "+fit(row, s.w-2))
-		}
-	}
-	out = append(out, th.Muted.Render(strings.Repeat("─", max(s.w, 1))))
-	a := sh.Asks[s.cur]
-	field := func(name, v string) {
-		if v == "" {
-			return
-		}
-		ws := wrap(v, s.w-10)
-		out = append(out, th.Muted.Render(fmt.Sprintf("%-8s", name))+th.Data.Render(ws[0]))
-		for _, l := range ws[1:] {
-			out = append(out, strings.Repeat(" ", 8)+th.Data.Render(l))
-		}
-	}
-	field("what", a.What)
-	field("why", a.Why)
-	field("accept", a.Accept)
+		return th.Muted.Render(fmt.Sprintf("%-10s", line(st)))
+	})...)
+	out = append(out, s.list.Detail(s.w)...)
+	a, _ := s.list.Current()
 	if s.mode == asksAnswer {
-		out = append(out, th.Subtitle.Render("Your answer")+th.Muted.Render(" (ctrl+s keep · esc discard)"))
-		out = append(out, strings.Split(s.ta.View(), "\n")...)
+		out = append(out, s.list.Editor()...)
 	} else if e, ok := s.edits[a.ID]; ok && e.Action == "answer" {
-		field("answer", e.Answer)
+		out = append(out, s.list.Field(s.w, "answer", e.Answer)...)
 	} else if a.Answer != "" {
-		field("answer", a.Answer)
+		out = append(out, s.list.Field(s.w, "answer", a.Answer)...)
 		if a.AnsweredBy != "" {
 			out = append(out, th.Muted.Render("        by "+line(a.AnsweredBy)+" at "+line(a.AnsweredAt)))
 		}

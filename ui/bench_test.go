@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tp-dev/tp/ui/landing"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,7 +37,7 @@ func BenchmarkLandingFirstFrame(b *testing.B) {
 func BenchmarkLandingChecksView(b *testing.B) {
 	c := testCommon(b, Deps{})
 	l := NewLandingWithPlan(c, bigPlan(1000))
-	l.goStep(StepChecks)
+	l.GoStep(landing.StepChecks)
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Update(keyMsg("down"))

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 // ChecksLoadedMsg is sent by the checks screen when the passport was read.
@@ -19,61 +21,70 @@ type ChecksSavedMsg struct {
 	Err   error
 }
 
-// ChecksScreen is `tp checks ID` on a terminal: the landing checks of a
-// stored passport, with the sender's `how` run only after the same
-// confirmation as when landing (D12), and the statuses the person attests
-// saved with w.
+// ChecksScreenKeys are the checks screen's own keys, beside the step's.
+type ChecksScreenKeys struct {
+	Save, Back key.Binding
+}
+
+// ChecksScreen is `tp checks ID` on a terminal: the landing walkthrough's
+// checks step over a stored passport, with the sender's `how` run only
+// after the same confirmation as when landing (D12), and the statuses the
+// person attests saved with w.
 type ChecksScreen struct {
-	c      *Common
-	id     string
-	w, h   int
-	sheet  *CheckSheet
-	pane   *Landing // the landing walkthrough's checks step, alone
-	err    error
-	status string
-	save   key.Binding
+	c       *Common
+	id      string
+	keys    ChecksScreenKeys
+	w, h    int
+	sheet   *CheckSheet
+	session *landing.Session
+	step    *landing.ChecksStep
+	err     error
+	status  string
 }
 
 // NewChecks returns the checks screen for passport id.
 func NewChecks(c *Common, id string) *ChecksScreen {
-	s := &ChecksScreen{c: c, id: id, save: kb([]string{"w"}, "w", "save statuses")}
+	s := &ChecksScreen{c: c, id: id, keys: ChecksScreenKeys{
+		Save: kb([]string{"w"}, "w", "save statuses"),
+		Back: kb([]string{"esc"}, "esc", "back"),
+	}}
 	s.SetSize(c.Width, c.Height-chrome)
 	return s
 }
 
 func (s *ChecksScreen) Title() string { return "checks " + line(s.id) }
 func (s *ChecksScreen) Capturing() bool {
-	return s.pane != nil && s.pane.Capturing()
+	return s.step != nil && s.step.Capturing()
 }
-func (s *ChecksScreen) Busy() bool { return s.pane != nil && s.pane.Busy() }
+func (s *ChecksScreen) Busy() bool { return s.step != nil && s.step.Busy() }
 func (s *ChecksScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	if s.pane != nil {
-		s.pane.SetSize(w, h-2)
+	if s.step != nil {
+		s.step.SetSize(w, h-2, h-2)
 	}
 }
 func (s *ChecksScreen) ShortHelp() []key.Binding {
-	if s.pane == nil {
+	if s.step == nil {
 		return nil
 	}
-	if s.pane.dialog.open || s.pane.Busy() {
-		return s.pane.ShortHelp()
+	if s.step.Modal() || s.step.Busy() {
+		return s.step.ShortHelp()
 	}
-	return append(s.pane.ShortHelp(), s.save)
+	return append(s.step.ShortHelp(), s.keys.Save)
 }
 func (s *ChecksScreen) FullHelp() [][]key.Binding {
-	if s.pane == nil {
+	if s.step == nil {
 		return nil
 	}
-	return append(s.pane.FullHelp(), []key.Binding{s.save})
+	return append(s.step.FullHelp(), []key.Binding{s.keys.Save})
 }
 
 // Decisions are the statuses attested so far.
 func (s *ChecksScreen) Decisions() map[string]CheckDecision {
-	if s.pane == nil {
+	if s.session == nil {
 		return nil
 	}
-	return s.pane.Decisions().Checks
+	return s.session.Decisions().Checks
 }
 
 // Init reads the passport's checks.
@@ -94,7 +105,7 @@ func (s *ChecksScreen) Init() tea.Cmd {
 func (s *ChecksScreen) changes() map[string]CheckDecision {
 	out := map[string]CheckDecision{}
 	for _, c := range s.sheet.Checks {
-		d, ok := s.pane.checks[c.ID]
+		d, ok := s.session.Checks[c.ID]
 		if !ok {
 			continue
 		}
@@ -114,9 +125,8 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case ChecksLoadedMsg:
 		s.sheet, s.err = msg.Sheet, msg.Err
 		if s.sheet != nil {
-			l := NewLandingWithPlan(s.c, &Plan{File: s.id, Origin: s.sheet.Origin, Checks: s.sheet.Checks})
-			l.checksOnly, l.step = true, StepChecks
-			s.pane = l
+			s.session = landing.NewSession(s.c, &Plan{File: s.id, Origin: s.sheet.Origin, Checks: s.sheet.Checks})
+			s.step = landing.NewChecksStep(s.session)
 			s.SetSize(s.w, s.h)
 		}
 		return s, nil
@@ -128,39 +138,43 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 		s.err = nil
 		s.status = fmt.Sprintf("✓ saved (checks changed: %d)", msg.Saved)
 		for i, c := range s.sheet.Checks {
-			if d, ok := s.pane.checks[c.ID]; ok && d.Status != "" {
+			if d, ok := s.session.Checks[c.ID]; ok && d.Status != "" {
 				s.sheet.Checks[i].Status = d.Status
 			}
 			// A run is saved once; another run makes it a change again.
-			if d, ok := s.pane.checks[c.ID]; ok && d.Ran {
+			if d, ok := s.session.Checks[c.ID]; ok && d.Ran {
 				d.Ran = false
-				s.pane.checks[c.ID] = d
+				s.session.Checks[c.ID] = d
 			}
 		}
 		return s, nil
 	case tea.KeyMsg:
-		if s.pane == nil {
-			if msg.String() == "esc" || msg.String() == "enter" {
+		if s.step == nil {
+			if key.Matches(msg, s.keys.Back) || msg.Type == tea.KeyEnter {
 				return s, pop
 			}
 			return s, nil
 		}
-		if !s.pane.Capturing() && !s.pane.dialog.open && !s.pane.Busy() && key.Matches(msg, s.save) {
-			ch := s.changes()
-			if len(ch) == 0 {
-				s.status = "nothing to save"
-				return s, nil
+		if !s.step.Modal() && !s.step.Busy() {
+			switch {
+			case key.Matches(msg, s.keys.Save):
+				ch := s.changes()
+				if len(ch) == 0 {
+					s.status = "nothing to save"
+					return s, nil
+				}
+				src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
+				return s, func() tea.Msg { return ChecksSavedMsg{Saved: len(ch), Err: src.SaveChecks(ctx, id, ch)} }
+			case key.Matches(msg, s.keys.Back):
+				return s, pop
 			}
-			src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
-			return s, func() tea.Msg { return ChecksSavedMsg{Saved: len(ch), Err: src.SaveChecks(ctx, id, ch)} }
 		}
 		s.status = ""
 	}
-	if s.pane == nil {
+	if s.step == nil {
 		return s, nil
 	}
-	_, cmd := s.pane.Update(msg)
-	return s, cmd
+	return s, s.step.Update(msg)
 }
 
 // View draws the passport line, the checks and the save state.
@@ -183,5 +197,5 @@ func (s *ChecksScreen) View() string {
 	case s.status != "":
 		foot = th.Pass.Render(s.status)
 	}
-	return fit(head, s.w) + "\n" + s.pane.View() + "\n" + fit(foot, s.w)
+	return fit(head, s.w) + "\n" + s.step.View() + "\n" + fit(foot, s.w)
 }

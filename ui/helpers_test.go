@@ -162,3 +162,7 @@ func assertSafe(t testing.TB, view string) {
 		}
 	}
 }
+
+func editorText(l *Landing) string { v, _ := l.Checks().Editor(); return v }
+
+func editorOpen(l *Landing) bool { _, open := l.Checks().Editor(); return open }

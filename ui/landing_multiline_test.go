@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/tp-dev/tp/ui/components"
 	"strings"
 	"testing"
 
@@ -80,7 +81,7 @@ func TestMultiLineHowEditRunsExactText(t *testing.T) {
 				d.typeText(tc.typed)
 				d.keys("ctrl+s")
 			}
-			if l.dialog.editing {
+			if editorOpen(l) {
 				t.Fatal("ctrl+s did not end editing")
 			}
 			v := d.view()
@@ -124,13 +125,13 @@ func TestMultiLineHowEditorView(t *testing.T) {
 	d := newDriver(t, New(c, NewLanding(c, "x")))
 	d.keys("tab", "r", "e")
 	l := landingOf(d)
-	if got := l.dialog.input.Value(); got != twoLineHow {
+	if got := editorText(l); got != twoLineHow {
 		t.Fatalf("editor holds %q, want %q", got, twoLineHow)
 	}
 	v := d.view()
 	hasLines(t, v, "Edit the command", "echo first-line", "echo second-line", "ctrl+s: review")
 	d.keys("enter")
-	if !l.dialog.editing {
+	if !editorOpen(l) {
 		t.Fatal("enter ended editing instead of starting a new line")
 	}
 	var help []string
@@ -224,7 +225,7 @@ func TestCutRowsKeepsEveryByte(t *testing.T) {
 		"short",
 	} {
 		for _, w := range []int{8, 13, 40} {
-			rows := cutRows(ln, w)
+			rows := components.CutRows(ln, w)
 			if got := strings.Join(rows, ""); got != ln {
 				t.Fatalf("w=%d: rows join to %q, want %q", w, got, ln)
 			}
@@ -253,10 +254,10 @@ func TestLongLineContinuationMarked(t *testing.T) {
 		}
 		return false
 	}
-	if !hasRow(func(r string) bool { return strings.Contains(r, contMark) && strings.Contains(r, "END") }) {
+	if !hasRow(func(r string) bool { return strings.Contains(r, components.ContMark) && strings.Contains(r, "END") }) {
 		t.Fatalf("the wrapped end of line 1 is not marked as its continuation:\n%s", v)
 	}
-	if hasRow(func(r string) bool { return strings.Contains(r, contMark+"echo next") }) {
+	if hasRow(func(r string) bool { return strings.Contains(r, components.ContMark+"echo next") }) {
 		t.Fatalf("a real second line is marked as a continuation:\n%s", v)
 	}
 	if !strings.Contains(v, "continues the line above") {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tp-dev/tp/ui/components"
+	"github.com/tp-dev/tp/ui/landing"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,11 +34,11 @@ func TestLandingWalk(t *testing.T) {
 	f := &fakeLander{plan: samplePlan(), landed: sampleLanded(), progress: 3}
 	d := newLandingApp(t, f, dir)
 	l := landingOf(d)
-	if l.Phase() != PhaseWalk || l.Step() != StepSummary {
+	if l.Phase() != PhaseWalk || l.Step() != landing.StepSummary {
 		t.Fatalf("phase %d step %d", l.Phase(), l.Step())
 	}
 	d.keys("tab") // checks
-	if l.Step() != StepChecks {
+	if l.Step() != landing.StepChecks {
 		t.Fatalf("after summary comes step %d, want the checks (§4.4)", l.Step())
 	}
 	d.keys("r", "y") // run c1's command, confirmed
@@ -47,7 +49,7 @@ func TestLandingWalk(t *testing.T) {
 	d.keys("s") // c2 skipped → c3
 	d.keys("f") // c3 failed
 	d.keys("tab")
-	if l.Step() != StepFacts {
+	if l.Step() != landing.StepFacts {
 		t.Fatal("not on facts")
 	}
 	d.keys("t", "y") // restore ✓, after the §4.2 warning
@@ -58,7 +60,7 @@ func TestLandingWalk(t *testing.T) {
 	d.typeText("yes, approved q?") // q and ? are typed, not acted on
 	d.keys("ctrl+s")
 	d.keys("tab", "tab", "tab") // passport, luggage, confirm
-	if l.Step() != StepConfirm {
+	if l.Step() != landing.StepConfirm {
 		t.Fatalf("step %d", l.Step())
 	}
 	d.keys("enter")
@@ -167,7 +169,7 @@ func TestHostileHowShownSafely(t *testing.T) {
 	d.keys("e")
 	assertSafe(t, d.view())
 	l := landingOf(d)
-	if v := l.dialog.input.Value(); strings.ContainsRune(v, 0x1b) || !strings.Contains(v, `\x1b`) {
+	if v := editorText(l); strings.ContainsRune(v, 0x1b) || !strings.Contains(v, `\x1b`) {
 		t.Fatalf("edit field starts from %q", v)
 	}
 }
@@ -184,7 +186,7 @@ func TestLandingKeysTable(t *testing.T) {
 			}
 		}},
 		{"esc goes back a step", []string{"tab", "tab", "esc"}, func(t *testing.T, l *Landing, d *driver) {
-			if l.Step() != StepChecks {
+			if l.Step() != landing.StepChecks {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
@@ -194,12 +196,12 @@ func TestLandingKeysTable(t *testing.T) {
 			}
 		}},
 		{"shift+tab back", []string{"tab", "tab", "shift+tab"}, func(t *testing.T, l *Landing, d *driver) {
-			if l.Step() != StepChecks {
+			if l.Step() != landing.StepChecks {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
 		{"no step past confirm", []string{"tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}, func(t *testing.T, l *Landing, d *driver) {
-			if l.Step() != StepConfirm {
+			if l.Step() != landing.StepConfirm {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
@@ -261,7 +263,7 @@ func TestLandingLandErrorStaysOnConfirm(t *testing.T) {
 	d := newLandingApp(t, f, "")
 	l := landingOf(d)
 	d.keys("tab", "tab", "tab", "tab", "tab", "tab", "enter")
-	if l.Phase() != PhaseWalk || l.Step() != StepConfirm || !strings.Contains(d.view(), "version conflict") {
+	if l.Phase() != PhaseWalk || l.Step() != landing.StepConfirm || !strings.Contains(d.view(), "version conflict") {
 		t.Fatalf("phase %d step %d\n%s", l.Phase(), l.Step(), d.view())
 	}
 }
@@ -318,7 +320,7 @@ func TestCancelWhileLoading(t *testing.T) {
 func TestLandingViewsAreSafe(t *testing.T) {
 	f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
 	d := newLandingApp(t, f, "")
-	for s := 0; s < stepCount; s++ {
+	for s := 0; s < landing.StepCount; s++ {
 		assertSafe(t, d.view())
 		d.keys("down", "tab")
 	}
@@ -326,13 +328,13 @@ func TestLandingViewsAreSafe(t *testing.T) {
 
 func TestPassportMarkdownIsSafe(t *testing.T) {
 	th := noColorTheme(t)
-	md := passportMarkdown(PassportText{Title: "t" + hostile, Goal: "g &#x1b;]52;c;AAAA&#7; &#x202e; " + hostile, NextSteps: []string{hostile}})
-	out, err := renderMarkdown(th, md, 60)
+	md := components.PassportMarkdown(PassportText{Title: "t" + hostile, Goal: "g &#x1b;]52;c;AAAA&#7; &#x202e; " + hostile, NextSteps: []string{hostile}})
+	out, err := components.RenderMarkdown(th, md, 60)
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertSafe(t, out)
-	out, err = renderMarkdown(colorTheme(t, "default"), md, 60)
+	out, err = components.RenderMarkdown(colorTheme(t, "default"), md, 60)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,11 +348,11 @@ func TestLandingGoldens(t *testing.T) {
 		c.WorkDir = "/work/here"
 		d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
 		d.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
-		for s := 0; s < stepCount; s++ {
-			t.Run(sizeName(size.w, size.h)+"/"+stepNames[s], func(t *testing.T) {
+		for s := 0; s < landing.StepCount; s++ {
+			t.Run(sizeName(size.w, size.h)+"/"+landing.StepNames[s], func(t *testing.T) {
 				requireGolden(t, d.view())
 			})
-			if s == StepChecks {
+			if s == landing.StepChecks {
 				d.keys("r")
 				t.Run(sizeName(size.w, size.h)+"/ConfirmHow", func(t *testing.T) { requireGolden(t, d.view()) })
 				d.keys("n")
@@ -362,7 +364,7 @@ func TestLandingGoldens(t *testing.T) {
 	}
 }
 
-func sizeName(w, h int) string { return itoa(int64(w)) + "x" + itoa(int64(h)) }
+func sizeName(w, h int) string { return fmt.Sprintf("%dx%d", w, h) }
 
 // Resizing re-lays the screen out: no line is wider than the terminal.
 func TestLandingResize(t *testing.T) {
@@ -370,7 +372,7 @@ func TestLandingResize(t *testing.T) {
 	d := newLandingApp(t, f, "")
 	for _, w := range []int{80, 40, 132, 60} {
 		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
-		for s := 0; s < stepCount; s++ {
+		for s := 0; s < landing.StepCount; s++ {
 			v := d.view()
 			for _, ln := range strings.Split(v, "\n") {
 				if lipglossWidth(ln) > w {
@@ -455,8 +457,8 @@ func TestRunningCommandShownAndCancellable(t *testing.T) {
 func TestLandingThemeMatrix(t *testing.T) {
 	for _, theme := range []string{"default", "high-contrast", "no-color"} {
 		for _, w := range []int{80, 100} {
-			for _, step := range []int{StepSummary, StepChecks} {
-				t.Run(fmt.Sprintf("%s/%d/%s", theme, w, stepNames[step]), func(t *testing.T) {
+			for _, step := range []int{landing.StepSummary, landing.StepChecks} {
+				t.Run(fmt.Sprintf("%s/%d/%s", theme, w, landing.StepNames[step]), func(t *testing.T) {
 					c := testCommon(t, Deps{Lander: &fakeLander{plan: samplePlan()}})
 					c.Theme = colorTheme(t, theme)
 					d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
@@ -503,7 +505,7 @@ func TestLandingConfirmShowsRuns(t *testing.T) {
 	d.keys("e")
 	d.typeText(" ; exit 3")
 	d.keys("ctrl+s", "y", "f") // c2: edited, so the person's own; failed
-	for l.Step() != StepConfirm {
+	for l.Step() != landing.StepConfirm {
 		d.keys("tab")
 	}
 	v := d.view()
@@ -533,7 +535,7 @@ func TestLandingDoneScrolls(t *testing.T) {
 	d := newLandingApp(t, f, "")
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	l := landingOf(d)
-	for l.Step() != StepConfirm {
+	for l.Step() != landing.StepConfirm {
 		d.keys("tab")
 	}
 	d.keys("enter")

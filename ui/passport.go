@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // PassportLoadedMsg is sent by the passport screen when the passport was read.
@@ -67,8 +69,8 @@ func (s *PassportScreen) SetSize(w, h int) {
 
 func (s *PassportScreen) render() {
 	s.width = s.w
-	md := passportMarkdown(s.view.Text)
-	out, err := renderMarkdown(s.c.Theme, md, s.w-2)
+	md := components.PassportMarkdown(s.view.Text)
+	out, err := components.RenderMarkdown(s.c.Theme, md, s.w-2)
 	if err != nil {
 		out = text(md)
 	}

@@ -1,4 +1,4 @@
-package ui
+package components
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestSafeANSI(t *testing.T) {
 // must catch it.
 func TestMarkdownEntitiesCannotBecomeControls(t *testing.T) {
 	for _, th := range []string{"no-color", "default", "high-contrast"} {
-		out, err := renderMarkdown(colorTheme(t, th), "x &#x1b;]52;c;QUFBQQ==&#7; &#x202e;evil &#155;31m &#27;[2J", 60)
+		out, err := RenderMarkdown(colorTheme(t, th), "x &#x1b;]52;c;QUFBQQ==&#7; &#x202e;evil &#155;31m &#27;[2J", 60)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package ui
+package landing
 
 import (
 	"context"
@@ -9,61 +9,64 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/common"
+	c "github.com/tp-dev/tp/ui/components"
 )
 
 // MergedMsg is sent by the receipt screen when the merge is done.
 type MergedMsg struct {
-	Merged *Merged
+	Merged *common.Merged
 	Err    error
 }
 
 // ReceiptKeys are the receipt screen's keys.
 type ReceiptKeys struct {
-	List          ListKeys
+	List          c.ListKeys
 	Merge, Cancel key.Binding
 }
 
 // DefaultReceiptKeys returns the receipt screen's keys.
 func DefaultReceiptKeys() ReceiptKeys {
 	return ReceiptKeys{
-		List:   DefaultListKeys(),
-		Merge:  kb([]string{"enter", "y"}, "enter/y", "merge into the target"),
-		Cancel: kb([]string{"esc", "n"}, "esc/n", "cancel"),
+		List:   c.DefaultListKeys(),
+		Merge:  c.KB([]string{"enter", "y"}, "enter/y", "merge into the target"),
+		Cancel: c.KB([]string{"esc", "n"}, "esc/n", "cancel"),
 	}
 }
 
 // Receipt previews and merges a receipt (`tp land RECEIPT`, §4.4.1).
 type Receipt struct {
-	c      *Common
+	c      *common.Common
 	keys   ReceiptKeys
-	plan   *Plan
+	plan   *common.Plan
 	w, h   int
 	off    int
-	work   *work
+	work   *common.Work
 	spin   spinner.Model
-	merged *Merged
+	merged *common.Merged
 	err    error
 }
 
 // NewReceipt returns the receipt screen for a plan of kind receipt.
-func NewReceipt(c *Common, plan *Plan) *Receipt {
-	r := &Receipt{c: c, keys: DefaultReceiptKeys(), plan: plan,
-		spin: spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(c.Theme.Key))}
-	r.SetSize(c.Width, c.Height-chrome)
+func NewReceipt(cm *common.Common, plan *common.Plan) *Receipt {
+	r := &Receipt{c: cm, keys: DefaultReceiptKeys(), plan: plan,
+		spin: spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(cm.Theme.Key))}
+	r.SetSize(cm.Width, cm.Height-common.Chrome)
 	return r
 }
 
-func (r *Receipt) Init() tea.Cmd    { return nil }
-func (r *Receipt) Title() string    { return "receipt" }
-func (r *Receipt) Capturing() bool  { return false }
-func (r *Receipt) Busy() bool       { return r.work != nil }
-func (r *Receipt) SetSize(w, h int) { r.w, r.h = w, h }
-func (r *Receipt) Result() *Merged  { return r.merged }
-func (r *Receipt) Err() error       { return r.err }
-func (r *Receipt) refused() bool    { return r.plan.Receipt == nil || r.plan.Receipt.Refusal != nil }
+func (r *Receipt) Init() tea.Cmd          { return nil }
+func (r *Receipt) Title() string          { return "receipt" }
+func (r *Receipt) Capturing() bool        { return false }
+func (r *Receipt) Busy() bool             { return r.work != nil }
+func (r *Receipt) SetSize(w, h int)       { r.w, r.h = w, h }
+func (r *Receipt) Result() *common.Merged { return r.merged }
+func (r *Receipt) Err() error             { return r.err }
+func (r *Receipt) refused() bool          { return r.plan.Receipt == nil || r.plan.Receipt.Refusal != nil }
 
 // Refusal is the rule that refused the merge, or nil.
-func (r *Receipt) Refusal() *Refusal {
+func (r *Receipt) Refusal() *common.Refusal {
 	if r.plan.Receipt == nil {
 		return nil
 	}
@@ -80,7 +83,7 @@ func (r *Receipt) FullHelp() [][]key.Binding {
 }
 
 // Update handles keys and the merge result.
-func (r *Receipt) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (r *Receipt) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
 		if r.work == nil {
@@ -89,16 +92,16 @@ func (r *Receipt) Update(msg tea.Msg) (Component, tea.Cmd) {
 		var cmd tea.Cmd
 		r.spin, cmd = r.spin.Update(msg)
 		return r, cmd
-	case ProgressMsg:
-		if r.work != nil && msg.Work == r.work.id {
-			return r, r.work.next()
+	case common.ProgressMsg:
+		if r.work != nil && msg.Work == r.work.ID() {
+			return r, r.work.Next()
 		}
-	case WorkDoneMsg:
-		if r.work == nil || msg.Work != r.work.id {
+	case common.WorkDoneMsg:
+		if r.work == nil || msg.Work != r.work.ID() {
 			return r, nil
 		}
 		r.work = nil
-		m, _ := msg.Value.(*Merged)
+		m, _ := msg.Value.(*common.Merged)
 		return r.Update(MergedMsg{Merged: m, Err: msg.Err})
 	case MergedMsg:
 		if msg.Err != nil || msg.Merged == nil {
@@ -112,9 +115,9 @@ func (r *Receipt) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return r, nil
 		}
 		r.merged, r.err = msg.Merged, nil
-	case CancelMsg:
+	case common.CancelMsg:
 		if r.work != nil {
-			r.work.cancel()
+			r.work.Cancel()
 		}
 	case tea.KeyMsg:
 		if r.work != nil {
@@ -122,16 +125,16 @@ func (r *Receipt) Update(msg tea.Msg) (Component, tea.Cmd) {
 		}
 		switch {
 		case key.Matches(msg, r.keys.Cancel):
-			return r, pop
+			return r, common.Pop
 		case key.Matches(msg, r.keys.Merge):
 			if r.merged != nil {
-				return r, pop
+				return r, common.Pop
 			}
 			if r.refused() {
 				return r, nil
 			}
 			lander, plan := r.c.Deps.Lander, r.plan
-			w, cmd := startWork(r.c.Ctx, func(ctx context.Context, p Progress) (any, error) {
+			w, cmd := common.StartWork(r.c.Ctx, func(ctx context.Context, p common.Progress) (any, error) {
 				return lander.Merge(ctx, plan, p)
 			})
 			r.work = w
@@ -143,65 +146,63 @@ func (r *Receipt) Update(msg tea.Msg) (Component, tea.Cmd) {
 }
 
 func (r *Receipt) scroll(msg tea.KeyMsg) int {
-	n, _ := r.keys.List.move(msg, r.off, 1<<30, r.h)
-	return n
+	n, _ := r.keys.List.Move(msg, r.off, 1<<30, r.h)
+	return c.Clamp(n, len(r.lines()), r.h)
 }
 
 // View draws the preview.
 func (r *Receipt) View() string {
-	ls := r.lines()
-	vis, off := window(ls, r.off, r.h)
-	r.off = off
-	return pad(vis, r.w, r.h)
+	vis, _ := c.Window(r.lines(), r.off, r.h)
+	return c.Pad(vis, r.w, r.h)
 }
 
 func (r *Receipt) lines() []string {
 	th, p := r.c.Theme, r.plan
 	m := p.Receipt
-	lb := func(s string) string { return label(th.Muted, s) }
+	lb := func(s string) string { return c.Label(th.Muted, s) }
 	kind := "Receipt"
 	if p.Kind != "" && p.Kind != "receipt" {
 		kind = "Pack" // a handoff offered for merging (--into): refused below
 	}
-	file := line(p.File)
+	file := c.Line(p.File)
 	if kind == "Pack" {
-		file += th.Muted.Render(" · " + line(p.Kind))
+		file += th.Muted.Render(" · " + c.Line(p.Kind))
 	}
 	out := []string{
 		lb(kind) + file,
-		lb("From") + th.Sender.Render(line(p.Origin.By())) + th.Muted.Render(" · "+line(p.PackedAt)),
+		lb("From") + th.Sender.Render(c.Line(p.Origin.By())) + th.Muted.Render(" · "+c.Line(p.PackedAt)),
 	}
 	if len(p.Lineage.Chain) > 0 {
 		var hops []string
 		for _, e := range p.Lineage.Chain {
-			hops = append(hops, line(e))
+			hops = append(hops, c.Line(e))
 		}
 		out = append(out, lb("Lineage")+strings.Join(hops, th.Muted.Render(" → ")))
 	}
 	if m == nil {
 		return append(out, "", th.Fail.Render("✗ the core gave no merge plan for this receipt"))
 	}
-	target := th.Title.Render(line(m.Target))
+	target := th.Title.Render(c.Line(m.Target))
 	if m.TargetTitle != "" {
-		target += th.Muted.Render(" · ") + line(m.TargetTitle)
+		target += th.Muted.Render(" · ") + c.Line(m.TargetTitle)
 	}
 	why := th.Muted.Render("(the entry before the last in the chain, §4.4.1)")
 	if m.Target == "" {
 		// nothing to name: a handoff, or a chain too short to answer anyone
-	} else if one := lb("Answers") + target + "  " + why; lipglossWidth(one) <= r.w {
+	} else if one := lb("Answers") + target + "  " + why; c.Width(one) <= r.w {
 		out = append(out, one)
 	} else {
 		out = append(out, lb("Answers")+target, lb("")+why)
 	}
 	if m.Refusal != nil {
-		ws := wrap("refused: "+m.Refusal.Why, r.w-2)
+		ws := c.Wrap("refused: "+m.Refusal.Why, r.w-2)
 		out = append(out, "", th.Fail.Render("✗ "+ws[0]))
 		for _, ln := range ws[1:] {
 			out = append(out, "  "+th.Fail.Render(ln))
 		}
 		if m.Refusal.Rule != "" || m.Refusal.Quote != "" {
-			out = append(out, th.Muted.Render("  "+line(m.Refusal.Rule)))
-			for _, ln := range wrap(m.Refusal.Quote, r.w-6) {
+			out = append(out, th.Muted.Render("  "+c.Line(m.Refusal.Rule)))
+			for _, ln := range c.Wrap(m.Refusal.Quote, r.w-6) {
 				out = append(out, "  "+th.Muted.Render("> ")+ln)
 			}
 		}
@@ -212,17 +213,17 @@ func (r *Receipt) lines() []string {
 		out = append(out, "", th.Warn.Render("⚠ this receipt was merged before: merging again changes nothing"))
 	}
 	if r.merged != nil {
-		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %d asks changed)", line(r.merged.Target), r.merged.Version, r.merged.Changed)),
+		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %d asks changed)", c.Line(r.merged.Target), r.merged.Version, r.merged.Changed)),
 			th.Muted.Render("goal, current state and next steps were left as they were. enter or esc to finish"))
 	}
 	col := max((r.w-6)/2, 10)
 	out = append(out, "", th.Subtitle.Render("Asks: before → after"))
 	for _, a := range m.Asks {
-		head := "  " + th.Muted.Render(line(a.ID)) + " " + line(a.What)
+		head := "  " + th.Muted.Render(c.Line(a.ID)) + " " + c.Line(a.What)
 		if a.Adopted {
 			head += th.Warn.Render("  (new: adopted as an open ask for you)")
 		}
-		out = append(out, fit(head, r.w))
+		out = append(out, c.Fit(head, r.w))
 		before := askCell(a.Before)
 		after := askCell(a.After)
 		if a.Adopted {
@@ -231,7 +232,7 @@ func (r *Receipt) lines() []string {
 		// Side by side, each cell wrapped in its column: an answer is
 		// read in full before it is merged.
 		colA := max(r.w-col-7, 10) // what is left right of "    before → "
-		bl, al := wrap(before, col), wrap(after, colA)
+		bl, al := c.Wrap(before, col), c.Wrap(after, colA)
 		for i := 0; i < max(len(bl), len(al)); i++ {
 			b, a, arrow := "", "", " "
 			if i < len(bl) {
@@ -243,19 +244,19 @@ func (r *Receipt) lines() []string {
 			if i == 0 {
 				arrow = th.Muted.Render("→")
 			}
-			out = append(out, fmt.Sprintf("    %s %s %s", padRight(fit(b, col), col), arrow, fit(a, colA)))
+			out = append(out, fmt.Sprintf("    %s %s %s", c.PadRight(c.Fit(b, col), col), arrow, c.Fit(a, colA)))
 		}
 	}
 	if len(m.Asks) == 0 {
 		out = append(out, th.Muted.Render("  none"))
 	}
 	out = append(out, "", th.Subtitle.Render("Landing checks of the sender's machine")+th.Muted.Render(" — reported, not adopted as yours"))
-	for _, c := range m.Checks {
-		st := c.Status
+	for _, ch := range m.Checks {
+		st := ch.Status
 		if st == "" {
 			st = "pending"
 		}
-		out = append(out, fit("  "+th.Muted.Render(line(st))+" "+line(c.Check), r.w))
+		out = append(out, c.Fit("  "+th.Muted.Render(c.Line(st))+" "+c.Line(ch.Check), r.w))
 	}
 	if len(m.Checks) == 0 {
 		out = append(out, th.Muted.Render("  none"))
@@ -263,18 +264,18 @@ func (r *Receipt) lines() []string {
 	out = append(out, "", th.Subtitle.Render("Facts")+th.Muted.Render(" — sealed as §4.2 says"))
 	for _, f := range m.Facts {
 		icon := th.Pass.Render("✓ ")
-		tail := " · " + line(f.Scope)
+		tail := " · " + c.Line(f.Scope)
 		if f.Sealed {
 			icon = th.Warn.Render("⚠ ")
-			tail = " · sealed, verified_on " + line(f.VerifiedOn)
+			tail = " · sealed, verified_on " + c.Line(f.VerifiedOn)
 		}
-		out = append(out, fit("  "+icon+line(f.Claim)+th.Muted.Render(tail), r.w))
+		out = append(out, c.Fit("  "+icon+c.Line(f.Claim)+th.Muted.Render(tail), r.w))
 	}
 	if len(m.Facts) == 0 {
 		out = append(out, th.Muted.Render("  none"))
 	}
 	if r.err != nil {
-		out = append(out, "", th.Error.Render("✗ ")+line(r.err.Error()))
+		out = append(out, "", th.Error.Render("✗ ")+c.Line(r.err.Error()))
 	}
 	if r.work != nil {
 		out = append(out, "", r.spin.View()+" merging…")
@@ -284,20 +285,13 @@ func (r *Receipt) lines() []string {
 	return out
 }
 
-func askCell(a Ask) string {
+func askCell(a common.Ask) string {
 	st := a.Status
 	if st == "" {
 		st = "open"
 	}
 	if a.Answer != "" {
-		return st + ": " + line(a.Answer)
+		return st + ": " + c.Line(a.Answer)
 	}
 	return st
-}
-
-func padRight(s string, w int) string {
-	if n := lipglossWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
 }

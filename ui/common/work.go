@@ -1,8 +1,8 @@
-package ui
+package common
 
 import (
 	"context"
-	"strconv"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -21,24 +21,29 @@ type WorkDoneMsg struct {
 	Err   error
 }
 
-// work is one piece of long-running core work started from a screen: it runs
+// Work is one piece of long-running core work started from a screen: it runs
 // in a goroutine, streams ProgressMsg and ends with one WorkDoneMsg. Cancel
 // stops it through its context; the core is responsible for leaving nothing
 // half-written (temp + rename).
-type work struct {
+type Work struct {
 	id     int
 	cancel context.CancelFunc
 	ch     chan tea.Msg
 }
 
-var workSeq int
+var workSeq atomic.Int64
 
-// startWork runs fn and returns the work and the command that delivers its
-// first message. Each later message is fetched by w.next().
-func startWork(parent context.Context, fn func(ctx context.Context, p Progress) (any, error)) (*work, tea.Cmd) {
-	workSeq++
+// ID tells this work's messages from another's.
+func (w *Work) ID() int { return w.id }
+
+// Cancel stops the work through its context.
+func (w *Work) Cancel() { w.cancel() }
+
+// StartWork runs fn and returns the work and the command that delivers its
+// first message. Each later message is fetched by w.Next().
+func StartWork(parent context.Context, fn func(ctx context.Context, p Progress) (any, error)) (*Work, tea.Cmd) {
 	ctx, cancel := context.WithCancel(parent)
-	w := &work{id: workSeq, cancel: cancel, ch: make(chan tea.Msg, 1)}
+	w := &Work{id: int(workSeq.Add(1)), cancel: cancel, ch: make(chan tea.Msg, 1)}
 	id := w.id
 	start := func() tea.Msg {
 		go func() {
@@ -77,11 +82,7 @@ func startWork(parent context.Context, fn func(ctx context.Context, p Progress) 
 	return w, start
 }
 
-// next waits for the work's next message.
-func (w *work) next() tea.Cmd {
+// Next waits for the work's next message.
+func (w *Work) Next() tea.Cmd {
 	return func() tea.Msg { return <-w.ch }
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func ftoa1(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }

@@ -1,0 +1,89 @@
+// Package components holds the pieces the screens of tp's terminal
+// interface are built from: safe text (every piece of untrusted text goes
+// through internal/sanitize first, DESIGN.md D11), scrolling (windows,
+// pages and cursors that never let a view write state), the key maps every
+// list and dialog shares, the framed box a sender's command is shown in,
+// Markdown, and the ask list shared by the asks screen and the landing's
+// asks step.
+package components
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tp-dev/tp/internal/sanitize"
+)
+
+// Line makes untrusted text one safe line (D11).
+func Line(s string) string { return sanitize.Line(s) }
+
+// Text makes untrusted text safe, keeping newlines (D11).
+func Text(s string) string { return sanitize.Text(s) }
+
+// Fit truncates a rendered line to w cells.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Wrap wraps untrusted text to w cells after sanitising it.
+func Wrap(s string, w int) []string {
+	if w < 10 {
+		w = 10
+	}
+	return strings.Split(ansi.Wrap(Text(s), w, " -"), "\n")
+}
+
+// Width is the number of cells s takes on a terminal.
+func Width(s string) int { return ansi.StringWidth(s) }
+
+// Pad makes ls exactly h lines, each cut to w cells.
+func Pad(ls []string, w, h int) string {
+	h = max(h, 0)
+	out := make([]string, 0, h)
+	for i := 0; i < h; i++ {
+		if i < len(ls) {
+			out = append(out, Fit(ls[i], w))
+		} else {
+			out = append(out, "")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// PadRight pads s with spaces to w cells.
+func PadRight(s string, w int) string {
+	if n := Width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// LabelWidth is the column a labelled row's value starts at.
+const LabelWidth = 12
+
+// Label is a row's label, padded to LabelWidth and styled.
+func Label(st lipgloss.Style, s string) string {
+	return st.Render(fmt.Sprintf("%-*s", LabelWidth, s))
+}
+
+// HumanBytes is a size for people.
+func HumanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	v := float64(n) / float64(div)
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + string("KMGTPE"[exp]) + "iB"
+}

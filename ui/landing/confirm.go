@@ -1,0 +1,178 @@
+package landing
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	c "github.com/tp-dev/tp/ui/components"
+)
+
+// landMsg asks the walkthrough to land the pack.
+type landMsg struct{}
+
+// ConfirmKeys are the confirm step's keys.
+type ConfirmKeys struct {
+	Land, LandAgain key.Binding
+}
+
+// DefaultConfirmKeys returns the confirm step's keys.
+func DefaultConfirmKeys() ConfirmKeys {
+	return ConfirmKeys{
+		Land:      c.KB([]string{"enter"}, "enter", "land it"),
+		LandAgain: c.KB([]string{"A"}, "A", "land it again"),
+	}
+}
+
+// confirm is step 7: a recap of what the person decided, including each
+// command they ran, and the key that lands it.
+type confirm struct {
+	s       *Session
+	keys    ConfirmKeys
+	w, body int
+	err     error // why the last landing failed
+}
+
+func newConfirm(s *Session) *confirm { return &confirm{s: s, keys: DefaultConfirmKeys()} }
+
+func (m *confirm) SetSize(w, h, body int) { m.w, m.body = w, body }
+func (m *confirm) Modal() bool            { return false }
+func (m *confirm) Capturing() bool        { return false }
+func (m *confirm) Busy() bool             { return false }
+
+func (m *confirm) ShortHelp() []key.Binding {
+	if m.s.Plan.AlreadyLanded != "" {
+		return []key.Binding{m.keys.LandAgain}
+	}
+	return []key.Binding{m.keys.Land}
+}
+
+func (m *confirm) FullHelp() [][]key.Binding {
+	if m.s.Plan.AlreadyLanded != "" {
+		return [][]key.Binding{{m.keys.LandAgain}}
+	}
+	return [][]key.Binding{{m.keys.Land}}
+}
+
+func (m *confirm) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	land := func() tea.Msg { return landMsg{} }
+	switch {
+	case key.Matches(k, m.keys.Land) && (m.s.Plan.AlreadyLanded == "" || m.s.Again):
+		m.err = nil
+		return land
+	case key.Matches(k, m.keys.LandAgain) && m.s.Plan.AlreadyLanded != "":
+		m.s.Again = true
+		m.err = nil
+		return land
+	}
+	return nil
+}
+
+func (m *confirm) View() string {
+	ls := m.lines(true)
+	if m.err != nil {
+		ls = append(ls, "", m.s.theme().Error.Render("✗ ")+c.Line(m.err.Error()))
+	}
+	return c.Pad(ls, m.w, m.body)
+}
+
+// lines is the recap; withKeys adds how to land it.
+func (m *confirm) lines(withKeys bool) []string {
+	th, p := m.s.theme(), m.s.Plan
+	var passed, failed, skipped, pending int
+	for _, ch := range p.Checks {
+		if !ch.Required {
+			continue
+		}
+		switch m.s.Status(ch) {
+		case "passed":
+			passed++
+		case "failed":
+			failed++
+		case "skipped":
+			skipped++
+		default:
+			pending++
+		}
+	}
+	sealed := 0
+	for _, f := range p.Facts {
+		if f.Sealed {
+			sealed++
+		}
+	}
+	var total int64
+	for _, f := range p.Luggage {
+		total += f.Size
+	}
+	lb := func(s string) string { return c.Label(th.Muted, s) }
+	trust := ""
+	if m.s.Trust {
+		trust = th.Warn.Render(" · ✓ restored on facts proven here (your choice)")
+	}
+	out := []string{
+		th.Subtitle.Render("Land this pack as a new passport"),
+		th.Muted.Render("You get a new local id; the sender's chain is kept (§3.1)."),
+		"",
+		lb("Checks") + fmt.Sprintf("%d required: %d passed, %d failed, %d skipped, %d pending", passed+failed+skipped+pending, passed, failed, skipped, pending),
+		lb("") + th.Muted.Render("required checks go first in the next steps"),
+		lb("Asks") + fmt.Sprintf("%d answered now, %d left open", len(m.s.Answers), len(p.Asks)-len(m.s.Answers)),
+		lb("Facts") + fmt.Sprintf("%d sealed", sealed) + trust,
+		lb("Luggage") + fmt.Sprintf("%d files, %s", len(p.Luggage), c.HumanBytes(total)),
+	}
+	out = append(out, m.runLines()...)
+	if pending > 0 {
+		out = append(out, "", th.Warn.Render(fmt.Sprintf("⚠ %d required checks are still pending: they land as pending, first in line.", pending)))
+	}
+	if p.AlreadyLanded != "" && !m.s.Again {
+		out = append(out, "", th.Warn.Render("⚠ already landed as "+c.Line(p.AlreadyLanded)+". Press A to land it again as another passport."))
+	} else if withKeys {
+		out = append(out, "", th.Key.Render("enter")+" land it · "+th.Key.Render("esc")+" back · "+th.Key.Render("q")+" quit without landing")
+	}
+	return out
+}
+
+// maxRunLines bounds the recap's list of commands run, so the confirm step
+// still fits a small terminal when many checks were run.
+const maxRunLines = 5
+
+// runLines recaps the commands the person confirmed and ran: each is recorded
+// on its check beside the status they attest (D12), so they see it before
+// landing.
+func (m *confirm) runLines() []string {
+	th := m.s.theme()
+	var out []string
+	n := 0
+	for _, ch := range m.s.Plan.Checks {
+		d := m.s.Checks[ch.ID]
+		if !d.Ran {
+			continue
+		}
+		n++
+		if n > maxRunLines {
+			continue
+		}
+		who := "the sender's command"
+		if d.Command != ch.How {
+			who = "your command"
+		}
+		st := d.Status
+		if st == "" {
+			st = "pending"
+		}
+		row := fmt.Sprintf("%s %s · ran %s, exit %d", c.Line(ch.ID), st, who, d.Exit)
+		out = append(out, c.Label(th.Muted, "")+c.Fit(row, max(m.w-c.LabelWidth, 1)))
+	}
+	if n > maxRunLines {
+		out = append(out, c.Label(th.Muted, "")+th.Muted.Render(fmt.Sprintf("… and %d more", n-maxRunLines)))
+	}
+	if n > 0 {
+		out = append(out, c.Label(th.Muted, "")+th.Muted.Render("each run is recorded with its check (command, exit)"))
+	}
+	return out
+}

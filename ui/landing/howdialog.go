@@ -1,0 +1,206 @@
+package landing
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+
+	c "github.com/tp-dev/tp/ui/components"
+)
+
+// HowKeys are the keys of the confirmation before a command runs.
+type HowKeys struct {
+	List   c.ListKeys
+	Dialog c.DialogKeys
+	// Review ends editing a command; enter is a new line in it, since a
+	// command may span lines (D12: the person edits the real text).
+	Review, Newline, Cancel key.Binding
+	Run                     key.Binding
+}
+
+// DefaultHowKeys returns the confirmation's keys.
+func DefaultHowKeys() HowKeys {
+	return HowKeys{
+		List:    c.DefaultListKeys(),
+		Dialog:  c.DefaultDialogKeys(),
+		Review:  c.KB([]string{"ctrl+s"}, "ctrl+s", "review the command"),
+		Newline: c.KB([]string{"enter"}, "enter", "new line"),
+		Cancel:  c.KB([]string{"esc"}, "esc", "cancel"),
+		Run:     c.KB([]string{"y"}, "y", "run it"),
+	}
+}
+
+// howDialog is the confirmation before a command runs (D12): the exact
+// command, whose it is, the folder and how it runs; and the editor that
+// makes it the person's own.
+type howDialog struct {
+	s       *Session
+	keys    HowKeys
+	w, h    int
+	body    int
+	open    bool
+	check   int
+	command string
+	edited  bool // the person changed it: it is theirs now
+	editing bool
+	input   textarea.Model // the command's real text, newlines included
+	off     int            // scroll offset of a dialog taller than the screen
+}
+
+// confirmedRun is a command the person confirmed with y.
+type confirmedRun struct {
+	check      int
+	command    string
+	fromSender bool
+}
+
+func newHowDialog(s *Session) howDialog {
+	ed := c.NewTextArea(s.theme())
+	ed.Prompt = "┃ "
+	ed.Placeholder = "the command to run…"
+	ed.MaxHeight = 0 // a command has as many lines as it needs
+	return howDialog{s: s, keys: DefaultHowKeys(), input: ed}
+}
+
+func (d *howDialog) setSize(w, h, body int) {
+	d.w, d.h, d.body = w, h, body
+	d.input.SetWidth(max(w-8, 10))
+	d.fitEditor()
+}
+
+// fitEditor sizes the command editor to its lines, within the screen.
+func (d *howDialog) fitEditor() {
+	d.input.SetHeight(max(min(d.input.LineCount()+1, d.h-8), 2))
+}
+
+func (d *howDialog) close() {
+	d.open, d.editing, d.edited, d.command, d.off = false, false, false, "", 0
+	d.input.Blur()
+}
+
+func (d *howDialog) openConfirm(check int, command string) {
+	d.close()
+	d.open, d.check, d.command = true, check, command
+}
+
+func (d *howDialog) openEditing(check int, command string) tea.Cmd {
+	d.close()
+	d.open, d.check, d.command = true, check, command
+	return d.startEditing(command)
+}
+
+// startEditing opens the editor on cmd as the person sees it: every line
+// sanitised on its own (D11), its newlines kept, so what they edit and then
+// confirm is the text they read, and is exactly what runs (D12).
+func (d *howDialog) startEditing(cmd string) tea.Cmd {
+	d.editing, d.edited = true, true
+	d.input.SetValue(c.ShownCommand(cmd))
+	d.fitEditor()
+	return d.input.Focus()
+}
+
+func (d *howDialog) updateEditor(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	d.fitEditor()
+	return cmd
+}
+
+// key handles a key while the dialog is open; it returns the run the person
+// confirmed, if they did.
+func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
+	k := d.keys
+	if d.editing {
+		switch {
+		case key.Matches(msg, k.Review):
+			d.command = d.input.Value()
+			d.editing = false
+			d.input.Blur()
+			if strings.TrimSpace(d.command) == "" {
+				d.close()
+			}
+			return nil, nil
+		case key.Matches(msg, k.Cancel):
+			d.close()
+			return nil, nil
+		}
+		return nil, d.updateEditor(msg)
+	}
+	if off, ok := k.List.Move(msg, d.off, 1<<30, max(d.h-4, 1)); ok {
+		d.off = c.Clamp(off, len(d.box()), d.room())
+		return nil, nil
+	}
+	switch {
+	case key.Matches(msg, k.Dialog.Yes):
+		run := &confirmedRun{check: d.check, command: d.command, fromSender: !d.edited}
+		d.close()
+		return run, nil
+	case key.Matches(msg, k.Dialog.Edit):
+		return nil, d.startEditing(d.command)
+	case key.Matches(msg, k.Dialog.No):
+		d.close()
+	}
+	return nil, nil
+}
+
+func (d *howDialog) shortHelp() []key.Binding {
+	if d.editing {
+		return []key.Binding{d.keys.Review, d.keys.Newline, d.keys.Cancel}
+	}
+	return []key.Binding{d.keys.Run, d.keys.Dialog.Edit, d.keys.Dialog.No}
+}
+
+// room is the rows a dialog taller than the screen scrolls in.
+func (d *howDialog) room() int { return max(d.body-2, 1) }
+
+func (d *howDialog) frame(ls []string) []string {
+	th := d.s.theme()
+	return strings.Split(th.Dialog.Width(max(d.w-2, 10)).Render(strings.Join(ls, "\n")), "\n")
+}
+
+// box is the confirmation's framed text.
+func (d *howDialog) box() []string {
+	th, p := d.s.theme(), d.s.Plan
+	ls := []string{th.Warn.Render("Run this command on your machine?"), ""}
+	who := "It was written by the sender, " + c.Line(p.Origin.By()) + ", and came in the pack: it is their suggestion, not tp's advice."
+	lab := "suggested by " + c.Line(p.Origin.By())
+	if d.edited {
+		who = "You edited it: it is your command now."
+		lab = "your command (edited from " + c.Line(p.Origin.By()) + "'s suggestion)"
+	}
+	ls = append(ls, strings.Split(c.SenderBox(th, d.command, lab, d.w-6), "\n")...)
+	if c.ShownCommand(d.command) != d.command {
+		// What is shown escaped is not what runs: say so before y (D11, D12).
+		for _, ln := range c.Wrap("⚠ It contains control or bidi characters, shown escaped above (\\x1b, ⟨U+202E⟩…); they run as the pack wrote them, not as shown. Press e to edit them out.", d.w-6) {
+			ls = append(ls, th.Warn.Render(ln))
+		}
+	}
+	ls = append(ls, c.Wrap(who, d.w-6)...)
+	ls = append(ls, th.Muted.Render("folder   ")+c.Line(d.s.C.WorkDir))
+	ls = append(ls, th.Muted.Render("runs as  ")+fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", d.s.HowTimeout()))
+	return d.frame(ls)
+}
+
+func (d *howDialog) view(h int) string {
+	th := d.s.theme()
+	ch := d.s.Plan.Checks[d.check]
+	if d.editing {
+		ls := []string{th.Subtitle.Render("Edit the command for: ") + c.Line(ch.Check), ""}
+		ls = append(ls, d.input.View(), "")
+		ls = append(ls, th.Muted.Render("Once edited, the command is yours, not the sender's. ctrl+s: review · enter: new line · esc: cancel"))
+		return c.Pad(d.frame(ls), d.w, h)
+	}
+	box := d.box()
+	keys := th.Key.Render("y") + " run it   " + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
+	if len(box) <= h-1 {
+		return c.Pad(append(box, keys), d.w, h)
+	}
+	// A command too long for the screen scrolls: the person must be able to
+	// read every byte of it before y.
+	vis, off := c.Window(box, d.off, d.room())
+	more := th.Warn.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ to read it all", off+1, off+len(vis), len(box)))
+	return c.Pad(append(append(vis, more), keys), d.w, h)
+}
