@@ -246,3 +246,33 @@ func TestAsksReviewScrolls(t *testing.T) {
 		t.Fatalf("saved %v", f.saved)
 	}
 }
+
+// Editing an answer starts from the answer it already has: the one saved on
+// the passport, or the one staged on this screen.
+func TestAsksEditStartsFromOldAnswer(t *testing.T) {
+	f := &fakeAsks{sheet: sampleSheet()}
+	d := newAsksApp(t, f)
+	d.keys("down", "down", "enter") // a3, answered "done"
+	d.typeText(" and more")
+	d.keys("ctrl+s", "enter")
+	d.typeText("!")
+	d.keys("ctrl+s", "w", "y")
+	if len(f.saved) != 1 || f.saved[0][0].Answer != "done and more!" {
+		t.Fatalf("saved %+v", f.saved)
+	}
+}
+
+// The landing's asks step too: an ask that arrived answered is edited from
+// its answer.
+func TestLandingAnswerStartsFromOldAnswer(t *testing.T) {
+	p := samplePlan()
+	p.Asks[0].Answer, p.Asks[0].Status = "bucket-a", "answered"
+	f := &fakeLander{plan: p, landed: sampleLanded()}
+	d := newLandingApp(t, f, t.TempDir())
+	d.keys("tab", "tab", "tab", "enter")
+	d.typeText("-2")
+	d.keys("ctrl+s")
+	if got := landingOf(d).Decisions().Answers["a1"]; got != "bucket-a-2" {
+		t.Fatalf("answer %q", got)
+	}
+}

@@ -1,0 +1,82 @@
+package components
+
+import (
+	"fmt"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func keyOf(s string) tea.KeyMsg {
+	switch s {
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func lines(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprint(i)
+	}
+	return out
+}
+
+func TestWindowClampsWithoutWriting(t *testing.T) {
+	for _, tc := range []struct{ n, off, h, wantOff, wantLen int }{
+		{10, 0, 4, 0, 4},
+		{10, 8, 4, 6, 4},   // past the end: the view stays full
+		{3, 2, 4, 0, 3},    // shorter than the window
+		{10, -5, 4, 0, 4},  // before the start
+		{10, 100, 0, 0, 0}, // no room
+	} {
+		vis, off := Window(lines(tc.n), tc.off, tc.h)
+		if off != tc.wantOff || len(vis) != tc.wantLen {
+			t.Errorf("Window(%d lines, off %d, h %d) = %d lines from %d, want %d from %d", tc.n, tc.off, tc.h, len(vis), off, tc.wantLen, tc.wantOff)
+		}
+	}
+}
+
+// A pager moved past the end is clamped by Update, so the next key moves
+// from what is shown and View has nothing to correct.
+func TestPagerClampsInUpdate(t *testing.T) {
+	p := Pager{Keys: DefaultListKeys()}
+	p.Update(keyOf("G"), 30, 10)
+	if p.Off != 20 {
+		t.Fatalf("G: offset %d, want 20", p.Off)
+	}
+	p.Update(keyOf("up"), 30, 10)
+	if p.Off != 19 {
+		t.Fatalf("up after G: offset %d, want 19", p.Off)
+	}
+	if vis, off := p.View(lines(30), 10); off != 19 || vis[0] != "19" || p.Off != 19 {
+		t.Fatalf("view from %d starting %q", off, vis[0])
+	}
+	if p.Update(keyOf("x"), 30, 10) {
+		t.Fatal("x is not a movement key")
+	}
+}
+
+func TestCursorKeepsInView(t *testing.T) {
+	c := Cursor{Keys: DefaultListKeys()}
+	for range 7 {
+		c.Update(keyOf("down"), 10, 3)
+	}
+	if c.Cur != 7 || c.Off != 5 {
+		t.Fatalf("cursor %d offset %d, want 7 and 5", c.Cur, c.Off)
+	}
+	if from, to := c.Range(10, 3); from != 5 || to != 8 {
+		t.Fatalf("range %d–%d", from, to)
+	}
+	c.Fit(10, 8) // a taller window shows more above
+	if c.Off != 2 {
+		t.Fatalf("after growing: offset %d, want 2", c.Off)
+	}
+	c.Set(99, 10, 8)
+	if c.Cur != 9 {
+		t.Fatalf("Set past the end: %d", c.Cur)
+	}
+}
