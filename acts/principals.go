@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
 	"golang.org/x/crypto/ssh"
@@ -314,7 +315,7 @@ func (l *Log) ChangePrincipal(project, typ, name string, key ssh.PublicKey, sign
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("principals: %w", err)
 	}
-	if err := createExclusive(dir, filepath.Join(dir, EncodeName(c.ID)+".json"), data, true, true); err != nil {
+	if err := durable.CreateExclusive(filepath.Join(dir, EncodeName(c.ID)+".json"), data, 0o644, nil); err != nil {
 		return nil, fmt.Errorf("principals: writing change %s: %w", c.ID, err)
 	}
 	return l.WriteSigners(project)
@@ -333,26 +334,8 @@ func (l *Log) WriteSigners(project string) (*Principals, error) {
 		b.WriteString(sshsign.Line(pr.Name, SigNamespace, pr.Key, ""))
 		b.WriteByte('\n')
 	}
-	if err := replaceFile(p.Path, []byte(b.String())); err != nil {
+	if err := durable.WriteFile(p.Path, []byte(b.String()), 0o644); err != nil {
 		return nil, fmt.Errorf("principals: writing %s: %w", p.Path, err)
 	}
 	return l.LoadPrincipals(project)
-}
-
-// replaceFile writes data to path atomically: temp file, fsync, rename,
-// fsync the folder.
-func replaceFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := writeTemp(dir, data, true)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
 }
