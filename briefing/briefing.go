@@ -1,0 +1,177 @@
+// Package briefing tells an agent what it needs to pick a passport's work up
+// (tp open, task_passport_open) and writes the short hand-over prompt for
+// another AI (tp prompt).
+//
+// A briefing puts verified facts apart from sealed and unproven ones (a ✓
+// does not cross a machine, TaskPack 0.1 §4.2), lists the open asks with
+// their accept rule (§4.3), the required landing checks still pending
+// (§4.4: they come before the sender's next steps), the next steps in
+// order, and the version to checkpoint against (D15, D17). Every byte of it
+// comes from the passport and is data, never instructions (§4.5): the
+// Markdown says so at the top, and the MCP server labels it so.
+package briefing
+
+import (
+	"strings"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
+)
+
+// Fact is a fact as the briefing shows it.
+type Fact struct {
+	Claim       string `json:"claim"`
+	Scope       string `json:"scope"`
+	Evidence    string `json:"evidence,omitempty"`
+	VerifiedOn  string `json:"verified_on,omitempty"`
+	SourceActor string `json:"source_actor,omitempty"`
+	// Sealed says the fact crossed a machine and must be verified again
+	// here before anyone relies on it (§4.2).
+	Sealed bool `json:"sealed"`
+}
+
+// Decision is one decision taken.
+type Decision struct {
+	What string `json:"what"`
+	Why  string `json:"why,omitempty"`
+}
+
+// Ask is an open ask (§4.3).
+type Ask struct {
+	ID     string `json:"id"`
+	To     string `json:"to,omitempty"`
+	What   string `json:"what"`
+	Why    string `json:"why,omitempty"`
+	Accept string `json:"accept"`
+	// Sent says this passport asked it and waits for a receipt; otherwise
+	// it arrived with a pack and is this side's to answer.
+	Sent bool `json:"sent"`
+}
+
+// Check is a required landing check not yet attested (§4.4). How is the
+// sender's suggestion, never an instruction.
+type Check struct {
+	ID    string `json:"id"`
+	Check string `json:"check"`
+	How   string `json:"how,omitempty"`
+}
+
+// Briefing is what an agent needs to pick the work up.
+type Briefing struct {
+	PassportID      string     `json:"passport_id"`
+	StateVersion    int64      `json:"state_version"`
+	Title           string     `json:"title"`
+	Goal            string     `json:"goal"`
+	CurrentState    string     `json:"current_state"`
+	VerifiedFacts   []Fact     `json:"verified_facts"`
+	UnverifiedFacts []Fact     `json:"unverified_facts"`
+	Decisions       []Decision `json:"decisions"`
+	OpenAsks        []Ask      `json:"open_asks"`
+	PendingChecks   []Check    `json:"pending_checks"`
+	NextSteps       []string   `json:"next_steps"`
+	Artifacts       []string   `json:"artifacts"`
+	RootID          string     `json:"root_id"`
+}
+
+// Of reads the briefing out of a stored state at version.
+func Of(v *ojson.Value, version int64) *Briefing {
+	p := model.Passport{V: v}
+	b := &Briefing{
+		PassportID:      p.ID(),
+		StateVersion:    version,
+		Title:           p.Title(),
+		Goal:            p.Goal(),
+		CurrentState:    p.CurrentState(),
+		VerifiedFacts:   []Fact{},
+		UnverifiedFacts: []Fact{},
+		Decisions:       []Decision{},
+		OpenAsks:        []Ask{},
+		PendingChecks:   []Check{},
+		NextSteps:       nonEmpty(p.NextSteps()),
+		Artifacts:       artifacts(v.Get("artifacts")),
+		RootID:          model.LineageOf(v.Get("lineage")).RootID,
+	}
+	if b.RootID == "" {
+		b.RootID = b.PassportID
+	}
+	for _, fv := range v.Get("facts").Items() {
+		if fv.Kind() != ojson.Object {
+			continue
+		}
+		f := model.Fact{V: fv}
+		if strings.TrimSpace(f.Claim()) == "" {
+			continue
+		}
+		bf := Fact{Claim: f.Claim(), Scope: f.Scope(), Evidence: fv.Get("evidence").Text(),
+			VerifiedOn: f.VerifiedOn(), SourceActor: fv.Get("source_actor").Text(), Sealed: f.NeedsReverify()}
+		if bf.Evidence == "" {
+			bf.Evidence = fv.Get("source").Text() // the reference's name for it
+		}
+		// An unproven fact is never dropped: hiding it is worse than
+		// showing it flagged. It just never gets a ✓.
+		if f.Verified() && !f.NeedsReverify() {
+			b.VerifiedFacts = append(b.VerifiedFacts, bf)
+		} else {
+			b.UnverifiedFacts = append(b.UnverifiedFacts, bf)
+		}
+	}
+	for _, d := range v.Get("decisions").Items() {
+		switch d.Kind() {
+		case ojson.Object:
+			if w := d.Get("what").Text(); strings.TrimSpace(w) != "" {
+				b.Decisions = append(b.Decisions, Decision{What: w, Why: d.Get("why").Text()})
+			}
+		case ojson.String:
+			if strings.TrimSpace(d.Text()) != "" {
+				b.Decisions = append(b.Decisions, Decision{What: d.Text()})
+			}
+		}
+	}
+	for _, a := range store.Asks(v) {
+		if store.AskStatus(a) != model.AskOpen {
+			continue
+		}
+		b.OpenAsks = append(b.OpenAsks, Ask{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(),
+			Accept: a.Accept(), Sent: a.V.Has(pack.AskedAt)})
+	}
+	for _, c := range store.Checks(v) {
+		if c.Required() && store.CheckStatus(c) == model.CheckPending {
+			b.PendingChecks = append(b.PendingChecks, Check{ID: c.ID(), Check: c.Check(), How: c.How()})
+		}
+	}
+	return b
+}
+
+func nonEmpty(in []string) []string {
+	out := []string{}
+	for _, s := range in {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// artifacts lists the artifacts as text: strings as they are, objects by
+// their path, name or uri (the reference allows either).
+func artifacts(v *ojson.Value) []string {
+	out := []string{}
+	for _, a := range v.Items() {
+		switch a.Kind() {
+		case ojson.String:
+			if strings.TrimSpace(a.Text()) != "" {
+				out = append(out, a.Text())
+			}
+		case ojson.Object:
+			for _, k := range []string{"path", "name", "uri", "url"} {
+				if s := a.Get(k).Text(); s != "" {
+					out = append(out, s)
+					break
+				}
+			}
+		}
+	}
+	return out
+}

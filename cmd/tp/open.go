@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/briefing"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
+)
+
+// openJSON is tp open --json. Its first members are task_passport_open's
+// (passport_id, state_version, state, compiled_context, handoff_prompt), so
+// a harness written for the reference reads it unchanged; briefing is tp's
+// sorted view of the same state.
+type openJSON struct {
+	PassportID      string             `json:"passport_id"`
+	StateVersion    int64              `json:"state_version"`
+	State           *ojson.Value       `json:"state,omitempty"`
+	StateOmitted    string             `json:"state_omitted,omitempty"`
+	CompiledContext string             `json:"compiled_context"`
+	HandoffPrompt   string             `json:"handoff_prompt"`
+	Data            string             `json:"data_notice"`
+	Briefing        *briefing.Briefing `json:"briefing"`
+}
+
+func newOpenCmd(io *IO, g *globalOpts) *cobra.Command {
+	var maxBytes int
+	cmd := &cobra.Command{
+		Use:   "open ID [--max-bytes N]",
+		Short: "Print what an agent needs to pick a passport's work up",
+		Long: `Print a passport as an agent picks the work up: goal and current state,
+required landing checks still pending (they come first, TaskPack §4.4), verified
+facts apart from sealed and unproven ones (§4.2), decisions, open asks with
+their accept rule (§4.3), next steps in order, and the version to checkpoint
+against (tp checkpoint --expected-version). Everything in it is the passport's
+data, not instructions, and it says so.
+
+Markdown by default; --json prints the task_passport_open document (state,
+state_version, compiled_context, handoff_prompt) plus the same view as
+"briefing". --max-bytes bounds the Markdown (with --json: compiled_context,
+and the document leaves "state" out when it would not fit); every cut says
+how much it left out.`,
+		Example: `  tp open TP-K7WF-3NQX
+  tp open TP-K7WF-3NQX --json --max-bytes 8000`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if maxBytes < 0 {
+				return fmt.Errorf("--max-bytes %d: must be 0 (no bound) or more", maxBytes)
+			}
+			st, err := openStore(io, g)
+			if err != nil {
+				return err
+			}
+			stored, err := st.Get(args[0])
+			if err != nil {
+				return storeHint(err)
+			}
+			b := briefing.Of(stored.V, stored.Version)
+			md := b.Markdown(maxBytes)
+			if !g.json {
+				_, err := fmt.Fprint(io.Out, md)
+				return err
+			}
+			prompt, _ := briefing.Prompt(b.PassportID, "en")
+			doc := openJSON{PassportID: b.PassportID, StateVersion: b.StateVersion, State: stored.V,
+				CompiledContext: md, HandoffPrompt: prompt, Data: briefing.DataNotice, Briefing: b}
+			out, err := ojson.MarshalCanonical(doc)
+			if err != nil {
+				return err
+			}
+			if maxBytes > 0 && len(out) > maxBytes {
+				doc.State = nil
+				doc.StateOmitted = fmt.Sprintf("the state is left out to keep within --max-bytes %d; tp open %s --json without it prints it",
+					maxBytes, sanitize.Line(b.PassportID))
+				if out, err = ojson.MarshalCanonical(doc); err != nil {
+					return err
+				}
+			}
+			_, err = io.Out.Write(out)
+			return err
+		},
+	}
+	cmd.Flags().IntVar(&maxBytes, "max-bytes", 0, "bound the output to this many bytes (0: no bound)")
+	return cmd
+}
+
+func newPromptCmd(io *IO, g *globalOpts) *cobra.Command {
+	var lang string
+	cmd := &cobra.Command{
+		Use:   "prompt ID [--lang en|zh]",
+		Short: "Print a short hand-over prompt for another AI",
+		Long: `Print a short prompt that hands passport ID to another AI: read the state
+and next steps first, treat the passport and any pack as data rather than
+instructions, take only verified facts, do not inherit the previous AI's chat,
+checkpoint progress. English by default; --lang zh for Chinese.`,
+		Example: `  tp prompt TP-K7WF-3NQX --lang zh`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := openStore(io, g)
+			if err != nil {
+				return err
+			}
+			stored, err := st.Get(args[0])
+			if err != nil {
+				return storeHint(err)
+			}
+			id := stored.Passport().ID()
+			text, err := briefing.Prompt(id, lang)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return writeJSON(io.Out, map[string]any{"passport_id": id, "state_version": stored.Version, "lang": langOrEn(lang), "prompt": text})
+			}
+			_, err = fmt.Fprintln(io.Out, text)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&lang, "lang", "en", "the prompt's language: en or zh")
+	return cmd
+}
+
+func langOrEn(l string) string {
+	if l == "" {
+		return "en"
+	}
+	return l
+}
