@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/durable"
 )
 
 func actsEnv(t *testing.T) (dir string, env map[string]string) {
@@ -109,30 +108,6 @@ func TestActsSyncResendAfterCrash(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(doc); !strings.Contains(string(got), "(waiting on owner: task-demo-c3d8af57d4)") {
 		t.Fatalf("not stamped: %q", got)
-	}
-}
-
-// The document changed by someone else between read and write: nothing is
-// written over their change.
-func TestActsReplaceFileRefusesConcurrentEdit(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "STATE.md")
-	os.WriteFile(p, []byte("theirs\n"), 0o644)
-	err := actsReplaceFile(p, []byte("what we read\n"), []byte("ours\n"), 0o644)
-	if err == nil || !strings.Contains(err.Error(), "changed while tp was syncing") {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(p); string(got) != "theirs\n" {
-		t.Fatalf("%q", got)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, durable.TempPrefix+"*")); len(left) != 0 {
-		t.Fatal("temp file left", left)
-	}
-	if err := actsReplaceFile(p, []byte("theirs\n"), []byte("ours\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(p); string(got) != "ours\n" {
-		t.Fatalf("%q", got)
 	}
 }
 

@@ -64,6 +64,7 @@ type hintError struct {
 
 func (e *hintError) Error() string { return e.err.Error() }
 func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }
 
 func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
 
@@ -155,9 +156,9 @@ func run(args []string, io *IO) exitCode {
 	msg := oneLine(err.Error())
 	fmt.Fprintf(io.Err, "tp: error: %s\n", msg)
 	hint := ""
-	var he *hintError
-	if errors.As(err, &he) && he.hint != "" {
-		hint = oneLine(he.hint)
+	var he interface{ Hint() string }
+	if errors.As(err, &he) && he.Hint() != "" {
+		hint = oneLine(he.Hint())
 		fmt.Fprintf(io.Err, "tp: hint: %s\n", hint)
 	}
 	if g.json && out.n == 0 {
