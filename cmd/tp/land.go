@@ -147,6 +147,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
 	}
 	plan.Decide(d)
+	placePlan(plan, st, o)
 	if o.DryRun {
 		// Nothing will be written, so read the luggage now to list every
 		// credential-like string in it; a real landing finds them while
@@ -262,7 +263,11 @@ func renderPlan(w io.Writer, pl *pack.Plan) {
 	if pl.Merge != nil {
 		fmt.Fprintf(w, "  answers    %s %s (version %d), %s (§4.4.1)\n", l(pl.Merge.Target), q(pl.Merge.TargetTitle), pl.Merge.TargetVersion, model.Lineage{Chain: pl.Lineage.Chain}.ReceiptTargetRule())
 	} else {
-		fmt.Fprintf(w, "  lands as   %s (a new local id, §3.1)\n", l(pl.ID))
+		if pl.ID == "" {
+			fmt.Fprintf(w, "  lands as   a new local id, minted when it lands (§3.1; a dry run promises none)\n")
+		} else {
+			fmt.Fprintf(w, "  lands as   %s (a new local id, §3.1)\n", l(pl.ID))
+		}
 	}
 	if pl.AlreadyLandedAs != "" {
 		fmt.Fprintf(w, "  NOTE       this file was already landed as %s\n", l(pl.AlreadyLandedAs))
