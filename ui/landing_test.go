@@ -484,7 +484,7 @@ func TestLongHowScrolls(t *testing.T) {
 	d := newDriver(t, New(c, NewLanding(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
-	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "y run it") {
+	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "y runs it once you have read to the end") {
 		t.Fatalf("first page:\n%s", v)
 	}
 	d.keys("G")
@@ -587,5 +587,65 @@ func TestConfirmWarnsOfEscapedCommand(t *testing.T) {
 		if got := strings.Contains(v, "run as the pack wrote them"); got != tc.warn {
 			t.Errorf("how %q: warning shown = %v, want %v:\n%s", tc.how, got, tc.warn, v)
 		}
+	}
+}
+
+// Issue 11: a how of `ls /tmp`, 80 blank lines, then the line that matters
+// shows only `ls /tmp` at first. The confirmation says how many lines it
+// has, flags the padding, and y runs nothing until the end was on screen.
+func TestHowRunsOnlyAfterItsEndWasShown(t *testing.T) {
+	for _, tc := range []struct {
+		name, how string
+		flags     []string
+	}{
+		{"blank lines", "ls /tmp" + strings.Repeat("\n", 80) + "touch hidden", []string{"81 lines", "79 blank lines"}},
+		{"space padding", "ls /tmp" + strings.Repeat(" ", 3000) + "; touch hidden", []string{"1 line", "a run of 3000 spaces"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rr := &recordRunner{}
+			c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(tc.how)}, RunHow: rr.run})
+			d := newDriver(t, New(c, NewLanding(c, "x")))
+			d.keys("tab", "r")
+			v := d.view()
+			for _, f := range tc.flags {
+				if !strings.Contains(v, f) {
+					t.Errorf("the confirmation does not say %q:\n%s", f, v)
+				}
+			}
+			if strings.Contains(v, "touch hidden") {
+				t.Fatalf("the hidden line is on the first page; the test proves nothing:\n%s", v)
+			}
+			d.keys("y", "down", "y")
+			if len(rr.got) != 0 {
+				t.Fatalf("y ran %q before the end was shown", rr.got[0].Command)
+			}
+			if !strings.Contains(d.view(), "Read it to the end first") {
+				t.Fatalf("y too early is not explained:\n%s", d.view())
+			}
+			d.keys("G")
+			if !strings.Contains(d.view(), "hidden") {
+				t.Fatalf("G does not show the end:\n%s", d.view())
+			}
+			d.keys("y")
+			if len(rr.got) != 1 || rr.got[0].Command != tc.how {
+				t.Fatalf("after reading to the end, y ran %+v", rr.got)
+			}
+		})
+	}
+}
+
+// A command that fits needs no scrolling: y runs it at once, and the
+// confirmation still says how many lines it has.
+func TestShortHowRunsAtOnce(t *testing.T) {
+	rr := &recordRunner{}
+	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
+	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d.keys("tab", "r")
+	if v := d.view(); !strings.Contains(v, "2 lines") || strings.Contains(v, "blank") {
+		t.Fatalf("confirmation:\n%s", v)
+	}
+	d.keys("y")
+	if len(rr.got) != 1 {
+		t.Fatal("y did not run a command shown whole")
 	}
 }

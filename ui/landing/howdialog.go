@@ -48,6 +48,10 @@ type howDialog struct {
 	editing bool
 	input   textarea.Model // the command's real text, newlines included
 	off     int            // scroll offset of a dialog taller than the screen
+	// seen is set once the end of the command has been on screen: y runs
+	// nothing before, so a line hidden below padding cannot run unread.
+	seen  bool
+	nudge bool // y was pressed too early: say why nothing ran
 }
 
 // confirmedRun is a command the person confirmed with y.
@@ -69,6 +73,7 @@ func (d *howDialog) setSize(w, h, body int) {
 	d.w, d.h, d.body = w, h, body
 	d.input.SetWidth(max(w-8, 10))
 	d.fitEditor()
+	d.see()
 }
 
 // fitEditor sizes the command editor to its lines, within the screen.
@@ -78,12 +83,26 @@ func (d *howDialog) fitEditor() {
 
 func (d *howDialog) close() {
 	d.open, d.editing, d.edited, d.command, d.off = false, false, false, "", 0
+	d.seen, d.nudge = false, false
 	d.input.Blur()
 }
 
 func (d *howDialog) openConfirm(check int, command string) {
 	d.close()
 	d.open, d.check, d.command = true, check, command
+	d.see()
+}
+
+// see marks the end of the command as seen when the dialog shows it: all of
+// it fits, or it was scrolled to its last row.
+func (d *howDialog) see() {
+	if !d.open || d.editing || d.seen {
+		return
+	}
+	box := d.box()
+	if len(box) <= d.body-1 || d.off+d.room() >= len(box) {
+		d.seen = true
+	}
 }
 
 func (d *howDialog) openEditing(check int, command string) tea.Cmd {
@@ -117,11 +136,12 @@ func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Review):
 			d.command = d.input.Value()
-			d.editing = false
+			d.editing, d.off, d.seen, d.nudge = false, 0, false, false
 			d.input.Blur()
 			if strings.TrimSpace(d.command) == "" {
 				d.close()
 			}
+			d.see()
 			return nil, nil
 		case key.Matches(msg, k.Cancel):
 			d.close()
@@ -131,9 +151,12 @@ func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
 	}
 	if off, ok := k.List.Move(msg, d.off, 1<<30, max(d.h-4, 1)); ok {
 		d.off = c.Clamp(off, len(d.box()), d.room())
+		d.see()
 		return nil, nil
 	}
 	switch {
+	case key.Matches(msg, k.Dialog.Yes) && !d.seen:
+		d.nudge = true
 	case key.Matches(msg, k.Dialog.Yes):
 		run := &confirmedRun{check: d.check, command: d.command, fromSender: !d.edited}
 		d.close()
@@ -150,7 +173,56 @@ func (d *howDialog) shortHelp() []key.Binding {
 	if d.editing {
 		return []key.Binding{d.keys.Review, d.keys.Newline, d.keys.Cancel}
 	}
+	if !d.seen {
+		return []key.Binding{d.keys.List.Down, d.keys.List.Bottom, d.keys.Dialog.Edit, d.keys.Dialog.No}
+	}
 	return []key.Binding{d.keys.Run, d.keys.Dialog.Edit, d.keys.Dialog.No}
+}
+
+// paddingRun is the longest run of spaces or tabs a command line may hold
+// before the confirmation flags it as padding that can push text out of
+// sight.
+const paddingRun = 16
+
+// commandShape says how many lines the command has, and flags what can hide
+// part of it: blank lines and long runs of spaces (issue 11: `ls /tmp`, 80
+// newlines, then the line that matters).
+func commandShape(cmd string) string {
+	ls := strings.Split(cmd, "\n")
+	blank, longest := 0, 0
+	for _, ln := range ls {
+		if strings.TrimSpace(ln) == "" {
+			blank++
+		}
+		run := 0
+		for _, r := range ln {
+			if r == ' ' || r == '\t' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	s := plural(len(ls), "line", "lines")
+	var flags []string
+	if blank > 0 {
+		flags = append(flags, plural(blank, "blank line", "blank lines"))
+	}
+	if longest > paddingRun {
+		flags = append(flags, fmt.Sprintf("a run of %d spaces", longest))
+	}
+	if len(flags) > 0 {
+		s += " · ⚠ " + strings.Join(flags, " and ") + ": part of it may be out of sight — read it to the end"
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // room is the rows a dialog taller than the screen scrolls in.
@@ -164,7 +236,11 @@ func (d *howDialog) frame(ls []string) []string {
 // box is the confirmation's framed text.
 func (d *howDialog) box() []string {
 	th, p := d.s.theme(), d.s.Plan
-	ls := []string{th.Warn.Render("Run this command on your machine?"), ""}
+	ls := []string{th.Warn.Render("Run this command on your machine?")}
+	for _, ln := range c.Wrap(commandShape(d.command), d.w-6) {
+		ls = append(ls, th.Warn.Render(ln))
+	}
+	ls = append(ls, "")
 	who := "It was written by the sender, " + c.Line(p.Origin.By()) + ", and came in the pack: it is their suggestion, not tp's advice."
 	lab := "suggested by " + c.Line(p.Origin.By())
 	if d.edited {
@@ -195,6 +271,12 @@ func (d *howDialog) view(h int) string {
 	}
 	box := d.box()
 	keys := th.Key.Render("y") + " run it   " + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
+	if !d.seen {
+		keys = th.Muted.Render("y runs it once you have read to the end (↓, G)   ") + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
+		if d.nudge {
+			keys = th.Warn.Render("Read it to the end first: G jumps there.   ") + th.Key.Render("n/esc") + " cancel"
+		}
+	}
 	if len(box) <= h-1 {
 		return c.Pad(append(box, keys), d.w, h)
 	}
