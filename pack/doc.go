@@ -1,5 +1,5 @@
-// Package pack reads, writes, judges and converts TaskPack 0.1 packs
-// (docs/specs.md; our readings of the silent parts are
+// Package pack is TaskPack 0.1 the format: it reads, writes, judges and
+// converts packs (docs/specs.md; our readings of the silent parts are
 // D1–D5, D10, D13).
 //
 // Two encodings carry one model (§2):
@@ -23,6 +23,9 @@
 // transcripts, instruction fields and asks without accept (Refusals, §4.1,
 // §4.3, §4.5, D5, D13), then writes atomically. Conformance runs C0–C10
 // (§6, D3, D4) reading strictly. Convert turns one encoding into the other.
+//
+// The jobs over the passport store (land, merge, build a pack from a
+// passport) are package landing; this package knows no store.
 //
 // Luggage is never held in memory: bags are read through the ZIP central
 // directory and written as a stream; flat attachments are decoded straight

@@ -19,6 +19,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -38,6 +39,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -286,7 +288,7 @@ func TestInteropRefgenRoundTrip(t *testing.T) {
 // bytes in the passport's files folder; a reference receipt merges into the
 // passport its lineage names (D6).
 func TestInteropRefgenLand(t *testing.T) {
-	env := pack.Env{Machine: "tp-box", Actor: "carol", Now: func() time.Time { return time.Date(2026, 9, 4, 9, 0, 0, 0, time.UTC) }}
+	env := landing.Env{Machine: "tp-box", Actor: "carol", Now: func() time.Time { return time.Date(2026, 9, 4, 9, 0, 0, 0, time.UTC) }}
 	for _, c := range refCases {
 		if c.kind != "handoff" {
 			continue
@@ -295,11 +297,11 @@ func TestInteropRefgenLand(t *testing.T) {
 			t.Run(filepath.Base(f), func(t *testing.T) {
 				st := newStore(t)
 				p := openLenient(t, f)
-				plan, err := pack.PlanLanding(p, st, env)
+				plan, err := landing.PlanLanding(context.Background(), p, st, env)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ld, err := pack.Land(p, plan, st, pack.Decisions{})
+				ld, err := landing.Land(context.Background(), p, plan, st, landing.Decisions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -350,17 +352,17 @@ func TestInteropRefgenLand(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := openLenient(t, f)
-			if _, err := pack.PlanLanding(p, st, env); err == nil {
+			if _, err := landing.PlanLanding(context.Background(), p, st, env); err == nil {
 				t.Error("a receipt was accepted as a handoff to land as a new passport (§4.4.1)")
 			}
-			plan, err := pack.PlanMerge(p, st, "", env)
+			plan, err := landing.PlanMerge(context.Background(), p, st, "", env)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if plan.Merge == nil || plan.Merge.Target != "TP-RGEN-RCPT" {
 				t.Fatalf("merge target %+v, want TP-RGEN-RCPT", plan.Merge)
 			}
-			if _, err := pack.Merge(p, plan, st, pack.Decisions{}); err != nil {
+			if _, err := landing.Merge(context.Background(), p, plan, st, landing.Decisions{}); err != nil {
 				t.Fatal(err)
 			}
 			v := storedMap(t, st, "TP-RGEN-RCPT")
@@ -460,7 +462,7 @@ func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *
 		stored.Set("lineage", mustParse(t, `{"root_id":"TP-HOME-2345","from_version":3,"chain":["TP-HOME-2345@3"]}`))
 		stored.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"Send the close","why":"","accept":"a CSV with three regions","status":"answered","answer":"answer.csv","answered_by":"alice@box-a","answered_at":"2026-09-03T14:00:00Z"}]`))
 	}
-	o := pack.BuildOptions{Actor: "alice", Machine: "box-a", Now: now, Note: "interop shape " + s.name}
+	o := landing.BuildOptions{Actor: "alice", Machine: "box-a", Now: now, Note: "interop shape " + s.name}
 	if s.receipt {
 		o.Kind = "receipt"
 	}
@@ -468,12 +470,12 @@ func writeShape(t *testing.T, dir string, s tpShape) (bag, flat string, stored *
 		o.Files = append(o.Files, filepath.Join(in, filepath.FromSlash(r)))
 	}
 	for _, a := range s.asks {
-		o.Asks = append(o.Asks, pack.ParseAsk(a))
+		o.Asks = append(o.Asks, landing.ParseAsk(a))
 	}
 	for _, c := range s.checks {
-		o.Checks = append(o.Checks, pack.ParseCheck(c))
+		o.Checks = append(o.Checks, landing.ParseCheck(c))
 	}
-	built, err := pack.Build(stored, o)
+	built, err := landing.Build(context.Background(), stored, o)
 	if err != nil {
 		t.Fatalf("%s: build: %v", s.name, err)
 	}
@@ -1263,15 +1265,15 @@ func TestInteropRefgenReproducible(t *testing.T) {
 func TestInteropReferenceReceiptIntoTp(t *testing.T) {
 	cli := refCLI(t)
 	dir := t.TempDir()
-	env := pack.Env{Machine: "box-a", Actor: "alice"}
+	env := landing.Env{Machine: "box-a", Actor: "alice"}
 	stA := newStore(t)
 	a, err := stA.Create("Board deck Q3", "A 12-slide deck the CFO signs off", store.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	idA := a.Get("id").Text()
-	built, err := pack.Build(a, pack.BuildOptions{Actor: "alice", Machine: "box-a",
-		Asks: []*ojson.Value{pack.ParseAsk("Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2"), pack.ParseAsk("Which template?|file name and version of the template|")}})
+	built, err := landing.Build(context.Background(), a, landing.BuildOptions{Actor: "alice", Machine: "box-a",
+		Asks: []*ojson.Value{landing.ParseAsk("Send the September close|A CSV with EMEA, APAC and AMER revenue|slide 2"), landing.ParseAsk("Which template?|file name and version of the template|")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1308,14 +1310,14 @@ func TestInteropReferenceReceiptIntoTp(t *testing.T) {
 	if len(chain) != 1 || str(lin, "root_id") != idB {
 		t.Logf("the reference now keeps the chain (%v, root %s): update INTEROP.md", chain, str(lin, "root_id"))
 	}
-	_, err = pack.PlanMerge(p, stA, "", env)
+	_, err = landing.PlanMerge(context.Background(), p, stA, "", env)
 	if err == nil {
 		t.Fatalf("tp found a target for a receipt whose chain is %v", chain)
 	}
 	if !strings.Contains(err.Error(), idB) {
 		t.Errorf("the error does not name the id it looked for (%s): %v", idB, err)
 	}
-	if _, err := pack.PlanMerge(p, stA, idA, env); err == nil {
+	if _, err := landing.PlanMerge(context.Background(), p, stA, idA, env); err == nil {
 		t.Errorf("--into %s merged a receipt whose lineage names %s (D6 refuses)", idA, idB)
 	}
 	v := storedMap(t, stA, idA)
@@ -1693,7 +1695,7 @@ func unzipTo(t *testing.T, bag, dir string) {
 func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
 	cli := refCLI(t)
 	dir := t.TempDir()
-	env := pack.Env{Machine: "box-b", Actor: "bob", Now: func() time.Time { return time.Date(2026, 9, 4, 10, 0, 0, 0, time.UTC) }}
+	env := landing.Env{Machine: "box-b", Actor: "bob", Now: func() time.Time { return time.Date(2026, 9, 4, 10, 0, 0, 0, time.UTC) }}
 	storeA := filepath.Join(dir, "reference-store")
 	out, code := runRef(t, cli, storeA, "new", "--title", "Board deck Q3", "--goal", "A 12-slide deck the CFO signs off")
 	idA := str(asMap(t, out), "passport_id")
@@ -1708,11 +1710,11 @@ func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
 	}
 	stB := newStore(t)
 	h := openLenient(t, handoff)
-	plan, err := pack.PlanLanding(h, stB, env)
+	plan, err := landing.PlanLanding(context.Background(), h, stB, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld, err := pack.Land(h, plan, stB, pack.Decisions{Answers: map[string]string{"a1": "close.csv attached"}})
+	ld, err := landing.Land(context.Background(), h, plan, stB, landing.Decisions{Answers: map[string]string{"a1": "close.csv attached"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1720,7 +1722,7 @@ func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	built, err := pack.Build(b.V, pack.BuildOptions{Kind: "receipt", Actor: "bob", Machine: "box-b", Now: env.Now()})
+	built, err := landing.Build(context.Background(), b.V, landing.BuildOptions{Kind: "receipt", Actor: "bob", Machine: "box-b", Now: env.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1736,14 +1738,14 @@ func TestInteropTpReceiptIntoReferenceStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mplan, err := pack.PlanMerge(r, stA, "", env)
+	mplan, err := landing.PlanMerge(context.Background(), r, stA, "", env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if mplan.Merge.Target != idA {
 		t.Fatalf("merge target %s, want %s", mplan.Merge.Target, idA)
 	}
-	if _, err := pack.Merge(r, mplan, stA, pack.Decisions{}); err != nil {
+	if _, err := landing.Merge(context.Background(), r, mplan, stA, landing.Decisions{}); err != nil {
 		t.Fatal(err)
 	}
 	out, code = runRef(t, cli, storeA, "open", idA)

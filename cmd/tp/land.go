@@ -12,6 +12,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
@@ -34,10 +35,10 @@ var runLandTUI func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts
 
 // landJSON is tp land --json: one document.
 type landJSON struct {
-	DryRun bool         `json:"dry_run"`
-	Plan   *pack.Plan   `json:"plan"`
-	Landed *pack.Landed `json:"landed,omitempty"`
-	Merged *pack.Merged `json:"merged,omitempty"`
+	DryRun bool            `json:"dry_run"`
+	Plan   *landing.Plan   `json:"plan"`
+	Landed *landing.Landed `json:"landed,omitempty"`
+	Merged *landing.Merged `json:"merged,omitempty"`
 }
 
 func newLandCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -84,8 +85,8 @@ credential-like strings and every repair the reader made are listed.
 }
 
 // LandEnv is who is landing, here (D14).
-func landEnv(io *IO) pack.Env {
-	return pack.Env{Machine: store.Machine(io.Env), Actor: store.Actor("", io.Env)}
+func landEnv(io *IO) landing.Env {
+	return landing.Env{Machine: store.Machine(io.Env), Actor: store.Actor("", io.Env)}
 }
 
 // ParseCheckFlags reads --check ID=status flags.
@@ -107,6 +108,7 @@ func parseCheckFlags(flags []string) (map[string]string, error) {
 }
 
 func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
+	ctx := context.Background()
 	checks, err := parseCheckFlags(o.Checks)
 	if err != nil {
 		return err
@@ -125,16 +127,16 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	}
 	env := landEnv(io)
 	receipt := model.PackObject{V: p.Object}.Kind() == model.KindReceipt
-	var plan *pack.Plan
+	var plan *landing.Plan
 	if receipt || o.Into != "" {
-		plan, err = pack.PlanMerge(p, st, o.Into, env)
+		plan, err = landing.PlanMerge(ctx, p, st, o.Into, env)
 	} else {
-		plan, err = pack.PlanLanding(p, st, env)
+		plan, err = landing.PlanLanding(ctx, p, st, env)
 	}
 	if err != nil {
 		return storeHint(err)
 	}
-	d := pack.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
+	d := landing.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
 	// Refuse before printing a plan that will not be carried out: a --check
 	// naming no check in the pack, or a file landed before (a dry run
 	// shows the plan with a note instead).
@@ -142,7 +144,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return err
 	}
 	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !o.Again && !o.DryRun {
-		return withHint(&pack.Error{File: plan.File, Rule: pack.RuleAlreadyLanded,
+		return withHint(&pack.Error{File: plan.File, Rule: landing.RuleAlreadyLanded,
 			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
 			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
 	}
@@ -168,7 +170,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return nil
 	}
 	if plan.Merge != nil {
-		merged, err := pack.Merge(p, plan, st, d)
+		merged, err := landing.Merge(ctx, p, plan, st, d)
 		if err != nil {
 			return storeHint(err)
 		}
@@ -182,7 +184,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		}
 		return nil
 	}
-	landed, err := pack.Land(p, plan, st, d)
+	landed, err := landing.Land(ctx, p, plan, st, d)
 	if err != nil {
 		return storeHint(err)
 	}
@@ -241,7 +243,7 @@ func redactSecret(s string) string {
 
 // renderPlan prints the landing plan as stable plain text. Everything from
 // the pack is sanitised and quoted; the sender's how is attributed.
-func renderPlan(w io.Writer, pl *pack.Plan) {
+func renderPlan(w io.Writer, pl *landing.Plan) {
 	l := sanitize.Line
 	short := pl.SHA256
 	if len(short) > 12 {
@@ -375,7 +377,7 @@ func by(who, at string) string {
 	return " (by " + sanitize.Line(who) + " at " + sanitize.Line(at) + ")"
 }
 
-func renderPreview(w io.Writer, m *pack.MergePreview) {
+func renderPreview(w io.Writer, m *landing.MergePreview) {
 	l := sanitize.Line
 	fmt.Fprintf(w, "\nWhat the merge changes in %s:\n", l(m.Target))
 	if m.AlreadyMerged {
@@ -416,7 +418,7 @@ func renderPreview(w io.Writer, m *pack.MergePreview) {
 	fmt.Fprintf(w, "  goal, current_state and next_steps are not touched (§4.4.1)\n")
 }
 
-func renderLanded(w io.Writer, ld *pack.Landed) {
+func renderLanded(w io.Writer, ld *landing.Landed) {
 	l := sanitize.Line
 	fmt.Fprintf(w, "\nlanded as %s (version %d)\n", l(ld.ID), ld.Version)
 	if ld.FilesDir != "" {
@@ -430,7 +432,7 @@ func renderLanded(w io.Writer, ld *pack.Landed) {
 	}
 }
 
-func renderMerged(w io.Writer, pl *pack.Plan, m *pack.Merged) {
+func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
 	l := sanitize.Line
 	if !m.Changed {
 		fmt.Fprintf(w, "\nnothing changed in %s (version %d)\n", l(m.Target), m.Version)

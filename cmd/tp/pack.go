@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 )
@@ -33,19 +35,19 @@ type packOptions struct {
 
 // packJSON is tp pack --json.
 type packJSON struct {
-	OK            bool             `json:"ok"`
-	Pack          string           `json:"pack"`
-	Encoding      pack.Encoding    `json:"encoding"`
-	Kind          string           `json:"kind"`
-	PassportID    string           `json:"passport_id"`
-	Version       int64            `json:"version"`
-	HomeVersion   int64            `json:"home_version"` // after recording the asks sent
-	Lineage       pack.PlanLineage `json:"lineage"`
-	Asks          []string         `json:"asks"`
-	AsksRecorded  []string         `json:"asks_recorded"`
-	LandingChecks []string         `json:"landing_checks"`
-	Luggage       []string         `json:"luggage"`
-	Warnings      []string         `json:"warnings"`
+	OK            bool                `json:"ok"`
+	Pack          string              `json:"pack"`
+	Encoding      pack.Encoding       `json:"encoding"`
+	Kind          string              `json:"kind"`
+	PassportID    string              `json:"passport_id"`
+	Version       int64               `json:"version"`
+	HomeVersion   int64               `json:"home_version"` // after recording the asks sent
+	Lineage       landing.PlanLineage `json:"lineage"`
+	Asks          []string            `json:"asks"`
+	AsksRecorded  []string            `json:"asks_recorded"`
+	LandingChecks []string            `json:"landing_checks"`
+	Luggage       []string            `json:"luggage"`
+	Warnings      []string            `json:"warnings"`
 }
 
 func newPackCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -102,20 +104,20 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	}
 	var asks, checks []*ojson.Value
 	for _, a := range o.asks {
-		asks = append(asks, pack.ParseAsk(a))
+		asks = append(asks, landing.ParseAsk(a))
 	}
 	if o.asksFile != "" {
-		more, err := pack.ReadList(o.asksFile)
+		more, err := landing.ReadList(o.asksFile)
 		if err != nil {
 			return err
 		}
 		asks = append(asks, more...)
 	}
 	for _, c := range o.checks {
-		checks = append(checks, pack.ParseCheck(c))
+		checks = append(checks, landing.ParseCheck(c))
 	}
 	if o.checksFile != "" {
-		more, err := pack.ReadList(o.checksFile)
+		more, err := landing.ReadList(o.checksFile)
 		if err != nil {
 			return err
 		}
@@ -125,7 +127,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.receipt {
 		kind = model.KindReceipt
 	}
-	built, err := pack.Build(stored.V, pack.BuildOptions{
+	built, err := landing.Build(context.Background(), stored.V, landing.BuildOptions{
 		Kind:    kind,
 		Files:   o.files,
 		Asks:    asks,
@@ -137,7 +139,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if err != nil {
 		return err
 	}
-	warnings := pack.Preflight(built)
+	warnings := landing.Preflight(built)
 	for _, w := range warnings {
 		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
 	}
@@ -185,7 +187,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	lin := po.Lineage()
 	res := packJSON{OK: true, Pack: o.out, Encoding: enc, Kind: kind, PassportID: stored.Passport().ID(),
 		Version: stored.Version, HomeVersion: homeVersion,
-		Lineage: pack.PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Lineage: landing.PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
 		Asks:    []string{}, AsksRecorded: []string{}, LandingChecks: []string{}, Luggage: []string{}, Warnings: []string{}}
 	for _, a := range po.Asks() {
 		res.Asks = append(res.Asks, a.ID())

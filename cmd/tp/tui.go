@@ -19,7 +19,7 @@ import (
 	"github.com/tp-dev/tp/internal/howrun"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
-	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
@@ -111,7 +111,7 @@ func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 	actor, machine := identity(io)
 	wd, _ := os.Getwd()
 	inbox := inboxBackend(io, g)
-	lander := &backend.Lander{Store: st, Env: pack.Env{Actor: actor, Machine: machine}}
+	lander := &backend.Lander{Store: st, Env: landing.Env{Actor: actor, Machine: machine}}
 	defer lander.Close()
 	deps := ui.Deps{
 		Lander:    lander,

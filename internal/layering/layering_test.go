@@ -1,6 +1,6 @@
 // Package layering holds the test that enforces docs/architecture.md: imports point
-// down (cmd → ui → pack, acts → model) and the core never imports UI
-// libraries.
+// down (cmd → ui → landing, judge → pack, acts → model) and the core never
+// imports UI libraries.
 package layering
 
 import (
@@ -24,13 +24,16 @@ func forbidden(pkg string) []string {
 	rel := strings.TrimPrefix(pkg, module+"/")
 	switch {
 	case strings.HasPrefix(rel, "model"):
-		return append([]string{module + "/internal/store", module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+		return append([]string{module + "/internal/store", module + "/pack", module + "/acts", module + "/judge", module + "/landing", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "internal/"):
 		// What is not domain (the store's disk format, canonical JSON,
 		// sanitising, durable writes, running a command) sits below the
 		// spec packages and knows nothing of them or of any front end.
 		return append([]string{module + "/pack", module + "/acts", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
-	case strings.HasPrefix(rel, "pack"), strings.HasPrefix(rel, "acts"):
+	case strings.HasPrefix(rel, "pack"):
+		// The format knows no store and no workflow (issue 8).
+		return append([]string{module + "/internal/store", module + "/judge", module + "/landing", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "acts"), strings.HasPrefix(rel, "judge"), strings.HasPrefix(rel, "landing"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case rel == "home" || strings.HasPrefix(rel, "home/"):
 		// The home summary is core: the plain/JSON output and the UI share it.
@@ -68,6 +71,14 @@ func TestForbiddenCatches(t *testing.T) {
 	}
 	if f := forbidden(module + "/internal/ojson"); !contains(f, module+"/pack") {
 		t.Error("internal/ojson may import pack according to the table")
+	}
+	if f := forbidden(module + "/pack"); !contains(f, module+"/internal/store") || !contains(f, module+"/landing") {
+		t.Error("pack may import the store or landing according to the table")
+	}
+	for _, core := range []string{"/landing", "/judge"} {
+		if f := forbidden(module + core); !contains(f, "github.com/charmbracelet/lipgloss") || !contains(f, module+"/ui") {
+			t.Errorf("%s may import UI libraries or ui according to the table", core)
+		}
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 // GeneratedSteps is the member of landed_from listing the next steps a
 // landing wrote for its receiver (TaskPack §4.4: required landing checks,
 // re-verification of sealed facts, asks to answer), exactly as written. They
-// belong to that hop: a pack made onward leaves them out (pack.Build), and
+// belong to that hop: a pack made onward leaves them out (landing.Build), and
 // attesting a check or answering an ask here takes its step off the list.
 const GeneratedSteps = "generated_next_steps"
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
@@ -28,7 +29,7 @@ import (
 // Lander is ui.Lander over pack and a home store.
 type Lander struct {
 	Store    *store.Store
-	Env      pack.Env
+	Env      landing.Env
 	Into     string // tp land --into
 	FilesOut string // tp land --files-out
 	Options  pack.Options
@@ -40,7 +41,7 @@ type Lander struct {
 // raw is what a ui.Plan carries back to Land and Merge.
 type raw struct {
 	p    *pack.Pack
-	plan *pack.Plan
+	plan *landing.Plan
 }
 
 // Close closes every pack this lander opened.
@@ -97,16 +98,16 @@ func (l *Lander) plan(ctx context.Context, file string, progress ui.Progress) (*
 		return nil, ctx.Err()
 	}
 	kind := model.PackObject{V: p.Object}.Kind()
-	var pl *pack.Plan
+	var pl *landing.Plan
 	if kind == model.KindReceipt || l.Into != "" {
-		pl, err = pack.PlanMerge(p, l.Store, l.Into, l.Env)
+		pl, err = landing.PlanMerge(ctx, p, l.Store, l.Into, l.Env)
 		var pe *pack.Error
 		if err != nil && errors.As(err, &pe) && strings.HasPrefix(pe.Rule, "§4.4.1") {
 			p.Close()
 			return refusedPlan(file, p, kind, pe), nil
 		}
 	} else {
-		pl, err = pack.PlanLanding(p, l.Store, l.Env)
+		pl, err = landing.PlanLanding(ctx, p, l.Store, l.Env)
 	}
 	if err != nil {
 		p.Close()
@@ -140,7 +141,7 @@ func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *ui.Pla
 	return pl
 }
 
-func convertPlan(p *pack.Pack, pl *pack.Plan) *ui.Plan {
+func convertPlan(p *pack.Pack, pl *landing.Plan) *ui.Plan {
 	out := &ui.Plan{
 		File: pl.File, Kind: pl.Kind, PackedAt: pl.Sender.PackedAt, Note: pl.Note,
 		Origin:  ui.Origin{Actor: pl.Sender.Actor, Machine: pl.Sender.Machine, Harness: pl.Sender.Harness},
@@ -197,15 +198,15 @@ func convertPlan(p *pack.Pack, pl *pack.Plan) *ui.Plan {
 	return out
 }
 
-func fact(f pack.PlanFact) ui.Fact {
+func fact(f landing.PlanFact) ui.Fact {
 	return ui.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Sealed && f.ThisMachine}
 }
 
-func ask(a pack.PlanAsk) ui.Ask {
+func ask(a landing.PlanAsk) ui.Ask {
 	return ui.Ask{ID: a.ID, To: a.To, What: a.What, Why: a.Why, Accept: a.Accept, Status: a.Status, Answer: a.Answer, AnsweredBy: a.AnsweredBy, AnsweredAt: a.AnsweredAt}
 }
 
-func askState(s pack.AskState) ui.Ask {
+func askState(s landing.AskState) ui.Ask {
 	return ui.Ask{Status: s.Status, Answer: s.Answer, AnsweredBy: s.AnsweredBy, AnsweredAt: s.AnsweredAt}
 }
 
@@ -270,8 +271,8 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 	if err != nil {
 		return nil, err
 	}
-	pd := pack.Decisions{CheckStatus: map[string]string{}, Answers: map[string]string{}, TrustOwnFacts: d.TrustOwnFacts,
-		Again: d.Again, FilesOut: l.FilesOut, Context: ctx,
+	pd := landing.Decisions{CheckStatus: map[string]string{}, Answers: map[string]string{}, TrustOwnFacts: d.TrustOwnFacts,
+		Again: d.Again, FilesOut: l.FilesOut,
 		Progress: func(done, total int64) { progress("extracting", done, total) }}
 	hows := map[string]string{}
 	for _, c := range r.plan.Checks {
@@ -283,15 +284,15 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 		}
 		if c.Ran {
 			if pd.CheckRuns == nil {
-				pd.CheckRuns = map[string]pack.CheckRun{}
+				pd.CheckRuns = map[string]landing.CheckRun{}
 			}
-			pd.CheckRuns[id] = pack.CheckRun{Command: c.Command, Exit: c.Exit, Edited: c.Command != hows[id]}
+			pd.CheckRuns[id] = landing.CheckRun{Command: c.Command, Exit: c.Exit, Edited: c.Command != hows[id]}
 		}
 	}
 	for id, a := range d.Answers {
 		pd.Answers[id] = a
 	}
-	res, err := pack.Land(r.p, r.plan, l.Store, pd)
+	res, err := landing.Land(ctx, r.p, r.plan, l.Store, pd)
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func (l *Lander) Merge(ctx context.Context, plan *ui.Plan, progress ui.Progress)
 	if err != nil {
 		return nil, err
 	}
-	res, err := pack.Merge(r.p, r.plan, l.Store, pack.Decisions{Context: ctx,
+	res, err := landing.Merge(ctx, r.p, r.plan, l.Store, landing.Decisions{
 		Progress: func(done, total int64) { progress("extracting", done, total) }})
 	if err != nil {
 		return nil, err
@@ -381,7 +382,7 @@ func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	built, err := pack.Build(st.V, pack.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine})
+	built, err := landing.Build(ctx, st.V, landing.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine})
 	if err != nil {
 		return "", err
 	}

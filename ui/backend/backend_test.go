@@ -9,6 +9,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
@@ -26,9 +27,9 @@ func packFrom(t *testing.T, st *store.Store, id, out string) {
 	}
 	lug := filepath.Join(t.TempDir(), "notes.md")
 	os.WriteFile(lug, []byte("# notes\n"), 0o644)
-	built, err := pack.Build(stored.V, pack.BuildOptions{Kind: model.KindHandoff, Files: []string{lug},
-		Asks:   []*ojson.Value{pack.ParseAsk("Which bucket?|a bucket name that exists|the old one is full")},
-		Checks: []*ojson.Value{pack.ParseCheck("files can be created|touch created-by-how")},
+	built, err := landing.Build(context.Background(), stored.V, landing.BuildOptions{Kind: model.KindHandoff, Files: []string{lug},
+		Asks:   []*ojson.Value{landing.ParseAsk("Which bucket?|a bucket name that exists|the old one is full")},
+		Checks: []*ojson.Value{landing.ParseCheck("files can be created|touch created-by-how")},
 		Actor:  "alice", Machine: "alpha"})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 	h := filepath.Join(dir, "h.taskpack")
 	packFrom(t, a, aid, h)
 
-	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	lb := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 	defer lb.Close()
 	var phases []string
 	plan, err := lb.Plan(ctx, h, func(p string, d, tot int64) { phases = append(phases, p) })
@@ -127,7 +128,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	// A lands the receipt: the plan is a merge into aid.
-	la := &Lander{Store: a, Env: pack.Env{Actor: "alice", Machine: "alpha"}}
+	la := &Lander{Store: a, Env: landing.Env{Actor: "alice", Machine: "alpha"}}
 	defer la.Close()
 	rp, err := la.Plan(ctx, r, noProgress)
 	if err != nil {
@@ -154,7 +155,7 @@ func TestRoundTrip(t *testing.T) {
 	// --into naming another passport: the receipt screen gets a refusal
 	// quoting the rule, and nothing is written.
 	other, _ := a.Create("Other", "other", store.CreateOptions{})
-	li := &Lander{Store: a, Env: pack.Env{Actor: "alice", Machine: "alpha"}, Into: model.Passport{V: other}.ID()}
+	li := &Lander{Store: a, Env: landing.Env{Actor: "alice", Machine: "alpha"}, Into: model.Passport{V: other}.ID()}
 	defer li.Close()
 	ref, err := li.Plan(ctx, r, noProgress)
 	if err != nil {
@@ -210,7 +211,7 @@ func TestLandCancelledLeavesNothing(t *testing.T) {
 	v, _ := a.Create("t", "g", store.CreateOptions{})
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
-	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	l := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 	defer l.Close()
 	plan, err := l.Plan(context.Background(), h, noProgress)
 	if err != nil {
@@ -234,7 +235,7 @@ func TestChecksAdapter(t *testing.T) {
 	v, _ := a.Create("t", "g", store.CreateOptions{})
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
-	l := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	l := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 	defer l.Close()
 	plan, _ := l.Plan(ctx, h, noProgress)
 	landed, err := l.Land(ctx, plan, ui.Decisions{}, noProgress)

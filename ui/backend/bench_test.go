@@ -8,6 +8,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/themes"
@@ -26,10 +27,10 @@ func bigPack(b *testing.B, n int) (string, *store.Store) {
 	}
 	var asks, checks []*ojson.Value
 	for i := 0; i < n; i++ {
-		asks = append(asks, pack.ParseAsk(fmt.Sprintf("Question %d for the receiver|the name of bucket %d|needed for step %d", i, i, i)))
-		checks = append(checks, pack.ParseCheck(fmt.Sprintf("check %d holds on this machine|test -e /tmp/thing-%d", i, i)))
+		asks = append(asks, landing.ParseAsk(fmt.Sprintf("Question %d for the receiver|the name of bucket %d|needed for step %d", i, i, i)))
+		checks = append(checks, landing.ParseCheck(fmt.Sprintf("check %d holds on this machine|test -e /tmp/thing-%d", i, i)))
 	}
-	built, err := pack.Build(v, pack.BuildOptions{Kind: model.KindHandoff, Asks: asks, Checks: checks, Actor: "alice", Machine: "alpha"})
+	built, err := landing.Build(context.Background(), v, landing.BuildOptions{Kind: model.KindHandoff, Asks: asks, Checks: checks, Actor: "alice", Machine: "alpha"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func benchFirstFrame(b *testing.B, judge bool) {
 	th, _ := themes.New(themes.NoColor, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		l := &Lander{Store: st, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+		l := &Lander{Store: st, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 		plan, err := l.Plan(context.Background(), file, func(string, int64, int64) {})
 		if err != nil {
 			b.Fatal(err)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/ui"
 )
 
@@ -32,7 +32,7 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 			}
 			h := filepath.Join(t.TempDir(), "h.taskpack")
 			packFrom(t, a, model.Passport{V: v}.ID(), h)
-			lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+			lb := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 			defer lb.Close()
 			plan, err := lb.Plan(ctx, h, func(string, int64, int64) {})
 			if err != nil {
@@ -72,7 +72,7 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 	}
 	h := filepath.Join(t.TempDir(), "h.taskpack")
 	packFrom(t, a, model.Passport{V: v}.ID(), h)
-	lb := &Lander{Store: b, Env: pack.Env{Actor: "bob", Machine: "beta"}}
+	lb := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 	defer lb.Close()
 	plan, err := lb.Plan(ctx, h, func(string, int64, int64) {})
 	if err != nil {

@@ -1,7 +1,8 @@
-package pack
+package landing
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 // answerAndSave answers an ask in a stored passport, as tp asks --answer does.
@@ -36,7 +38,7 @@ func raw(t *testing.T, st *store.Store, id string) []byte {
 // store, answers one, drops none, asks one back → B packs a receipt → A
 // lands it.
 func TestEndToEndTwoStores(t *testing.T) {
-	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
+	for _, enc := range []pack.Encoding{pack.EncodingBag, pack.EncodingFlat} {
 		t.Run(string(enc), func(t *testing.T) {
 			storeA, storeB := testStore(t), testStore(t)
 			a := newPassport(t, storeA, func(v *ojson.Value) {
@@ -116,7 +118,7 @@ func TestEndToEndThreeStores(t *testing.T) {
 	})
 	h1 := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma",
 		Asks:   []*ojson.Value{ParseAsk("A's question|A precise answer with a name")},
-		Checks: []*ojson.Value{ParseCheck("B's machine has the font|fc-list")}}, EncodingBag)
+		Checks: []*ojson.Value{ParseCheck("B's machine has the font|fc-list")}}, pack.EncodingBag)
 	_, lb := landIt(t, h1, sb, envOn("mb", "b"), Decisions{})
 	b := lb.ID
 	// B edits one generated step into its own words: that one is B's and travels.
@@ -133,7 +135,7 @@ func TestEndToEndThreeStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	bVersion, _ := get(t, sb, b).Get("version").Int()
-	h2 := packIt(t, sb, b, BuildOptions{Actor: "b", Machine: "mb", Asks: []*ojson.Value{ParseAsk("B's question|A precise answer with a date")}}, EncodingBag)
+	h2 := packIt(t, sb, b, BuildOptions{Actor: "b", Machine: "mb", Asks: []*ojson.Value{ParseAsk("B's question|A precise answer with a date")}}, pack.EncodingBag)
 	p2 := openPack(t, h2)
 	lin2 := (model.PackObject{V: p2.Object}).Lineage()
 	if lin2.RootID != a || len(lin2.Chain) != 2 || lin2.FromVersion != bVersion || lin2.Chain[1] != b+"@"+strconv.Itoa(int(bVersion)) || !strings.HasPrefix(lin2.Chain[0], a+"@") {
@@ -168,7 +170,7 @@ func TestEndToEndThreeStores(t *testing.T) {
 
 	answerAndSave(t, sc, c, "a2", "2026-10-01", "c@mc")
 	r := packIt(t, sc, c, BuildOptions{Kind: model.KindReceipt, Actor: "c", Machine: "mc",
-		Asks: []*ojson.Value{ParseAsk("C's question back|The name of the approver")}}, EncodingFlat)
+		Asks: []*ojson.Value{ParseAsk("C's question back|The name of the approver")}}, pack.EncodingFlat)
 	rp := openPack(t, r)
 	lin := (model.PackObject{V: rp.Object}).Lineage()
 	if lin.RootID != a || len(lin.Chain) != 3 || lin.ReceiptTarget() != b {
@@ -176,13 +178,13 @@ func TestEndToEndThreeStores(t *testing.T) {
 	}
 	// Into A (the root) is refused: the receipt answers B.
 	aBefore := raw(t, sa, a)
-	_, err := PlanMerge(rp, sa, a, envOn("ma", "a"))
-	var pe *Error
+	_, err := PlanMerge(context.Background(), rp, sa, a, envOn("ma", "a"))
+	var pe *pack.Error
 	if !errors.As(err, &pe) || pe.Rule != RuleReceiptTarget {
 		t.Errorf("into the root: %v", err)
 	}
 	// And without --into in A's store, B is missing and named.
-	if _, err := PlanMerge(rp, sa, "", envOn("ma", "a")); !errors.As(err, &pe) || pe.Rule != RuleTargetMissing || !strings.Contains(err.Error(), b) {
+	if _, err := PlanMerge(context.Background(), rp, sa, "", envOn("ma", "a")); !errors.As(err, &pe) || pe.Rule != RuleTargetMissing || !strings.Contains(err.Error(), b) {
 		t.Errorf("missing target: %v", err)
 	}
 	if !bytes.Equal(aBefore, raw(t, sa, a)) {
@@ -304,7 +306,7 @@ func TestMergeConflict(t *testing.T) {
 	 "asks":[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"answered","answer":"yes"}],
 	 "landing_checks":[]}`
 	p := openPack(t, flatPack(t, obj))
-	pl, err := PlanMerge(p, st, "", envOn("s", "m"))
+	pl, err := PlanMerge(context.Background(), p, st, "", envOn("s", "m"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +315,7 @@ func TestMergeConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := raw(t, st, a)
-	_, err = Merge(p, pl, st, Decisions{})
+	_, err = Merge(context.Background(), p, pl, st, Decisions{})
 	var ce *store.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want a conflict", err)
@@ -351,7 +353,7 @@ func TestMergeFailureLeavesNoFiles(t *testing.T) {
 		v.Set("asks", mustParse(t, `[{"id":"a1","to":"peer","what":"w","why":"","accept":"acc","status":"open","answer":null}]`))
 	})
 	p := openPack(t, receiptWithLuggage(t, a))
-	pl, err := PlanMerge(p, st, "", envOn("s", "m"))
+	pl, err := PlanMerge(context.Background(), p, st, "", envOn("s", "m"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +361,7 @@ func TestMergeFailureLeavesNoFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
-	if _, err := Merge(p, pl, st, Decisions{}); err == nil {
+	if _, err := Merge(context.Background(), p, pl, st, Decisions{}); err == nil {
 		t.Fatal("merged over a newer version")
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
@@ -369,12 +371,12 @@ func TestMergeFailureLeavesNoFiles(t *testing.T) {
 	if err := os.Symlink(elsewhere, st.FilesDir(a)); err != nil {
 		t.Fatal(err)
 	}
-	pl, err = PlanMerge(p, st, "", envOn("s", "m"))
+	pl, err = PlanMerge(context.Background(), p, st, "", envOn("s", "m"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before = snapshot(t, st.Dir())
-	if _, err := Merge(p, pl, st, Decisions{}); err == nil {
+	if _, err := Merge(context.Background(), p, pl, st, Decisions{}); err == nil {
 		t.Fatal("merged through a link")
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
@@ -388,7 +390,7 @@ func TestMergeFailureLeavesNoFiles(t *testing.T) {
 func TestMergeSameReceiptOtherEncoding(t *testing.T) {
 	sa, sb := testStore(t), testStore(t)
 	a := newPassport(t, sa, nil)
-	h := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma", Asks: []*ojson.Value{ParseAsk("q1|a precise answer with a name")}}, EncodingBag)
+	h := packIt(t, sa, a, BuildOptions{Actor: "a", Machine: "ma", Asks: []*ojson.Value{ParseAsk("q1|a precise answer with a name")}}, pack.EncodingBag)
 	_, lb := landIt(t, h, sb, envOn("mb", "b"), Decisions{})
 	answerAndSave(t, sb, lb.ID, "a1", "Lee", "b@mb")
 	stored, _ := sb.Get(lb.ID)
@@ -396,16 +398,16 @@ func TestMergeSameReceiptOtherEncoding(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "answer.csv"), []byte("x,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Build(stored.V, BuildOptions{Kind: model.KindReceipt, Actor: "b", Machine: "mb", Now: t0,
+	b, err := Build(context.Background(), stored.V, BuildOptions{Kind: model.KindReceipt, Actor: "b", Machine: "mb", Now: t0,
 		Files: []string{filepath.Join(dir, "answer.csv")}, Asks: []*ojson.Value{ParseAsk("q back|a precise answer with a date")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	bag, flat := filepath.Join(dir, "r.taskpack"), filepath.Join(dir, "r.taskpack.json")
-	if err := Write(bag, b.Source, EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(bag, b.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(flat, b.Source, EncodingFlat, WriteOptions{}); err != nil {
+	if err := pack.Write(flat, b.Source, pack.EncodingFlat, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	_, m1 := mergeIt(t, bag, sa, "", envOn("ma", "a"))

@@ -1,12 +1,14 @@
-package pack
+package landing
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 )
 
 // deferBag is a bag whose luggage file "a.txt" holds other bytes than the
@@ -34,17 +36,17 @@ func TestDeferLuggage(t *testing.T) {
 	path := deferBag(t)
 
 	// Verified up front (the default): Open refuses.
-	if _, err := Open(path, Options{}); err == nil {
+	if _, err := pack.Open(path, pack.Options{}); err == nil {
 		t.Fatal("Open accepted luggage that does not match its digest")
 	}
 	// Strict ignores DeferLuggage: judging reads every byte.
-	if _, err := Open(path, Options{Strict: true, DeferLuggage: true}); err == nil {
+	if _, err := pack.Open(path, pack.Options{Strict: true, DeferLuggage: true}); err == nil {
 		t.Fatal("a strict Open deferred the luggage check")
 	}
 
 	// Deferred: Open succeeds and says so; the plan does not claim the
 	// bytes were verified; landing fails and leaves nothing behind.
-	p, err := Open(path, Options{DeferLuggage: true})
+	p, err := pack.Open(path, pack.Options{DeferLuggage: true})
 	if err != nil {
 		t.Fatalf("deferred Open: %v", err)
 	}
@@ -53,7 +55,7 @@ func TestDeferLuggage(t *testing.T) {
 		t.Error("LuggageVerified is true although no luggage byte was read")
 	}
 	st := testStore(t)
-	pl, err := PlanLanding(p, st, envOn("m", "bob"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("m", "bob"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +63,10 @@ func TestDeferLuggage(t *testing.T) {
 		t.Error("the plan claims verified luggage")
 	}
 	before := snapshot(t, st.Dir())
-	_, err = Land(p, pl, st, Decisions{})
-	var pe *Error
-	if !errors.As(err, &pe) || pe.Rule != RuleDigest {
-		t.Fatalf("Land = %v, want a %s error", err, RuleDigest)
+	_, err = Land(context.Background(), p, pl, st, Decisions{})
+	var pe *pack.Error
+	if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest {
+		t.Fatalf("Land = %v, want a %s error", err, pack.RuleDigest)
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
 }
@@ -78,9 +80,9 @@ func TestDeferLuggageStillChecksManifest(t *testing.T) {
 	})
 	path := filepath.Join(t.TempDir(), "stowaway.taskpack")
 	os.WriteFile(path, b, 0o600)
-	_, err := Open(path, Options{DeferLuggage: true})
-	var pe *Error
-	if !errors.As(err, &pe) || pe.Rule != RuleUnlisted {
-		t.Fatalf("Open = %v, want %s", err, RuleUnlisted)
+	_, err := pack.Open(path, pack.Options{DeferLuggage: true})
+	var pe *pack.Error
+	if !errors.As(err, &pe) || pe.Rule != pack.RuleUnlisted {
+		t.Fatalf("Open = %v, want %s", err, pack.RuleUnlisted)
 	}
 }

@@ -1,4 +1,4 @@
-package pack
+package landing
 
 import (
 	"context"
@@ -15,32 +15,9 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
 )
-
-// Landing, merging and packing from the home store (TaskPack §3.1, §4.2–§4.5;
-// DESIGN.md §2 flows 1–4, D6, D10, D12, D13) — the API the command line and
-// the terminal UI share:
-//
-//	p, _ := pack.Open(file, pack.Options{})           // verified, repaired leniently
-//	plan, err := pack.PlanLanding(p, store, env)       // a handoff: nothing written
-//	plan.Decide(d)                                     // optional: show decisions in the plan
-//	landed, err := pack.Land(p, plan, store, d)        // new passport, luggage, saved last
-//
-//	plan, err := pack.PlanMerge(p, store, into, env)   // a receipt: plan.Merge previews
-//	merged, err := pack.Merge(p, plan, store, d)       // expected-version save
-//
-//	built, _ := pack.Build(stored.V, pack.BuildOptions{...}) // a pack from a passport
-//	warnings := pack.Preflight(built)                  // stderr, never refusals
-//	pack.Write(tmp, built.Source, enc, ...)            // seals and refuses
-//	store.Save(built.Home, stored.Version)             // the asks sent, recorded at home
-//
-// Everything in a Plan that came from the pack is the pack's own text: render
-// it through internal/sanitize and quote it as the sender's. Nothing here runs a
-// landing check's how (D12); a UI that offers to run one does so itself,
-// after the person confirms, and records the result with Decisions.CheckStatus
-// (or store.SetCheck later). Land and Merge honour Decisions.Context: a
-// cancelled or failed landing leaves no passport and no files folder.
 
 // Env is who and where the landing happens (D14) and the clock.
 type Env struct {
@@ -68,10 +45,10 @@ func (e Env) by() string { return e.Actor + "@" + e.Machine }
 // Merge is set) and consumed by Land or Merge with the person's Decisions.
 // Making a plan writes nothing.
 type Plan struct {
-	File     string   `json:"file"`
-	Encoding Encoding `json:"encoding"`
-	Kind     string   `json:"kind"`
-	SHA256   string   `json:"sha256"` // of the pack file: how "already landed" is recognised
+	File     string        `json:"file"`
+	Encoding pack.Encoding `json:"encoding"`
+	Kind     string        `json:"kind"`
+	SHA256   string        `json:"sha256"` // of the pack file: how "already landed" is recognised
 	// ObjectSHA256 is the digest of the pack object in its canonical form
 	// (D1): the same in both encodings (C9), so the same pack converted is
 	// recognised too.
@@ -102,7 +79,7 @@ type Plan struct {
 	// (D5). Landing warns; it does not refuse.
 	Credentials []scan.Finding `json:"credentials"`
 	// Repairs are what the lenient read had to fix (D4).
-	Repairs []Repair `json:"repairs"`
+	Repairs []pack.Repair `json:"repairs"`
 	// Luggage is each file and where it will be written.
 	Luggage []PlanLuggage `json:"luggage"`
 	// GitDirs are luggage folders holding git metadata (".git/"): data,
@@ -123,7 +100,7 @@ type Plan struct {
 	Merge *MergePreview `json:"merge,omitempty"`
 
 	obj     *ojson.Value // the pack object as read (repaired by the lenient read)
-	luggage []Luggage
+	luggage []pack.Luggage
 	open    func(name string) (io.ReadCloser, error)
 	env     Env
 }
@@ -222,13 +199,16 @@ type Step struct {
 // (st.FilesDir of that id; Decisions.FilesOut moves it). A receipt is
 // refused here: it is merged, never landed as a new passport (§4.4.1) — use
 // PlanMerge.
-func PlanLanding(p *Pack, st *store.Store, env Env) (*Plan, error) {
+func PlanLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	pl, err := newPlan(p, env)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Kind != model.KindHandoff {
-		return nil, &Error{File: p.Path, Rule: RuleReceiptNotLanded,
+		return nil, &pack.Error{File: p.Path, Rule: RuleReceiptNotLanded,
 			Detail: "this is a " + pl.Kind + "; a receipt is merged into the passport that asked (tp land without --into finds it), never landed as a new passport (§4.4.1)"}
 	}
 	id, err := st.NewID()
@@ -256,10 +236,10 @@ const (
 )
 
 // newPlan fills the parts of a plan that handoffs and receipts share.
-func newPlan(p *Pack, env Env) (*Plan, error) {
+func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	obj := p.Object
 	if obj.Obj() == nil {
-		return nil, &Error{File: p.Path, Rule: RuleObject, Detail: "the pack object is not a JSON object"}
+		return nil, &pack.Error{File: p.Path, Rule: pack.RuleObject, Detail: "the pack object is not a JSON object"}
 	}
 	po := model.PackObject{V: obj}
 	lin := po.Lineage()
@@ -275,7 +255,7 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 		Goal:         pp.Goal(),
 		Note:         po.Note(),
 		Lineage:      PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
-		Repairs:      append([]Repair{}, p.Repairs...),
+		Repairs:      append([]pack.Repair{}, p.Repairs...),
 		obj:          obj,
 		luggage:      p.Luggage,
 		open:         p.OpenLuggage,
@@ -302,9 +282,9 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 
 	pl.Integrity = Integrity{Verified: p.LuggageVerified, LuggageFiles: len(p.Luggage)}
 	switch {
-	case p.Encoding == EncodingBag && !p.LuggageVerified:
+	case p.Encoding == pack.EncodingBag && !p.LuggageVerified:
 		pl.Integrity.How = "BagIt manifests (sha256) checked; each luggage file is verified against them as it lands, and nothing lands if one does not match"
-	case p.Encoding == EncodingBag:
+	case p.Encoding == pack.EncodingBag:
 		pl.Integrity.How = "BagIt manifests (sha256) verified"
 	default:
 		pl.Integrity.How = "attachment sha256 digests verified"
@@ -360,7 +340,7 @@ func newPlan(p *Pack, env Env) (*Plan, error) {
 		pl.Asks = []PlanAsk{}
 	}
 	if pl.Repairs == nil {
-		pl.Repairs = []Repair{}
+		pl.Repairs = []pack.Repair{}
 	}
 	if pl.Warnings == nil {
 		pl.Warnings = []string{}

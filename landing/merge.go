@@ -1,4 +1,4 @@
-package pack
+package landing
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 // MergePreview is what merging a receipt will change in its target
@@ -86,35 +87,38 @@ const quoteReceiptRule = `"A receipt answers the passport its sender was landed 
 // passport is refused with the rule quoted. A handoff is refused (§4.4.1.1:
 // a handoff is never merged). A target missing from the store is an error
 // naming the id looked for. Nothing is written.
-func PlanMerge(p *Pack, st *store.Store, into string, env Env) (*Plan, error) {
+func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, env Env) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	pl, err := newPlan(p, env)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Kind != model.KindReceipt {
-		return nil, &Error{File: p.Path, Rule: RuleHandoffMerge,
+		return nil, &pack.Error{File: p.Path, Rule: RuleHandoffMerge,
 			Detail: "this is a " + pl.Kind + ", and an implementation MUST refuse to merge a handoff at all (§4.4.1); land it without --into to make a new passport"}
 	}
 	lin := model.PackObject{V: pl.obj}.Lineage()
 	target := lin.ReceiptTarget()
 	if target == "" {
-		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+		return nil, &pack.Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "the receipt's lineage names no passport to answer (no chain entry before the sender, no root_id)"}
 	}
 	into = strings.TrimSpace(into)
 	if into != "" && into != target {
-		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+		return nil, &pack.Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "refusing to merge into " + into + ": this receipt answers " + target + ". " + quoteReceiptRule}
 	}
 	if err := store.ValidID(target); err != nil {
-		return nil, &Error{File: p.Path, Rule: RuleReceiptTarget,
+		return nil, &pack.Error{File: p.Path, Rule: RuleReceiptTarget,
 			Detail: "the receipt's lineage names " + strconv.Quote(target) + " as the passport it answers, which is not a passport id"}
 	}
 	stored, err := st.Get(target)
 	if err != nil {
 		var nf *store.ErrNotFound
 		if errors.As(err, &nf) {
-			return nil, &Error{File: p.Path, Rule: RuleTargetMissing,
+			return nil, &pack.Error{File: p.Path, Rule: RuleTargetMissing,
 				Detail: "this receipt answers " + target + " (" + model.LineageOf(p.Object.Get("lineage")).ReceiptTargetRule() + ", D6), which is not in the store " + st.Dir()}
 		}
 		return nil, err
@@ -163,7 +167,7 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 	}
 	merged := stored.V.Clone()
 	obj := pl.obj.Clone()
-	Seal(obj) // a receipt's facts cross a machine like any others (§4.4.1.4)
+	pack.Seal(obj) // a receipt's facts cross a machine like any others (§4.4.1.4)
 
 	asks := merged.Get("asks")
 	if asks.Kind() != ojson.Array {
@@ -270,7 +274,7 @@ func askState(a model.Ask) AskState {
 // passport changed in between is a *store.ConflictError, never a lost update.
 // Luggage goes to <target>.files/receipt-<sender>@<version>/ (or
 // d.FilesOut), written like Land's, before the save; a failed save removes it.
-func Merge(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Merged, error) {
+func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Decisions) (*Merged, error) {
 	if plan == nil || plan.Merge == nil {
 		return nil, errors.New("merge: no merge plan (make one with PlanMerge)")
 	}
@@ -283,11 +287,7 @@ func Merge(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Merged, error) {
 		return nil, errMergeChecks(plan)
 	}
 	if len(d.Answers) > 0 {
-		return nil, &Error{File: plan.File, Rule: RuleDecision, Detail: "answer asks with tp asks after the merge, not while merging"}
-	}
-	ctx := d.Context
-	if ctx == nil {
-		ctx = context.Background()
+		return nil, &pack.Error{File: plan.File, Rule: RuleDecision, Detail: "answer asks with tp asks after the merge, not while merging"}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -391,7 +391,7 @@ func realFolder(dir string) (bool, error) {
 		return false, err
 	}
 	if !info.IsDir() {
-		return false, &Error{Entry: dir, Rule: RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
+		return false, &pack.Error{Entry: dir, Rule: pack.RuleSymlink, Detail: "the passport's files folder is not a plain folder (a link?); not writing through it"}
 	}
 	return false, nil
 }
@@ -406,7 +406,7 @@ func unusedAskID(byID map[string]*ojson.Value) string {
 }
 
 func errMergeChecks(plan *Plan) error {
-	return &Error{File: plan.File, Rule: RuleDecision,
+	return &pack.Error{File: plan.File, Rule: RuleDecision,
 		Detail: "a receipt's landing checks describe the sender's machine; they are reported, not adopted, so there is nothing to attest (§4.4.1)"}
 }
 

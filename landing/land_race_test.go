@@ -1,9 +1,12 @@
-package pack
+package landing
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
+
+	"github.com/tp-dev/tp/pack"
 )
 
 // Two landings of the same file at once, each planned before the other
@@ -14,10 +17,10 @@ func TestConcurrentLandingsOfOneFile(t *testing.T) {
 	path := flatPack(t, handObj)
 	const n = 4
 	plans := make([]*Plan, n)
-	packs := make([]*Pack, n)
+	packs := make([]*pack.Pack, n)
 	for i := range plans {
 		packs[i] = openPack(t, path)
-		pl, err := PlanLanding(packs[i], st, envOn("x", "y"))
+		pl, err := PlanLanding(context.Background(), packs[i], st, envOn("x", "y"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,13 +35,13 @@ func TestConcurrentLandingsOfOneFile(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			_, errs[i] = Land(packs[i], plans[i], st, Decisions{})
+			_, errs[i] = Land(context.Background(), packs[i], plans[i], st, Decisions{})
 		}(i)
 	}
 	wg.Wait()
 	landed := 0
 	for _, err := range errs {
-		var pe *Error
+		var pe *pack.Error
 		switch {
 		case err == nil:
 			landed++

@@ -1,6 +1,7 @@
-package pack
+package landing
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 func TestBuildLineage(t *testing.T) {
@@ -25,7 +27,7 @@ func TestBuildLineage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := Build(mustParse(t, tc.state), BuildOptions{Now: t0})
+			b, err := Build(context.Background(), mustParse(t, tc.state), BuildOptions{Now: t0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +48,7 @@ func TestBuildObject(t *testing.T) {
 	orig := string(ojson.Canonical(state))
 	for _, kind := range []string{model.KindHandoff, model.KindReceipt} {
 		t.Run(kind, func(t *testing.T) {
-			b, err := Build(state, BuildOptions{Kind: kind, Actor: "bob", Machine: "laptop", Note: "hi", Now: t0,
+			b, err := Build(context.Background(), state, BuildOptions{Kind: kind, Actor: "bob", Machine: "laptop", Note: "hi", Now: t0,
 				Asks:   []*ojson.Value{ParseAsk("new question|a precise accept rule|because")},
 				Checks: []*ojson.Value{ParseCheck("font installed|fc-list"), mustParse(t, `{"check":"nice to have","required":false}`)}})
 			if err != nil {
@@ -104,11 +106,11 @@ func TestBuildObject(t *testing.T) {
 
 func TestBuildRefusesReusedAskID(t *testing.T) {
 	state := mustParse(t, `{"id":"TP-B","version":1,"asks":[{"id":"a1","what":"x","accept":"y"}]}`)
-	_, err := Build(state, BuildOptions{Asks: []*ojson.Value{mustParse(t, `{"id":"a1","what":"q","accept":"a rule"}`)}})
+	_, err := Build(context.Background(), state, BuildOptions{Asks: []*ojson.Value{mustParse(t, `{"id":"a1","what":"q","accept":"a rule"}`)}})
 	if err == nil || !strings.Contains(err.Error(), "a1") {
 		t.Fatalf("err = %v", err)
 	}
-	if b, err := Build(state, BuildOptions{}); err != nil || b.Home != nil {
+	if b, err := Build(context.Background(), state, BuildOptions{}); err != nil || b.Home != nil {
 		t.Errorf("no asks sent, yet home changes: %v %v", b, err)
 	}
 }
@@ -126,7 +128,7 @@ func TestBuildLuggageKeepsShape(t *testing.T) {
 	must(os.WriteFile(filepath.Join(dir, "figures", "q4", "logo.svg"), []byte("<svg/>"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, "outline.md"), []byte("o"), 0o644))
 	must(os.Symlink("/etc/passwd", filepath.Join(dir, "figures", "link")))
-	b, err := Build(mustParse(t, `{"id":"TP-A","version":1}`), BuildOptions{Files: []string{filepath.Join(dir, "figures") + "/", filepath.Join(dir, "outline.md")}})
+	b, err := Build(context.Background(), mustParse(t, `{"id":"TP-A","version":1}`), BuildOptions{Files: []string{filepath.Join(dir, "figures") + "/", filepath.Join(dir, "outline.md")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,12 +142,12 @@ func TestBuildLuggageKeepsShape(t *testing.T) {
 	// The same name twice is an error, not a silent overwrite.
 	other := filepath.Join(t.TempDir(), "outline.md")
 	must(os.WriteFile(other, nil, 0o644))
-	if _, err := Build(mustParse(t, `{"id":"TP-A","version":1}`), BuildOptions{Files: []string{filepath.Join(dir, "outline.md"), other}}); err == nil {
+	if _, err := Build(context.Background(), mustParse(t, `{"id":"TP-A","version":1}`), BuildOptions{Files: []string{filepath.Join(dir, "outline.md"), other}}); err == nil {
 		t.Error("two files named outline.md accepted")
 	}
 	// Packed and landed, the shape survives.
 	path := filepath.Join(t.TempDir(), "x.taskpack")
-	if err := Write(path, b.Source, EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(path, b.Source, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st := testStore(t)
@@ -189,7 +191,7 @@ func TestPreflight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := Build(mustParse(t, tc.state), BuildOptions{Asks: tc.asks, Files: tc.files})
+			b, err := Build(context.Background(), mustParse(t, tc.state), BuildOptions{Asks: tc.asks, Files: tc.files})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,7 +217,7 @@ func TestBuildAnnotatesOrgFacts(t *testing.T) {
 		{"claim":"invoices go through finance","scope":"org","verified":true,"source_actor":"Maria"},
 		{"claim":"the board wants regions","scope":"universal","verified":true},
 		{"claim":"unproven convention","scope":"org","verified":false}]}`)
-	b, err := Build(state, BuildOptions{Actor: "Bob", Machine: "m"})
+	b, err := Build(context.Background(), state, BuildOptions{Actor: "Bob", Machine: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

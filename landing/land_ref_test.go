@@ -1,4 +1,4 @@
-package pack
+package landing
 
 import (
 	"crypto/sha256"
@@ -18,7 +18,7 @@ import (
 // exists.
 func refFixture(t *testing.T, name string) string {
 	t.Helper()
-	for _, dir := range []string{filepath.Join("testdata", "ref"), "/work/shared/fixtures/taskpack"} {
+	for _, dir := range []string{refData, "/work/shared/fixtures/taskpack"} {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p

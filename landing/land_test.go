@@ -1,4 +1,4 @@
-package pack
+package landing
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 var t0 = time.Date(2026, 9, 3, 14, 20, 0, 0, time.UTC)
@@ -63,7 +64,7 @@ func mustParse(t *testing.T, s string) *ojson.Value {
 
 // packIt packs passport id the way tp pack does: build, write, record the
 // asks sent at home.
-func packIt(t *testing.T, st *store.Store, id string, o BuildOptions, enc Encoding) string {
+func packIt(t *testing.T, st *store.Store, id string, o BuildOptions, enc pack.Encoding) string {
 	t.Helper()
 	stored, err := st.Get(id)
 	if err != nil {
@@ -72,16 +73,16 @@ func packIt(t *testing.T, st *store.Store, id string, o BuildOptions, enc Encodi
 	if o.Now.IsZero() {
 		o.Now = t0
 	}
-	b, err := Build(stored.V, o)
+	b, err := Build(context.Background(), stored.V, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	name := "p.taskpack"
-	if enc == EncodingFlat {
+	if enc == pack.EncodingFlat {
 		name += ".json"
 	}
 	path := filepath.Join(t.TempDir(), name)
-	if err := Write(path, b.Source, enc, WriteOptions{}); err != nil {
+	if err := pack.Write(path, b.Source, enc, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if b.Home != nil {
@@ -92,9 +93,9 @@ func packIt(t *testing.T, st *store.Store, id string, o BuildOptions, enc Encodi
 	return path
 }
 
-func openPack(t *testing.T, path string) *Pack {
+func openPack(t *testing.T, path string) *pack.Pack {
 	t.Helper()
-	p, err := Open(path, Options{})
+	p, err := pack.Open(path, pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func openPack(t *testing.T, path string) *Pack {
 func landIt(t *testing.T, path string, st *store.Store, env Env, d Decisions) (*Plan, *Landed) {
 	t.Helper()
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, env)
+	pl, err := PlanLanding(context.Background(), p, st, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ld, err := Land(p, pl, st, d)
+	ld, err := Land(context.Background(), p, pl, st, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,11 +120,11 @@ func landIt(t *testing.T, path string, st *store.Store, env Env, d Decisions) (*
 func mergeIt(t *testing.T, path string, st *store.Store, into string, env Env) (*Plan, *Merged) {
 	t.Helper()
 	p := openPack(t, path)
-	pl, err := PlanMerge(p, st, into, env)
+	pl, err := PlanMerge(context.Background(), p, st, into, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Merge(p, pl, st, Decisions{})
+	m, err := Merge(context.Background(), p, pl, st, Decisions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestPlanOrdering(t *testing.T) {
 	st := testStore(t)
 	path := flatPack(t, handObj)
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, envOn("laptop", "bob"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("laptop", "bob"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestPlanOrdering(t *testing.T) {
 	// The lenient read sealed two facts; the plan lists both repairs.
 	seals := 0
 	for _, r := range pl.Repairs {
-		if r.Rule == RepairSeal {
+		if r.Rule == pack.RepairSeal {
 			seals++
 		}
 	}
@@ -365,7 +366,7 @@ func TestTrustOwnFacts(t *testing.T) {
 			st := testStore(t)
 			path := flatPack(t, handObj)
 			p := openPack(t, path)
-			pl, err := PlanLanding(p, st, envOn(tc.machine, "maria"))
+			pl, err := PlanLanding(context.Background(), p, st, envOn(tc.machine, "maria"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -378,7 +379,7 @@ func TestTrustOwnFacts(t *testing.T) {
 			if tc.machine == "studio-imac" && this != 2 || tc.machine != "studio-imac" && this != 0 {
 				t.Errorf("plan marks %d facts as this machine's", this)
 			}
-			ld, err := Land(p, pl, st, Decisions{TrustOwnFacts: tc.trust})
+			ld, err := Land(context.Background(), p, pl, st, Decisions{TrustOwnFacts: tc.trust})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -419,58 +420,58 @@ func TestLandRefusalsWriteNothing(t *testing.T) {
 	tests := []struct {
 		name string
 		obj  string
-		do   func(t *testing.T, p *Pack, st *store.Store) error
+		do   func(t *testing.T, p *pack.Pack, st *store.Store) error
 		rule string
 	}{
-		{"unknown check in a decision", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			pl, err := PlanLanding(p, st, envOn("x", "y"))
+		{"unknown check in a decision", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 			if err != nil {
 				return err
 			}
-			_, err = Land(p, pl, st, Decisions{CheckStatus: map[string]string{"c9": "passed"}})
+			_, err = Land(context.Background(), p, pl, st, Decisions{CheckStatus: map[string]string{"c9": "passed"}})
 			return err
 		}, RuleDecision},
-		{"bad status", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			pl, _ := PlanLanding(p, st, envOn("x", "y"))
-			_, err := Land(p, pl, st, Decisions{CheckStatus: map[string]string{"c1": "done"}})
+		{"bad status", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			pl, _ := PlanLanding(context.Background(), p, st, envOn("x", "y"))
+			_, err := Land(context.Background(), p, pl, st, Decisions{CheckStatus: map[string]string{"c1": "done"}})
 			return err
 		}, RuleDecision},
-		{"answer to no ask", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			pl, _ := PlanLanding(p, st, envOn("x", "y"))
-			_, err := Land(p, pl, st, Decisions{Answers: map[string]string{"a7": "x"}})
+		{"answer to no ask", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			pl, _ := PlanLanding(context.Background(), p, st, envOn("x", "y"))
+			_, err := Land(context.Background(), p, pl, st, Decisions{Answers: map[string]string{"a7": "x"}})
 			return err
 		}, RuleDecision},
-		{"receipt landed as a new passport", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			_, err := PlanLanding(p, st, envOn("x", "y"))
+		{"receipt landed as a new passport", receiptObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			_, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 			return err
 		}, RuleReceiptNotLanded},
-		{"handoff merged", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			_, err := PlanMerge(p, st, "", envOn("x", "y"))
+		{"handoff merged", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			_, err := PlanMerge(context.Background(), p, st, "", envOn("x", "y"))
 			return err
 		}, RuleHandoffMerge},
-		{"handoff merged with --into", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			_, err := PlanMerge(p, st, "TP-AAAA-AAAA", envOn("x", "y"))
+		{"handoff merged with --into", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			_, err := PlanMerge(context.Background(), p, st, "TP-AAAA-AAAA", envOn("x", "y"))
 			return err
 		}, RuleHandoffMerge},
-		{"receipt target missing", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			_, err := PlanMerge(p, st, "", envOn("x", "y"))
+		{"receipt target missing", receiptObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			_, err := PlanMerge(context.Background(), p, st, "", envOn("x", "y"))
 			if err != nil && !strings.Contains(err.Error(), "TP-AAAA-AAAA") {
 				t.Errorf("missing target not named: %v", err)
 			}
 			return err
 		}, RuleTargetMissing},
-		{"receipt into another passport", receiptObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			_, err := PlanMerge(p, st, "TP-BBBB-BBBB", envOn("x", "y"))
+		{"receipt into another passport", receiptObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			_, err := PlanMerge(context.Background(), p, st, "TP-BBBB-BBBB", envOn("x", "y"))
 			if err != nil && !strings.Contains(err.Error(), "MAY be merged into that passport only") {
 				t.Errorf("rule not quoted: %v", err)
 			}
 			return err
 		}, RuleReceiptTarget},
-		{"cancelled before it starts", handObj, func(t *testing.T, p *Pack, st *store.Store) error {
-			pl, _ := PlanLanding(p, st, envOn("x", "y"))
+		{"cancelled before it starts", handObj, func(t *testing.T, p *pack.Pack, st *store.Store) error {
+			pl, _ := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			_, err := Land(p, pl, st, Decisions{Context: ctx})
+			_, err := Land(ctx, p, pl, st, Decisions{})
 			return err
 		}, ""},
 	}
@@ -485,7 +486,7 @@ func TestLandRefusalsWriteNothing(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var pe *Error
+			var pe *pack.Error
 			if tc.rule != "" && (!errors.As(err, &pe) || pe.Rule != tc.rule) {
 				t.Errorf("err = %v, want rule %s", err, tc.rule)
 			}
@@ -516,7 +517,7 @@ func TestLandCrashHalfWay(t *testing.T) {
 	newPassport(t, st, nil)
 	path := flatPack(t, handObj, attachment("a.txt", "first file"), attachment("dir/b.txt", "second file"))
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +528,7 @@ func TestLandCrashHalfWay(t *testing.T) {
 		}
 		return &failingReader{n: 3}, nil
 	}
-	if _, err := Land(nil, pl, st, Decisions{}); err == nil || !strings.Contains(err.Error(), "simulated") {
+	if _, err := Land(context.Background(), nil, pl, st, Decisions{}); err == nil || !strings.Contains(err.Error(), "simulated") {
 		t.Fatalf("err = %v", err)
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
@@ -544,14 +545,14 @@ func TestLandCancelMidway(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 3<<16) // 3 MiB: several chunks
 	path := flatPackAllowLarge(t, big)
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
 	ctx, cancel := context.WithCancel(context.Background())
 	var seen int64
-	_, err = Land(p, pl, st, Decisions{Context: ctx, Progress: func(done, total int64) {
+	_, err = Land(ctx, p, pl, st, Decisions{Progress: func(done, total int64) {
 		seen = done
 		if done > 0 {
 			cancel()
@@ -570,9 +571,9 @@ func flatPackAllowLarge(t *testing.T, data string) string {
 	t.Helper()
 	obj := mustParse(t, handObj)
 	path := filepath.Join(t.TempDir(), "big.taskpack")
-	src := Source{Object: obj, Luggage: []LuggageSource{{Name: "big.txt", Size: int64(len(data)),
+	src := pack.Source{Object: obj, Luggage: []pack.LuggageSource{{Name: "big.txt", Size: int64(len(data)),
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }}}}
-	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(path, src, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -583,7 +584,7 @@ func TestLandNeverFollowsAnExistingLink(t *testing.T) {
 	newPassport(t, st, nil)
 	path := flatPack(t, handObj, attachment("a.txt", "A"))
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,7 +593,7 @@ func TestLandNeverFollowsAnExistingLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
-	if _, err := Land(p, pl, st, Decisions{}); err == nil {
+	if _, err := Land(context.Background(), p, pl, st, Decisions{}); err == nil {
 		t.Fatal("landed through a link")
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
@@ -606,7 +607,7 @@ func TestAlreadyLanded(t *testing.T) {
 	path := flatPack(t, handObj)
 	_, first := landIt(t, path, st, envOn("x", "y"), Decisions{})
 	p := openPack(t, path)
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -614,13 +615,13 @@ func TestAlreadyLanded(t *testing.T) {
 		t.Fatalf("AlreadyLandedAs = %q, want %s", pl.AlreadyLandedAs, first.ID)
 	}
 	before := snapshot(t, st.Dir())
-	_, err = Land(p, pl, st, Decisions{})
-	var pe *Error
+	_, err = Land(context.Background(), p, pl, st, Decisions{})
+	var pe *pack.Error
 	if !errors.As(err, &pe) || pe.Rule != RuleAlreadyLanded || !strings.Contains(err.Error(), first.ID) {
 		t.Fatalf("err = %v", err)
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
-	again, err := Land(p, pl, st, Decisions{Again: true})
+	again, err := Land(context.Background(), p, pl, st, Decisions{Again: true})
 	if err != nil || again.ID == first.ID {
 		t.Fatalf("--again: %v %v", again, err)
 	}
@@ -640,8 +641,8 @@ func TestFilesOut(t *testing.T) {
 	// An existing folder is never written into.
 	path2 := flatPack(t, strings.Replace(handObj, `"note":"n"`, `"note":"m"`, 1), attachment("a.txt", "B"))
 	p := openPack(t, path2)
-	pl, _ := PlanLanding(p, st, envOn("x", "y"))
-	if _, err := Land(p, pl, st, Decisions{FilesOut: out}); err == nil {
+	pl, _ := PlanLanding(context.Background(), p, st, envOn("x", "y"))
+	if _, err := Land(context.Background(), p, pl, st, Decisions{FilesOut: out}); err == nil {
 		t.Error("landed into an existing folder")
 	}
 }
@@ -699,14 +700,14 @@ func TestAlreadyLandedOtherEncoding(t *testing.T) {
 	obj := mustParse(t, handObj)
 	dir := t.TempDir()
 	bag, flat := filepath.Join(dir, "h.taskpack"), filepath.Join(dir, "h.taskpack.json")
-	for path, enc := range map[string]Encoding{bag: EncodingBag, flat: EncodingFlat} {
-		if err := Write(path, Source{Object: obj.Clone()}, enc, WriteOptions{}); err != nil {
+	for path, enc := range map[string]pack.Encoding{bag: pack.EncodingBag, flat: pack.EncodingFlat} {
+		if err := pack.Write(path, pack.Source{Object: obj.Clone()}, enc, pack.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	_, first := landIt(t, bag, st, envOn("x", "y"), Decisions{})
 	p := openPack(t, flat)
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -718,14 +719,14 @@ func TestAlreadyLandedOtherEncoding(t *testing.T) {
 // A pack of many small files lands whole (one flush for all of them).
 func TestLandManyFiles(t *testing.T) {
 	n := durable.ManyFiles + 44
-	var lug []LuggageSource
+	var lug []pack.LuggageSource
 	for i := range n {
 		data := fmt.Sprintf("file %d\n", i)
-		lug = append(lug, LuggageSource{Name: fmt.Sprintf("d%d/f%03d.txt", i%7, i), Size: int64(len(data)),
+		lug = append(lug, pack.LuggageSource{Name: fmt.Sprintf("d%d/f%03d.txt", i%7, i), Size: int64(len(data)),
 			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }})
 	}
 	path := filepath.Join(t.TempDir(), "many.taskpack")
-	if err := Write(path, Source{Object: mustParse(t, handObj), Luggage: lug}, EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(path, pack.Source{Object: mustParse(t, handObj), Luggage: lug}, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	st := testStore(t)
@@ -770,7 +771,7 @@ func TestLandSaveFailsLeavesNoFiles(t *testing.T) {
 	st := testStore(t)
 	newPassport(t, st, nil)
 	p := openPack(t, flatPack(t, handObj, attachment("a.txt", "A")))
-	pl, err := PlanLanding(p, st, envOn("x", "y"))
+	pl, err := PlanLanding(context.Background(), p, st, envOn("x", "y"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -780,7 +781,7 @@ func TestLandSaveFailsLeavesNoFiles(t *testing.T) {
 	}
 	before := snapshot(t, st.Dir())
 	var ce *store.ConflictError
-	if _, err := Land(p, pl, st, Decisions{}); !errors.As(err, &ce) {
+	if _, err := Land(context.Background(), p, pl, st, Decisions{}); !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want a conflict", err)
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))

@@ -1,6 +1,7 @@
-package pack
+package landing
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 // FuzzLandObject lands arbitrary pack objects (any shape a hand-made pack
@@ -32,7 +34,7 @@ func FuzzLandObject(f *testing.F) {
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p, err := Open(path, Options{})
+		p, err := pack.Open(path, pack.Options{})
 		if err != nil {
 			return
 		}
@@ -47,11 +49,11 @@ func FuzzLandObject(f *testing.F) {
 		}
 		env := Env{Machine: "m", Actor: "a"}
 		if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt {
-			pl, err := PlanMerge(p, st, "", env)
+			pl, err := PlanMerge(context.Background(), p, st, "", env)
 			if err != nil {
 				return
 			}
-			if _, err := Merge(p, pl, st, Decisions{}); err != nil {
+			if _, err := Merge(context.Background(), p, pl, st, Decisions{}); err != nil {
 				return
 			}
 			got, err := st.Get(pl.Merge.Target)
@@ -67,11 +69,11 @@ func FuzzLandObject(f *testing.F) {
 			}
 			return
 		}
-		pl, err := PlanLanding(p, st, env)
+		pl, err := PlanLanding(context.Background(), p, st, env)
 		if err != nil {
 			return
 		}
-		ld, err := Land(p, pl, st, Decisions{TrustOwnFacts: true})
+		ld, err := Land(context.Background(), p, pl, st, Decisions{TrustOwnFacts: true})
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
-package pack
+package landing
 
 import (
+	"context"
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
@@ -64,11 +65,11 @@ func TestAuditMergeRestoresOnlyThisMachine(t *testing.T) {
 			 "note":"","passport":{"facts":[{"claim":"the printer is on the LAN","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"laptop"}]},
 			 "asks":[],"landing_checks":[]}`
 			p := openPack(t, flatPack(t, obj))
-			pl, err := PlanMerge(p, st, "", envOn(tc.machine, "maria"))
+			pl, err := PlanMerge(context.Background(), p, st, "", envOn(tc.machine, "maria"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Merge(p, pl, st, Decisions{TrustOwnFacts: tc.trust}); err != nil {
+			if _, err := Merge(context.Background(), p, pl, st, Decisions{TrustOwnFacts: tc.trust}); err != nil {
 				t.Fatal(err)
 			}
 			var fact *model.Fact

@@ -1,6 +1,7 @@
-package pack
+package landing
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 )
 
 // Harness is what tp writes as origin.harness (§3).
@@ -56,7 +58,7 @@ type BuildOptions struct {
 type Built struct {
 	// Source is the pack object and its luggage, unsealed: pack.Write seals
 	// and refuses, so nothing here has been judged yet.
-	Source Source
+	Source pack.Source
 	// Home is the stored passport with the asks this pack sends appended
 	// (marked with AskedAt), to be saved with the version it was read at, so
 	// a receipt has somewhere to land (§4.3). Nil when the pack sends no asks.
@@ -83,7 +85,10 @@ type LocalFile struct {
 // version. A receipt carries the asks the passport received (with their
 // answers) plus the new ones; a handoff carries the new ones only. Build does
 // not touch the stored passport: Built.Home is a copy to save.
-func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
+func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if stored.Obj() == nil {
 		return nil, errors.New("the stored passport is not a JSON object")
 	}
@@ -178,7 +183,7 @@ func Build(stored *ojson.Value, o BuildOptions) (*Built, error) {
 	b.Source.Object = obj
 	for _, f := range files {
 		path := f.Path
-		b.Source.Luggage = append(b.Source.Luggage, LuggageSource{
+		b.Source.Luggage = append(b.Source.Luggage, pack.LuggageSource{
 			Name: f.Name,
 			Size: f.Size,
 			Open: func() (io.ReadCloser, error) { return os.Open(path) },

@@ -1,6 +1,7 @@
-package pack
+package landing
 
 import (
+	"context"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/pack"
 )
 
 // randomReader is n bytes of deterministic noise (incompressible luggage).
@@ -55,7 +57,7 @@ func mixedPack(tb testing.TB, dir string, size int64) string {
 	tb.Helper()
 	half := size / 2
 	line := "2026-09-03T14:20:00Z INFO revenue EMEA=1234567 APAC=7654321 AMER=5555555 ok\n"
-	src := Source{Object: mustParseTB(tb, handObj), Luggage: []LuggageSource{
+	src := pack.Source{Object: mustParseTB(tb, handObj), Luggage: []pack.LuggageSource{
 		{Name: "data/random.bin", Size: half, Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(&randomReader{r: rand.NewChaCha8([32]byte{1}), n: half}), nil
 		}},
@@ -64,7 +66,7 @@ func mixedPack(tb testing.TB, dir string, size int64) string {
 		}},
 	}}
 	path := filepath.Join(dir, "mixed.taskpack")
-	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(path, src, pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		tb.Fatal(err)
 	}
 	return path
@@ -103,15 +105,15 @@ func benchLand(b *testing.B, size int64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, err := Open(path, Options{})
+		p, err := pack.Open(path, pack.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		pl, err := PlanLanding(p, st, Env{Machine: "m", Actor: "a"})
+		pl, err := PlanLanding(context.Background(), p, st, Env{Machine: "m", Actor: "a"})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ld, err := Land(p, pl, st, Decisions{})
+		ld, err := Land(context.Background(), p, pl, st, Decisions{})
 		if err != nil {
 			b.Fatal(err)
 		}

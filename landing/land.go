@@ -1,26 +1,19 @@
-package pack
+package landing
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
 )
 
@@ -53,9 +46,6 @@ type Decisions struct {
 	// files land on a few goroutines; the calls are serialised). It must
 	// return quickly; a UI sends the numbers on to its own loop.
 	Progress func(done, total int64)
-	// Context cancels a landing; nil means never. A cancelled landing leaves
-	// nothing behind: no files folder, no passport.
-	Context context.Context
 }
 
 // CheckRun is a command the person confirmed and ran for a landing check.
@@ -105,15 +95,15 @@ const TrustWarning = "verified_on is written by whoever wrote the pack: matching
 //
 // p is the pack the plan was made from (its luggage is streamed from it);
 // st is the store the plan was made against.
-func Land(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Landed, error) {
+func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Decisions) (*Landed, error) {
 	if plan == nil || plan.obj == nil {
 		return nil, errors.New("land: no plan (make one with PlanLanding)")
 	}
 	if plan.Kind != model.KindHandoff || plan.Merge != nil {
-		return nil, &Error{File: plan.File, Rule: RuleReceiptNotLanded, Detail: "a receipt is merged (Merge), never landed as a new passport (§4.4.1)"}
+		return nil, &pack.Error{File: plan.File, Rule: RuleReceiptNotLanded, Detail: "a receipt is merged (Merge), never landed as a new passport (§4.4.1)"}
 	}
 	if plan.AlreadyLandedAs != "" && !d.Again {
-		return nil, &Error{File: plan.File, Rule: RuleAlreadyLanded,
+		return nil, &pack.Error{File: plan.File, Rule: RuleAlreadyLanded,
 			Detail: "this file was already landed as " + plan.AlreadyLandedAs + " (--again lands it once more as a new passport)"}
 	}
 	if err := d.validate(plan); err != nil {
@@ -129,13 +119,9 @@ func Land(p *Pack, plan *Plan, st *store.Store, d Decisions) (*Landed, error) {
 	defer unlock()
 	if !d.Again {
 		if landed, _ := findLanded(st, plan.SHA256, plan.ObjectSHA256); landed != "" {
-			return nil, &Error{File: plan.File, Rule: RuleAlreadyLanded,
+			return nil, &pack.Error{File: plan.File, Rule: RuleAlreadyLanded,
 				Detail: "this file was already landed as " + landed + " (--again lands it once more as a new passport)"}
 		}
-	}
-	ctx := d.Context
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -233,12 +219,12 @@ func (d Decisions) validate(plan *Plan) error {
 			if len(ids) > 0 {
 				have = "it carries " + strings.Join(ids, ", ")
 			}
-			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no landing check " + id + " in this pack (" + have + ")"}
+			return &pack.Error{File: plan.File, Rule: RuleDecision, Detail: "no landing check " + id + " in this pack (" + have + ")"}
 		}
 		switch s {
 		case model.CheckPassed, model.CheckFailed, model.CheckSkipped, model.CheckPending:
 		default:
-			return &Error{File: plan.File, Rule: RuleDecision, Detail: "landing check " + id + ": status " + s + " is not passed, failed or skipped"}
+			return &pack.Error{File: plan.File, Rule: RuleDecision, Detail: "landing check " + id + ": status " + s + " is not passed, failed or skipped"}
 		}
 	}
 	asks := map[string]bool{}
@@ -247,7 +233,7 @@ func (d Decisions) validate(plan *Plan) error {
 	}
 	for id := range d.Answers {
 		if !asks[id] {
-			return &Error{File: plan.File, Rule: RuleDecision, Detail: "no ask " + id + " in this pack"}
+			return &pack.Error{File: plan.File, Rule: RuleDecision, Detail: "no ask " + id + " in this pack"}
 		}
 	}
 	return nil
@@ -259,7 +245,7 @@ func (d Decisions) validate(plan *Plan) error {
 func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value, []string, error) {
 	at := store.Timestamp(now)
 	obj := plan.obj.Clone()
-	Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
+	pack.Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
 	lineage := keptLineage(obj)
 	state := obj.Get("passport")
 	if state.Obj() == nil {
@@ -392,338 +378,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// extract streams every luggage file into a fresh temporary folder beside
-// dest and renames it to dest when all of them are written, synced and
-// match their digests. The folder is opened as an os.Root, so no name can
-// reach outside it; files are created exclusively (a name twice, or a link
-// planted meanwhile, fails) with mode 0644: no execute bits. On any error or
-// cancellation the temporary folder is removed and dest is never created.
-func extract(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, []scan.Finding, error) {
-	names, found, err := extractTo(ctx, luggage, open, dest, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	return names, found, nil
-}
-
-func extractTo(ctx context.Context, luggage []Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
-	if _, err := os.Lstat(dest); err == nil {
-		return nil, nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, err
-	}
-	parent := filepath.Dir(dest)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, nil, err
-	}
-	tmp := filepath.Join(parent, "."+filepath.Base(dest)+landingSuffix+randHex(6))
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, nil, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	root, err := os.OpenRoot(tmp)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer root.Close()
-
-	var total int64
-	for _, l := range luggage {
-		total += l.Size
-	}
-	if progress != nil {
-		progress(0, total)
-	}
-	// Folders first (on one goroutine), then the files on a few workers:
-	// inflating, verifying and writing one file overlaps with the next.
-	dirs := map[string]bool{}
-	local := make([]string, len(luggage))
-	for i, l := range luggage {
-		name, err := luggageName(l.Name)
-		if err != nil {
-			return nil, nil, err
-		}
-		local[i] = name
-		for d := path.Dir(name); d != "." && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
-		if d := path.Dir(name); d != "." {
-			if err := root.MkdirAll(d, 0o755); err != nil {
-				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
-			}
-		}
-	}
-
-	outer := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	workers := min(runtime.GOMAXPROCS(0), len(luggage), 4)
-	side := newSideScan(4*workers, 1<<20)
-	defer side.stop()
-	var (
-		mu       sync.Mutex
-		done     int64
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	step := func(n int64) {
-		mu.Lock()
-		done += n
-		if progress != nil {
-			progress(done, total)
-		}
-		mu.Unlock()
-	}
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	// Many small files: one flush at the end beats an fsync each.
-	batch := durable.NewBatch(len(luggage))
-	scanners := make([]*scan.LuggageScanner, len(luggage))
-	jobs := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
-				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], batch, step); err != nil {
-					fail(err)
-				}
-			}
-		}()
-	}
-feed:
-	for i := range luggage {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	side.wait()
-	// A cancellation from outside is reported as such, not as whatever
-	// error it caused in a worker.
-	if err := outer.Err(); err != nil {
-		return nil, nil, err
-	}
-	if firstErr != nil {
-		return nil, nil, firstErr
-	}
-	names = make([]string, 0, len(luggage))
-	for i, sc := range scanners {
-		found = append(found, sc.Findings()...)
-		names = append(names, filepath.Join(dest, filepath.FromSlash(local[i])))
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, nil, err
-	}
-	for d := range dirs {
-		batch.Dir(filepath.Join(tmp, filepath.FromSlash(d)))
-	}
-	batch.Dir(tmp)
-	if err := batch.Commit(); err != nil {
-		return nil, nil, fmt.Errorf("luggage: %w", err)
-	}
-	// The temporary folder is ours and fresh; dest was checked absent above,
-	// and rename(2) refuses a non-empty folder appearing there meanwhile.
-	if _, err := os.Lstat(dest); err == nil {
-		return nil, nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
-	}
-	if err := durable.Rename(tmp, dest); err != nil {
-		return nil, nil, err
-	}
-	ok = true
-	sort.Strings(names)
-	return names, found, nil
-}
-
-// writebackEvery is how many bytes of a luggage file are written before the
-// kernel is asked to start putting them on disk (durable.StartWriteback).
-const writebackEvery = 8 << 20
-
-// extractOne writes one luggage file, checking its digest and size.
-func extractOne(ctx context.Context, root *os.Root, name string, l Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, batch *durable.Batch, step func(int64)) (int64, error) {
-	r, err := open(l.Name)
-	if err != nil {
-		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
-	}
-	defer r.Close()
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return 0, fmt.Errorf("luggage %s: %w", l.Name, err)
-	}
-	defer f.Close()
-	var n, flushed int64
-	for {
-		if err := ctx.Err(); err != nil {
-			return n, err
-		}
-		if !batch.FlushOnce() && n-flushed >= writebackEvery {
-			durable.StartWriteback(f, flushed, n-flushed)
-			flushed = n
-		}
-		buf := side.buffer()
-		k, rerr := io.ReadFull(r, buf)
-		if rerr == io.ErrUnexpectedEOF {
-			rerr = io.EOF
-		}
-		if k > 0 {
-			if _, err := f.Write(buf[:k]); err != nil {
-				side.release(buf)
-				return n, fmt.Errorf("luggage %s: %w", l.Name, err)
-			}
-			side.scan(sc, buf[:k])
-			n += int64(k)
-			step(int64(k))
-		} else {
-			side.release(buf)
-		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return n, fmt.Errorf("luggage %s: %w", l.Name, rerr)
-		}
-	}
-	if l.Size > 0 && n != l.Size {
-		return n, &Error{Entry: "data/files/" + l.Name, Rule: RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", n, l.Size)}
-	}
-	if err := batch.File(f); err != nil {
-		return n, err
-	}
-	return n, f.Close()
-}
-
-// luggageName checks a luggage name is a plain relative path before it is
-// used on disk (the reader refused hostile names already, D10; this is the
-// last line).
-func luggageName(name string) (string, error) {
-	bad := func(why string) (string, error) {
-		return "", &Error{Entry: "data/files/" + name, Rule: RulePathTraversal, Detail: "luggage name " + why}
-	}
-	if name == "" || strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/") {
-		return bad("is empty, absolute, or holds a backslash or NUL")
-	}
-	for _, seg := range strings.Split(name, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return bad("has an empty, . or .. segment")
-		}
-	}
-	return name, nil
-}
-
-// landingSuffix marks the temporary folder a landing writes luggage into.
-const landingSuffix = ".landing-"
-
-// staleAfter is how old a temporary landing folder must be before a later
-// landing removes it: a process killed half-way (power, kill -9) leaves
-// one behind, and no landing takes a day.
-const staleAfter = 24 * time.Hour
-
-// sweepStale removes temporary landing folders left in the store by a
-// landing that died, best effort. Only hidden ".<id>.files.landing-…"
-// folders older than staleAfter are touched, never a link.
-func sweepStale(dir string, now time.Time) {
-	sweepStaleMatching(dir, now, func(name string) bool { return strings.Contains(name, ".files"+landingSuffix) })
-}
-
-// sweepStaleMerges does the same inside a passport's files folder for the
-// hidden ".receipt-….landing-…" folders a merge writes luggage into.
-func sweepStaleMerges(filesDir string, now time.Time) {
-	sweepStaleMatching(filesDir, now, func(name string) bool {
-		return strings.HasPrefix(name, ".receipt-") && strings.Contains(name, landingSuffix)
-	})
-}
-
-func sweepStaleMatching(dir string, now time.Time, match func(string) bool) {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, d := range des {
-		name := d.Name()
-		if !d.IsDir() || !strings.HasPrefix(name, ".") || !match(name) {
-			continue
-		}
-		info, err := d.Info()
-		if err != nil || now.Sub(info.ModTime()) < staleAfter {
-			continue
-		}
-		os.RemoveAll(filepath.Join(dir, name))
-	}
-}
-
-func randHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// sideScan runs the luggage credential scan (D5) on its own goroutine, so
-// it overlaps with reading, verifying and writing instead of adding to
-// them. It owns a fixed set of buffers: memory does not grow with the pack.
-type sideScan struct {
-	work    chan sideChunk
-	free    chan []byte
-	pending sync.WaitGroup
-	done    chan struct{}
-}
-
-type sideChunk struct {
-	w io.Writer
-	b []byte
-}
-
-func newSideScan(n, size int) *sideScan {
-	s := &sideScan{work: make(chan sideChunk, n), free: make(chan []byte, n), done: make(chan struct{})}
-	for range n {
-		s.free <- make([]byte, size)
-	}
-	go func() {
-		defer close(s.done)
-		for c := range s.work {
-			c.w.Write(c.b)
-			s.free <- c.b[:cap(c.b)]
-			s.pending.Done()
-		}
-	}()
-	return s
-}
-
-// buffer waits for a free buffer.
-func (s *sideScan) buffer() []byte { return <-s.free }
-
-// release returns a buffer that was not handed to scan.
-func (s *sideScan) release(b []byte) { s.free <- b[:cap(b)] }
-
-// scan hands b to w on the scanning goroutine; b returns to the pool after.
-func (s *sideScan) scan(w io.Writer, b []byte) {
-	s.pending.Add(1)
-	s.work <- sideChunk{w, b}
-}
-
-// wait returns when every chunk handed over so far has been scanned.
-func (s *sideScan) wait() { s.pending.Wait() }
-
-// stop ends the scanning goroutine.
-func (s *sideScan) stop() {
-	close(s.work)
-	<-s.done
 }
 
 // lockName is a short, id-safe name for a pack's landing lock.

@@ -1,0 +1,32 @@
+// Package landing holds the jobs over the passport store, one
+// implementation each for the command line, the terminal UI and the MCP
+// server: land a handoff, merge a receipt, and build a pack from a stored
+// passport (TaskPack §3.1, §4.2–§4.5; DESIGN.md §2 flows 1–4, D6, D10, D12,
+// D13).
+//
+//	p, _ := pack.Open(file, pack.Options{})                  // verified, repaired leniently
+//	plan, err := landing.PlanLanding(ctx, p, store, env)     // a handoff: nothing written
+//	plan.Decide(d)                                           // optional: show decisions in the plan
+//	landed, err := landing.Land(ctx, p, plan, store, d)      // new passport, luggage, saved last
+//
+//	plan, err := landing.PlanMerge(ctx, p, store, into, env) // a receipt: plan.Merge previews
+//	merged, err := landing.Merge(ctx, p, plan, store, d)     // expected-version save
+//
+//	built, _ := landing.Build(ctx, stored.V, landing.BuildOptions{...}) // a pack from a passport
+//	warnings := landing.Preflight(built)                     // stderr, never refusals
+//	pack.Write(tmp, built.Source, enc, ...)                  // seals and refuses
+//	store.Save(built.Home, stored.Version)                   // the asks sent, recorded at home
+//
+// Every job takes a context.Context first; Land and Merge honour it while
+// the luggage is written: a cancelled or failed landing leaves no passport
+// and no files folder.
+//
+// Everything in a Plan that came from the pack is the pack's own text:
+// render it through internal/sanitize and quote it as the sender's. Nothing
+// here runs a landing check's how (D12); a UI that offers to run one does so
+// itself, after the person confirms, and records the result with
+// Decisions.CheckStatus (or store.SetCheck later).
+//
+// The format itself (reading, writing, sealing, refusals, limits) is
+// package pack, which knows nothing of the store.
+package landing
