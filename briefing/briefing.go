@@ -16,8 +16,8 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/pack"
 )
 
 // Fact is a fact as the briefing shows it.
@@ -134,7 +134,7 @@ func Of(v *ojson.Value, version int64) *Briefing {
 			continue
 		}
 		b.OpenAsks = append(b.OpenAsks, Ask{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(),
-			Accept: a.Accept(), Sent: a.V.Has(pack.AskedAt)})
+			Accept: a.Accept(), Sent: a.V.Has(landing.AskedAt)})
 	}
 	for _, c := range store.Checks(v) {
 		if c.Required() && store.CheckStatus(c) == model.CheckPending {

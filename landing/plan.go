@@ -324,7 +324,7 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	for i, l := range p.Luggage {
 		names[i] = l.Name
 	}
-	pl.GitDirs = GitDirs(names)
+	pl.GitDirs = pack.GitDirs(names)
 	if len(pl.GitDirs) > 0 {
 		pl.Warnings = append(pl.Warnings, gitDirWarning(pl.GitDirs))
 	} else {
@@ -528,4 +528,9 @@ func findings(obj *ojson.Value) (instr, creds []scan.Finding) {
 		}
 	}
 	return instr, creds
+}
+
+// gitDirWarning is the plan's one line for luggage carrying git metadata.
+func gitDirWarning(dirs []string) string {
+	return "luggage carries git metadata (" + strings.Join(dirs, ", ") + "): its config and hooks can make git run programs in that folder; tp runs git there with them off, other tools may not (D10)"
 }

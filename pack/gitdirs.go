@@ -39,8 +39,3 @@ func isGitComponent(p string) bool {
 	p = strings.TrimRight(p, ". ")
 	return strings.EqualFold(p, ".git") || strings.EqualFold(p, "git~1")
 }
-
-// gitDirWarning is the plan's one line for luggage carrying git metadata.
-func gitDirWarning(dirs []string) string {
-	return "luggage carries git metadata (" + strings.Join(dirs, ", ") + "): its config and hooks can make git run programs in that folder; tp runs git there with them off, other tools may not (D10)"
-}
