@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/internal/store"
-	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/landing"
 )
 
 // newIDWord stands for the id a handoff will get when it lands.
@@ -22,7 +22,7 @@ const newIDWord = "<new id>"
 //     the id until a later `tp land` — which mints its own. Showing one
 //     would promise an id the landing will not use; the plan says "a new
 //     id" and its files folder is <store>/<new id>.files.
-func placePlan(pl *pack.Plan, st *store.Store, o landOptions) {
+func placePlan(pl *landing.Plan, st *store.Store, o landOptions) {
 	if pl.Merge != nil || pl.ID == "" {
 		return
 	}
