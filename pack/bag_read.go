@@ -285,7 +285,10 @@ func (l *loaded) checkBagTags() {
 	if !ok {
 		l.problems = append(l.problems, l.errf(tagBagIt, RuleBagIt, "missing: this ZIP is not a BagIt bag"))
 	} else {
-		info := parseTagLines(bagit)
+		info, err := parseTagLines(bagit)
+		if err != nil {
+			l.problems = append(l.problems, l.errf(tagBagIt, RuleLimitWork, "%v", err))
+		}
 		if v := info["BagIt-Version"]; v != "1.0" {
 			l.problems = append(l.problems, l.errf(tagBagIt, RuleBagIt, "BagIt-Version is %q, want 1.0", v))
 		}
@@ -294,7 +297,10 @@ func (l *loaded) checkBagTags() {
 		}
 	}
 	if b, ok := l.bagTags[tagBagInfo]; ok {
-		info := parseTagLines(b)
+		info, err := parseTagLines(b)
+		if err != nil {
+			l.problems = append(l.problems, l.errf(tagBagInfo, RuleLimitWork, "%v", err))
+		}
 		if s, has := info["Bag-Spec"]; has && s != model.BagSpecValue && s != model.SpecBag {
 			l.problems = append(l.problems, l.errf(tagBagInfo, RuleBagSpec, "Bag-Spec %q is not one this reader knows", s))
 		}
@@ -324,29 +330,73 @@ func (l *loaded) checkBagTags() {
 	}
 }
 
+// MaxTagLines bounds the lines of one tag file (bagit.txt, bag-info.txt)
+// read as "Label: value" lines: the files tp writes have ten; a label
+// followed by hundreds of thousands of continuation lines is work, not
+// metadata (D10's work limit).
+const MaxTagLines = 10_000
+
+// errTagLines is parseTagLines' refusal.
+var errTagLines = fmt.Errorf("more than %d lines, past the limit for a tag file", MaxTagLines)
+
 // parseTagLines reads "Label: value" lines (BagIt §2.2.2), continuation
-// lines folded in.
-func parseTagLines(b []byte) map[string]string {
-	out := map[string]string{}
-	last := ""
-	for _, line := range strings.Split(strings.ReplaceAll(string(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))), "\r\n", "\n"), "\n") {
-		if line == "" {
+// lines (starting with a space or tab) folded into the label they follow,
+// joined by one space. The first of two lines with the same label wins,
+// with its continuations. Linear in the input; more than MaxTagLines lines
+// is refused.
+func parseTagLines(b []byte) (map[string]string, error) {
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	lines := bytes.Count(b, []byte("\n"))
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		lines++
+	}
+	if lines > MaxTagLines {
+		return nil, errTagLines
+	}
+	parts := map[string][]string{}
+	var order []string
+	var cur []string // parts of the label being read, nil after a dropped duplicate
+	curKey := ""
+	flush := func() {
+		if cur != nil {
+			parts[curKey] = cur
+		}
+	}
+	for len(b) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			line, b = b, nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
 			continue
 		}
-		if (line[0] == ' ' || line[0] == '\t') && last != "" {
-			out[last] += " " + strings.TrimSpace(line)
+		if line[0] == ' ' || line[0] == '\t' {
+			if cur != nil {
+				cur = append(cur, strings.TrimSpace(string(line)))
+			}
 			continue
 		}
-		k, v, ok := strings.Cut(line, ":")
+		k, v, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			continue
 		}
-		last = strings.TrimSpace(k)
-		if _, dup := out[last]; !dup {
-			out[last] = strings.TrimSpace(v)
+		flush()
+		curKey = strings.TrimSpace(string(k))
+		cur = nil
+		if _, dup := parts[curKey]; !dup {
+			cur = []string{strings.TrimSpace(string(v))}
+			order = append(order, curKey)
 		}
 	}
-	return out
+	flush()
+	out := make(map[string]string, len(order))
+	for _, k := range order {
+		out[k] = strings.Join(parts[k], " ")
+	}
+	return out, nil
 }
 
 // manifestLine is one manifest entry: path is percent-decoded as BagIt
@@ -495,11 +545,8 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		e.declared, _ = lookup(name)
 		check(name, e.actual, n)
 	}
-	for _, x := range l.extra {
-		zf := l.extraFile(x)
-		if zf == nil {
-			continue
-		}
+	for i, x := range l.extra {
+		zf := l.extraFiles[i] // appended together with l.extra
 		b, err := readEntryDigest(zf)
 		if err != nil {
 			return l.errf(x, ruleForReadErr(err), "%v", err)
@@ -512,21 +559,12 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		}
 	}
 	if b, ok := l.bagTags[tagBagInfo]; ok {
-		if ox, has := parseTagLines(b)["Payload-Oxum"]; has {
+		info, _ := parseTagLines(b) // a refusal is already a problem
+		if ox, has := info["Payload-Oxum"]; has {
 			want := strconv.FormatInt(octets, 10) + "." + strconv.FormatInt(count, 10)
 			if ox != want {
 				l.problems = append(l.problems, l.errf(tagBagInfo, RuleOxum, "Payload-Oxum is %s, the payload is %s", ox, want))
 			}
-		}
-	}
-	return nil
-}
-
-// extraFile finds a payload entry that is neither passport.json nor luggage.
-func (l *loaded) extraFile(name string) *zip.File {
-	for _, e := range l.extraFiles {
-		if e.Name == name {
-			return e
 		}
 	}
 	return nil

@@ -67,6 +67,7 @@ const (
 	RuleLimitTotal     = "D10 limit-total"         // more bytes than Limits.MaxTotal
 	RuleLimitRatio     = "D10 limit-ratio"         // a bomb: ratio beyond Limits.MaxRatio
 	RuleLimitObject    = "D10 limit-object"        // a pack object over MaxObjectBytes
+	RuleLimitWork      = "D10 limit-work"          // input whose reading is work out of proportion to its size
 	RuleBagIt          = "§2.1 bagit"              // bagit.txt missing or wrong
 	RuleManifest       = "§2.1 manifest"           // a manifest missing or malformed
 	RuleUnlisted       = "§2.1 payload-unlisted"   // a payload file absent from the manifest

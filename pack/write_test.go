@@ -100,7 +100,7 @@ func TestWriteBagIsABag(t *testing.T) {
 	if len(listed) > 0 {
 		t.Errorf("manifest lists files not in the bag: %v", listed)
 	}
-	info := parseTagLines(m["bag-info.txt"])
+	info, _ := parseTagLines(m["bag-info.txt"])
 	for k, v := range map[string]string{
 		"Bag-Software-Agent": "tp", "Bagging-Date": "2026-09-03", "External-Identifier": "TP-K7WF-3NQX",
 		"External-Description": "Prepare the Q4 board deck", "Source-Organization": "Maria",
