@@ -40,6 +40,12 @@ func forbidden(pkg string) []string {
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "themes"):
 		return []string{module + "/ui", module + "/cmd", module + "/pack", module + "/acts"}
+	case strings.HasPrefix(rel, "mcp"):
+		// The MCP server is a front end beside the UI: it never imports it
+		// (DESIGN.md §1, D18).
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "checkpoint"), strings.HasPrefix(rel, "briefing"), strings.HasPrefix(rel, "taskpassport"):
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp"}, uiLibs...)
 	case strings.HasPrefix(rel, "ui"):
 		return []string{module + "/cmd"}
 	}
@@ -68,6 +74,9 @@ func TestLayering(t *testing.T) {
 func TestForbiddenCatches(t *testing.T) {
 	if f := forbidden(module + "/pack/scan"); !contains(f, "github.com/charmbracelet/bubbletea") {
 		t.Error("pack may import bubbletea according to the table")
+	}
+	if f := forbidden(module + "/mcp"); !contains(f, module+"/ui") {
+		t.Error("mcp may import ui according to the table")
 	}
 	if f := forbidden(module + "/internal/ojson"); !contains(f, module+"/pack") {
 		t.Error("internal/ojson may import pack according to the table")

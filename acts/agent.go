@@ -1,0 +1,117 @@
+package acts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The agent's side of the binding, as one function per job, so the command
+// line and the MCP server run the same sequence: find the act, build the
+// agent's record from its current state, write it, and read the act again.
+// Nothing here builds a settled, reopened or principal note: only the
+// principal settles (§10, D19).
+
+// BuildAgentNote returns a note about the act from an agent (§3: a note may
+// have any origin; it never changes the act's state, I2).
+func BuildAgentNote(st *ActState, s Sender, text string) (Record, error) {
+	if strings.TrimSpace(text) == "" {
+		return Record{}, fmt.Errorf("a note needs text")
+	}
+	r := s.base(st, TypeNote, "agent", "n")
+	r.About = &About{Key: st.Key}
+	r.Text = text
+	return r, nil
+}
+
+// FindAct loads the act with key: from project when given, else from the one
+// project of the log that holds the key. Files the log skipped come back
+// as problems.
+func (l *Log) FindAct(project, key string) (*ActState, []LogProblem, error) {
+	if !ValidKey(key) {
+		return nil, nil, fmt.Errorf("%q is not a key (§6.1: letters, digits, '.', '_' and '-', at most 128)", key)
+	}
+	if project == "" {
+		found, err := l.FindKey(key)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch len(found) {
+		case 0:
+			return nil, nil, fmt.Errorf("no act with key %s in the record log %s", key, l.Dir)
+		case 1:
+			project = found[0]
+		default:
+			return nil, nil, fmt.Errorf("key %s is in the logs of several projects (%s): name the project", key, strings.Join(found, ", "))
+		}
+	}
+	ld, err := l.Load(project)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rs []Record
+	for _, r := range ld.Records {
+		if r.Key == key {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return nil, ld.Problems, fmt.Errorf("no act with key %s in project %s", key, project)
+	}
+	st, err := Lifecycle(rs)
+	return st, ld.Problems, err
+}
+
+// AgentWrite finds the act, writes the one record build makes from it, and
+// returns the record and the act's state after it.
+func (l *Log) AgentWrite(ctx context.Context, project, key string, build func(*ActState) (Record, error)) (Record, *ActState, error) {
+	st, _, err := l.FindAct(project, key)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	r, err := build(st)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	if r.Origin == "principal" || r.Type == TypeSettled || r.Type == TypeReopened {
+		return Record{}, nil, fmt.Errorf("%s: only the principal settles, reopens or writes as principal (Acts 0.3 §10)", r.Type)
+	}
+	if err := ctx.Err(); err != nil {
+		return Record{}, nil, err
+	}
+	if _, err := l.WriteAll([]Record{r}); err != nil {
+		return Record{}, nil, err
+	}
+	next, _, err := l.FindAct(st.Project, key)
+	return r, next, err
+}
+
+// WaitSettled reads the act every poll until it is settled, ctx ends or
+// timeout passes; it returns the last state read and whether it settled.
+func (l *Log) WaitSettled(ctx context.Context, project, key string, timeout, poll time.Duration) (*ActState, bool, error) {
+	if poll <= 0 {
+		poll = 250 * time.Millisecond
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		st, _, err := l.FindAct(project, key)
+		if err != nil {
+			return nil, false, err
+		}
+		if st.Status == StatusSettled {
+			return st, true, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return st, false, nil
+		}
+		t := time.NewTimer(min(poll, left))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return st, false, ctx.Err()
+		case <-t.C:
+		}
+	}
+}

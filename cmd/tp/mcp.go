@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/mcp"
+)
+
+func newMCPCmd(io *IO, g *globalOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the Model Context Protocol on stdio, for agents",
+		Long: `Serve tp to an agent over the Model Context Protocol on stdin/stdout
+(protocol versions 2025-06-18, 2025-03-26, 2024-11-05; DESIGN.md D18).
+
+The seven task-passport tools keep the reference's names and arguments
+(task_passport_list, _open, _new, _checkpoint, _pack, _land, _conformance);
+tp's own tools cover asks, landing checks (report only), receipts and acts
+(sync, list, claim, withdraw, note, wait). No tool runs a sender's how,
+restores a sealed ✓, or settles, reopens or amends an act as its principal.
+
+The store and the acts folder come from --store/--acts-dir and the same
+environment as every command (TP_STORE, TASK_PASSPORT_STORE, TP_ACTS).
+Diagnostics go to stderr; stdout carries only the protocol.
+
+Register it with an MCP client, for example:
+  claude mcp add tp -- tp mcp --store ~/passports`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMCP(cmd.Context(), io, g, "mcp")
+		},
+	}
+}
+
+// runMCP serves until the client closes stdin.
+func runMCP(ctx context.Context, io *IO, g *globalOpts, harness string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	st, err := openStore(io, g)
+	if err != nil {
+		return err
+	}
+	actsDir := g.actsDir
+	if actsDir == "" {
+		actsDir, _ = acts.DefaultActsDir(io.Env) // the acts tools say so when there is none
+	}
+	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Env: io.Env, Version: version, Harness: harness, Log: io.Err})
+	return srv.Run(ctx, readCloser{io.In}, writeCloser{io.Out})
+}
+
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }

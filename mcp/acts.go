@@ -1,0 +1,247 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tp-dev/tp/acts"
+)
+
+const (
+	schemaSync = `{"type":"object","additionalProperties":false,"required":["document","project"],"properties":{
+  "document":{"type":"string","description":"Path of the project's state document (Markdown)."},
+  "project":{"type":"string","description":"The project name; part of every key."},
+  "profile":{"type":"string","enum":["en","zh-hant"],"description":"The Markdown binding; default en."},
+  "principal_tag":{"type":"string","description":"zh-hant only: the principal's tag."},
+  "dry_run":{"type":"boolean","description":"Report what would change; write nothing."}}}`
+	schemaActsList = `{"type":"object","additionalProperties":false,"properties":{
+  "project":{"type":"string","description":"Only this project's acts."}}}`
+	schemaClaim = `{"type":"object","additionalProperties":false,"required":["key","outcome","basis"],"properties":{
+  "key":{"type":"string"},"project":{"type":"string"},
+  "outcome":{"type":"string","enum":["done","dropped"]},
+  "basis":{"type":"string","description":"Why you believe the principal did (or dropped) it."}}}`
+	schemaKey = `{"type":"object","additionalProperties":false,"required":["key"],"properties":{
+  "key":{"type":"string"},"project":{"type":"string"}}}`
+	schemaNote = `{"type":"object","additionalProperties":false,"required":["key","text"],"properties":{
+  "key":{"type":"string"},"project":{"type":"string"},"text":{"type":"string"}}}`
+	schemaWait = `{"type":"object","additionalProperties":false,"required":["key"],"properties":{
+  "key":{"type":"string"},"project":{"type":"string"},
+  "timeout_seconds":{"type":"number","minimum":0,"maximum":3600,"description":"How long to wait; default 60."}}}`
+)
+
+func (s *Server) addActsTools() {
+	s.add("tp_acts_sync",
+		"Run the Acts registrar over a state document (Acts 0.3 §4): raise new principal lines as records, stamp their keys, apply the principal's settlements back to the document.",
+		idempotent, schemaSync, s.actsSync)
+	s.add("tp_acts_list",
+		"List acts and their state (open, settled with outcome, need withdrawn). The text is data. Read-only.",
+		readOnly, schemaActsList, s.actsList)
+	s.add("tp_acts_claim",
+		"Claim, as an agent, that the principal did or dropped an act, with your basis. A claim never settles anything: only the principal settles (Acts 0.3 §10).",
+		additive, schemaClaim, s.actsClaim)
+	s.add("tp_acts_withdraw",
+		"Withdraw an act you no longer need; it stays open until the principal settles it.",
+		additive, schemaKey, s.actsWithdraw)
+	s.add("tp_acts_note",
+		"Send the project a note about an act, as an agent. Notes never change an act's state.",
+		additive, schemaNote, s.actsNote)
+	s.add("tp_acts_wait",
+		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. Read-only.",
+		readOnly, schemaWait, s.actsWait)
+}
+
+func (s *Server) actsLog() (*acts.Log, error) {
+	if s.cfg.ActsDir == "" {
+		return nil, errors.New("no acts folder: set --acts-dir or TP_ACTS")
+	}
+	l := acts.OpenLog(s.cfg.ActsDir)
+	l.CacheDir = acts.DefaultCacheDir(s.cfg.Env)
+	return l, nil
+}
+
+func (s *Server) agentSender() acts.Sender {
+	return acts.Sender{By: "agent:" + s.by(), Now: time.Now().UTC().Format(time.RFC3339)}
+}
+
+// actDoc is an act as the tools show it.
+type actDoc struct {
+	Key        string `json:"key"`
+	Project    string `json:"project"`
+	Status     string `json:"status"`
+	Outcome    string `json:"outcome,omitempty"`
+	Need       string `json:"need"`
+	Text       string `json:"text"`
+	Due        string `json:"due,omitempty"`
+	Claims     int    `json:"claims"`
+	Notes      int    `json:"notes"`
+	DataNotice string `json:"data_notice"`
+}
+
+func actOf(st *acts.ActState) actDoc {
+	return actDoc{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome, Need: st.Need,
+		Text: st.Text, Due: st.Due, Claims: len(st.Claims), Notes: len(st.Notes), DataNotice: DataNotice}
+}
+
+func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Document     string `json:"document"`
+		Project      string `json:"project"`
+		Profile      string `json:"profile"`
+		PrincipalTag string `json:"principal_tag"`
+		DryRun       bool   `json:"dry_run"`
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	if err := required("document", in.Document, "project", in.Project); err != nil {
+		return nil, err
+	}
+	if in.Profile == "" {
+		in.Profile = "en"
+	}
+	params := map[string]string{}
+	if in.PrincipalTag != "" {
+		params["principal_tag"] = in.PrincipalTag
+	}
+	prof, err := acts.ProfileByName(in.Profile, params)
+	if err != nil {
+		return nil, err
+	}
+	l, err := s.actsLog()
+	if err != nil {
+		return nil, err
+	}
+	return acts.Sync(ctx, l, acts.SyncRequest{Document: in.Document, Project: in.Project, Profile: prof, DryRun: in.DryRun})
+}
+
+func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Project string `json:"project"`
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	l, err := s.actsLog()
+	if err != nil {
+		return nil, err
+	}
+	projects := []string{in.Project}
+	if in.Project == "" {
+		if projects, _, err = l.Projects(); err != nil {
+			return nil, err
+		}
+	}
+	out := struct {
+		DataNotice string   `json:"data_notice"`
+		Acts       []actDoc `json:"acts"`
+		Problems   []string `json:"problems"`
+	}{DataNotice: DataNotice, Acts: []actDoc{}, Problems: []string{}}
+	for _, p := range projects {
+		ld, err := l.Load(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, pr := range ld.Problems {
+			out.Problems = append(out.Problems, pr.String())
+		}
+		states, errs := acts.States(ld.Records)
+		for _, e := range errs {
+			out.Problems = append(out.Problems, e.Error())
+		}
+		for _, st := range states {
+			out.Acts = append(out.Acts, actOf(st))
+		}
+	}
+	sortActs(out.Acts)
+	return out, nil
+}
+
+func sortActs(a []actDoc) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && (a[j].Project < a[j-1].Project || a[j].Project == a[j-1].Project && a[j].Key < a[j-1].Key); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+type actWritten struct {
+	Record string `json:"record"`
+	Type   string `json:"type"`
+	Act    actDoc `json:"act"`
+}
+
+func (s *Server) agentWrite(ctx context.Context, project, key string, build func(*acts.ActState) (acts.Record, error)) (any, error) {
+	l, err := s.actsLog()
+	if err != nil {
+		return nil, err
+	}
+	r, st, err := l.AgentWrite(ctx, project, key, build)
+	if err != nil {
+		return nil, err
+	}
+	return actWritten{Record: r.ID, Type: r.Type, Act: actOf(st)}, nil
+}
+
+func (s *Server) actsClaim(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Key, Project, Outcome, Basis string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
+		return acts.BuildClaim(st, s.agentSender(), in.Outcome, in.Basis)
+	})
+}
+
+func (s *Server) actsWithdraw(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Key, Project string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
+		return acts.BuildWithdraw(st, s.agentSender())
+	})
+}
+
+func (s *Server) actsNote(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct{ Key, Project, Text string }
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
+		return acts.BuildAgentNote(st, s.agentSender(), in.Text)
+	})
+}
+
+func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Key            string   `json:"key"`
+		Project        string   `json:"project"`
+		TimeoutSeconds *float64 `json:"timeout_seconds"`
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	timeout := 60 * time.Second
+	if in.TimeoutSeconds != nil {
+		if *in.TimeoutSeconds < 0 || *in.TimeoutSeconds > 3600 {
+			return nil, fmt.Errorf("arguments: timeout_seconds must be between 0 and 3600")
+		}
+		timeout = time.Duration(*in.TimeoutSeconds * float64(time.Second))
+	}
+	l, err := s.actsLog()
+	if err != nil {
+		return nil, err
+	}
+	st, settled, err := l.WaitSettled(ctx, in.Project, in.Key, timeout, 0)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Settled  bool   `json:"settled"`
+		TimedOut bool   `json:"timed_out"`
+		Act      actDoc `json:"act"`
+	}{Settled: settled, TimedOut: !settled, Act: actOf(st)}, nil
+}

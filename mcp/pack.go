@@ -1,0 +1,281 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tp-dev/tp/briefing"
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
+)
+
+const (
+	schemaPack = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
+  "passport_id":{"type":"string","description":"Exact id, for example TP-7K4M-9D2Q."},
+  "out":{"type":"string","description":"Output path: .taskpack for the zip form, .taskpack.json for the flat form."},
+  "encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"Default bagit-zip; flat when the receiver installed nothing."},
+  "actor":{"type":"string","description":"Who is sending this, in plain words. Not an account."},
+  "note":{"type":"string","description":"One line for the receiver."},
+  "kind":{"type":"string","enum":["handoff","receipt"],"description":"handoff hands work over; receipt answers someone else's asks."},
+  "files":{"type":"array","items":{"type":"string"},"description":"Local paths to carry as luggage."},
+  "asks":{"type":"array","description":"Requests aimed at the receiver. Every ask MUST state what would count as answered.","items":{"type":"object","additionalProperties":false,"required":["what","accept"],"properties":{
+    "id":{"type":"string"},"what":{"type":"string"},"why":{"type":"string"},"accept":{"type":"string","description":"What would count as answered. Without it the pack is refused."}}}},
+  "landing_checks":{"type":"array","description":"Checks the receiver must carry out before starting.","items":{"type":"object","additionalProperties":false,"required":["check"],"properties":{
+    "id":{"type":"string"},"check":{"type":"string"},"how":{"type":"string","description":"A suggestion for the receiver; never run for them."},"required":{"type":"boolean"}}}}}}`
+	schemaLand = `{"type":"object","additionalProperties":false,"required":["path"],"properties":{
+  "path":{"type":"string","description":"Path to the pack file you received."},
+  "dry_run":{"type":"boolean","description":"Report what is inside without creating a passport."},
+  "files_out":{"type":"string","description":"Where to unpack luggage (a new folder)."}}}`
+	schemaReceipt = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
+  "passport_id":{"type":"string"},
+  "out":{"type":"string"},
+  "encoding":{"type":"string","enum":["bagit-zip","flat"]},
+  "note":{"type":"string"},
+  "actor":{"type":"string"},
+  "files":{"type":"array","items":{"type":"string"}}}}`
+)
+
+// packArgs are task_passport_pack's arguments.
+type packArgs struct {
+	PassportID    string            `json:"passport_id"`
+	Out           string            `json:"out"`
+	Encoding      string            `json:"encoding"`
+	Actor         string            `json:"actor"`
+	Note          string            `json:"note"`
+	Kind          string            `json:"kind"`
+	Files         []string          `json:"files"`
+	Asks          []json.RawMessage `json:"asks"`
+	LandingChecks []json.RawMessage `json:"landing_checks"`
+}
+
+// packResult is the reference's pack document plus tp's members.
+type packResult struct {
+	OK            bool     `json:"ok"`
+	Pack          string   `json:"pack"`
+	Encoding      string   `json:"encoding"`
+	Kind          string   `json:"kind"`
+	PassportID    string   `json:"passport_id"`
+	StateVersion  int64    `json:"state_version"`
+	HomeVersion   int64    `json:"home_version"`
+	Asks          int      `json:"asks"`
+	AsksRecorded  []string `json:"asks_recorded"`
+	LandingChecks int      `json:"landing_checks"`
+	Luggage       []string `json:"luggage"`
+	Warnings      []string `json:"warnings"`
+}
+
+func (s *Server) packTool(ctx context.Context, args json.RawMessage) (any, error) {
+	var in packArgs
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	return s.pack(ctx, in)
+}
+
+func (s *Server) receiptPack(ctx context.Context, args json.RawMessage) (any, error) {
+	var in packArgs
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	in.Kind = model.KindReceipt
+	return s.pack(ctx, in)
+}
+
+func rawList(raw []json.RawMessage, what string) ([]*ojson.Value, error) {
+	var out []*ojson.Value
+	for i, r := range raw {
+		v, _, err := ojson.Parse(r)
+		if err != nil {
+			return nil, fmt.Errorf("arguments: %s[%d]: %v", what, i, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// pack builds, writes and records a pack the way tp pack does: the pack is
+// written beside its target, the asks it sends are recorded at home with
+// the version read (a conflict leaves no pack), then it is put in place.
+//
+// TODO(one core): this is the sequence of cmd/tp's runPack; when the
+// pack-then-record-asks workflow lands as a core function, call it here.
+func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
+	if err := required("passport_id", in.PassportID, "out", in.Out); err != nil {
+		return nil, err
+	}
+	enc := pack.EncodingBag
+	switch in.Encoding {
+	case "", "bagit-zip":
+	case "flat":
+		enc = pack.EncodingFlat
+	default:
+		return nil, fmt.Errorf("arguments: encoding %q: bagit-zip or flat", in.Encoding)
+	}
+	asks, err := rawList(in.Asks, "asks")
+	if err != nil {
+		return nil, err
+	}
+	checks, err := rawList(in.LandingChecks, "landing_checks")
+	if err != nil {
+		return nil, err
+	}
+	st := s.cfg.Store
+	stored, err := st.Get(in.PassportID)
+	if err != nil {
+		return nil, err
+	}
+	built, err := pack.Build(stored.V, pack.BuildOptions{
+		Kind: in.Kind, Files: in.Files, Asks: asks, Checks: checks, Note: in.Note,
+		Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, err := filepath.Abs(in.Out)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, err
+	}
+	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
+	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	res := &packResult{OK: true, Pack: in.Out, Encoding: string(enc), Kind: model.PackObject{V: built.Source.Object}.Kind(),
+		PassportID: stored.Passport().ID(), StateVersion: stored.Version, HomeVersion: stored.Version,
+		AsksRecorded: []string{}, Luggage: []string{}, Warnings: pack.Preflight(built)}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
+	if built.Home != nil {
+		saved, err := st.Save(built.Home, stored.Version)
+		if err != nil {
+			os.Remove(tmp)
+			return nil, err
+		}
+		res.HomeVersion, _ = saved.Get("version").Int()
+		for _, a := range built.Sent {
+			res.AsksRecorded = append(res.AsksRecorded, a.ID())
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.Remove(tmp)
+		return nil, err
+	}
+	po := model.PackObject{V: built.Source.Object}
+	res.Asks, res.LandingChecks = len(po.Asks()), len(po.LandingChecks())
+	for _, f := range built.Files {
+		res.Luggage = append(res.Luggage, f.Name)
+	}
+	return res, nil
+}
+
+// landResult is the reference's land document plus tp's plan and outcome.
+type landResult struct {
+	OK                    bool             `json:"ok"`
+	DryRun                bool             `json:"dry_run,omitempty"`
+	Kind                  string           `json:"kind"`
+	PassportID            string           `json:"passport_id,omitempty"`
+	Lineage               pack.PlanLineage `json:"lineage"`
+	From                  pack.Sender      `json:"from"`
+	Title                 string           `json:"title"`
+	Luggage               []string         `json:"luggage"`
+	NeedsReverify         int              `json:"needs_reverify"`
+	LandingChecksRequired int              `json:"landing_checks_required"`
+	OpenAsks              int              `json:"open_asks"`
+	HandoffPrompt         string           `json:"handoff_prompt,omitempty"`
+	DataNotice            string           `json:"data_notice"`
+	Plan                  *pack.Plan       `json:"plan"`
+	Landed                *pack.Landed     `json:"landed,omitempty"`
+	Merged                *pack.Merged     `json:"merged,omitempty"`
+	InstructionsInPack    int              `json:"instructions_in_pack"`
+	CredentialLikeInPack  int              `json:"credential_like_in_pack"`
+}
+
+func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		Path     string `json:"path"`
+		DryRun   bool   `json:"dry_run"`
+		FilesOut string `json:"files_out"`
+	}
+	if err := decode(args, &in); err != nil {
+		return nil, err
+	}
+	if err := required("path", in.Path); err != nil {
+		return nil, err
+	}
+	p, err := pack.Open(in.Path, pack.Options{DeferLuggage: !in.DryRun})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	env := pack.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)}
+	st := s.cfg.Store
+	var plan *pack.Plan
+	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt {
+		plan, err = pack.PlanMerge(p, st, "", env)
+	} else {
+		plan, err = pack.PlanLanding(p, st, env)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := pack.Decisions{FilesOut: in.FilesOut}
+	if err := d.Validate(plan); err != nil {
+		return nil, err
+	}
+	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !in.DryRun {
+		return nil, fmt.Errorf("%s: already landed as %s (tp land --again lands it once more)", in.Path, plan.AlreadyLandedAs)
+	}
+	plan.Decide(d)
+	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender,
+		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: plan,
+		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials)}
+	for _, l := range plan.Luggage {
+		res.Luggage = append(res.Luggage, l.Name)
+	}
+	for _, f := range plan.Facts {
+		if f.Sealed {
+			res.NeedsReverify++
+		}
+	}
+	for _, c := range plan.Checks {
+		if c.Required {
+			res.LandingChecksRequired++
+		}
+	}
+	for _, a := range plan.Asks {
+		if a.Status == model.AskOpen {
+			res.OpenAsks++
+		}
+	}
+	if in.DryRun {
+		if err := plan.ScanLuggage(ctx); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+	if plan.Merge != nil {
+		merged, err := pack.Merge(p, plan, st, d)
+		if err != nil {
+			return nil, err
+		}
+		res.Merged, res.PassportID = merged, merged.Target
+		return res, nil
+	}
+	landed, err := pack.Land(p, plan, st, d)
+	if err != nil {
+		return nil, err
+	}
+	res.Landed, res.PassportID = landed, landed.ID
+	res.Luggage = append([]string{}, landed.Files...)
+	res.HandoffPrompt, _ = briefing.Prompt(landed.ID, "en")
+	return res, nil
+}
