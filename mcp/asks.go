@@ -8,7 +8,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
-	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/landing"
 )
 
 const (
@@ -66,7 +66,7 @@ func asksOf(v *ojson.Value, version int64) asksDoc {
 	for _, a := range store.Asks(v) {
 		d.Asks = append(d.Asks, askDoc{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(), Accept: a.Accept(),
 			Status: store.AskStatus(a), Answer: a.Answer(), AnsweredBy: a.AnsweredBy(), AnsweredAt: a.AnsweredAt(),
-			Sent: a.V.Has(pack.AskedAt)})
+			Sent: a.V.Has(landing.AskedAt)})
 	}
 	return d
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 )
@@ -129,7 +130,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	built, err := pack.Build(stored.V, pack.BuildOptions{
+	built, err := landing.Build(ctx, stored.V, landing.BuildOptions{
 		Kind: in.Kind, Files: in.Files, Asks: asks, Checks: checks, Note: in.Note,
 		Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
 	})
@@ -150,7 +151,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 	}
 	res := &packResult{OK: true, Pack: in.Out, Encoding: string(enc), Kind: model.PackObject{V: built.Source.Object}.Kind(),
 		PassportID: stored.Passport().ID(), StateVersion: stored.Version, HomeVersion: stored.Version,
-		AsksRecorded: []string{}, Luggage: []string{}, Warnings: pack.Preflight(built)}
+		AsksRecorded: []string{}, Luggage: []string{}, Warnings: landing.Preflight(built)}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
 	}
@@ -179,24 +180,24 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 
 // landResult is the reference's land document plus tp's plan and outcome.
 type landResult struct {
-	OK                    bool             `json:"ok"`
-	DryRun                bool             `json:"dry_run,omitempty"`
-	Kind                  string           `json:"kind"`
-	PassportID            string           `json:"passport_id,omitempty"`
-	Lineage               pack.PlanLineage `json:"lineage"`
-	From                  pack.Sender      `json:"from"`
-	Title                 string           `json:"title"`
-	Luggage               []string         `json:"luggage"`
-	NeedsReverify         int              `json:"needs_reverify"`
-	LandingChecksRequired int              `json:"landing_checks_required"`
-	OpenAsks              int              `json:"open_asks"`
-	HandoffPrompt         string           `json:"handoff_prompt,omitempty"`
-	DataNotice            string           `json:"data_notice"`
-	Plan                  *pack.Plan       `json:"plan"`
-	Landed                *pack.Landed     `json:"landed,omitempty"`
-	Merged                *pack.Merged     `json:"merged,omitempty"`
-	InstructionsInPack    int              `json:"instructions_in_pack"`
-	CredentialLikeInPack  int              `json:"credential_like_in_pack"`
+	OK                    bool                `json:"ok"`
+	DryRun                bool                `json:"dry_run,omitempty"`
+	Kind                  string              `json:"kind"`
+	PassportID            string              `json:"passport_id,omitempty"`
+	Lineage               landing.PlanLineage `json:"lineage"`
+	From                  landing.Sender      `json:"from"`
+	Title                 string              `json:"title"`
+	Luggage               []string            `json:"luggage"`
+	NeedsReverify         int                 `json:"needs_reverify"`
+	LandingChecksRequired int                 `json:"landing_checks_required"`
+	OpenAsks              int                 `json:"open_asks"`
+	HandoffPrompt         string              `json:"handoff_prompt,omitempty"`
+	DataNotice            string              `json:"data_notice"`
+	Plan                  *landing.Plan       `json:"plan"`
+	Landed                *landing.Landed     `json:"landed,omitempty"`
+	Merged                *landing.Merged     `json:"merged,omitempty"`
+	InstructionsInPack    int                 `json:"instructions_in_pack"`
+	CredentialLikeInPack  int                 `json:"credential_like_in_pack"`
 }
 
 func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
@@ -216,18 +217,18 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 		return nil, err
 	}
 	defer p.Close()
-	env := pack.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)}
+	env := landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)}
 	st := s.cfg.Store
-	var plan *pack.Plan
+	var plan *landing.Plan
 	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt {
-		plan, err = pack.PlanMerge(p, st, "", env)
+		plan, err = landing.PlanMerge(ctx, p, st, "", env)
 	} else {
-		plan, err = pack.PlanLanding(p, st, env)
+		plan, err = landing.PlanLanding(ctx, p, st, env)
 	}
 	if err != nil {
 		return nil, err
 	}
-	d := pack.Decisions{FilesOut: in.FilesOut}
+	d := landing.Decisions{FilesOut: in.FilesOut}
 	if err := d.Validate(plan); err != nil {
 		return nil, err
 	}
@@ -263,14 +264,14 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 		return res, nil
 	}
 	if plan.Merge != nil {
-		merged, err := pack.Merge(p, plan, st, d)
+		merged, err := landing.Merge(ctx, p, plan, st, d)
 		if err != nil {
 			return nil, err
 		}
 		res.Merged, res.PassportID = merged, merged.Target
 		return res, nil
 	}
-	landed, err := pack.Land(p, plan, st, d)
+	landed, err := landing.Land(ctx, p, plan, st, d)
 	if err != nil {
 		return nil, err
 	}
