@@ -14,11 +14,15 @@ import (
 )
 
 // refFixture finds a reference-implementation fixture: the copy in
-// testdata/ref, else the shared folder; the test is skipped when neither
-// exists.
+// testdata/ref, else $TP_SPEC_FIXTURES/fixtures/taskpack; the test is
+// skipped when neither has it.
 func refFixture(t *testing.T, name string) string {
 	t.Helper()
-	for _, dir := range []string{refData, "/work/shared/fixtures/taskpack"} {
+	dirs := []string{refData}
+	if d := os.Getenv("TP_SPEC_FIXTURES"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "fixtures", "taskpack"))
+	}
+	for _, dir := range dirs {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p

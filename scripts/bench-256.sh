@@ -5,7 +5,7 @@
 # task-passport 0.3.0.
 #
 #   scripts/bench-256.sh                  # uses a temp dir, builds ./cmd/tp
-#   TP_REFERENCE=/tmp/tpref scripts/bench-256.sh   # a task-passport checkout (cli.js)
+#   TP_REFERENCE_DIR=DIR scripts/bench-256.sh   # DIR: a task-passport 0.3.0 checkout (cli.js)
 #
 # Figures go to stdout; BENCHMARKS.md records a run.
 set -euo pipefail
@@ -58,11 +58,7 @@ t "tp conformance (C0-C10)"           "$tp" conformance "$work/p.taskpack"
 t "tp convert → flat (--allow-large)" "$tp" convert "$work/p.taskpack" --out "$work/p.taskpack.json" --allow-large
 t "tp conformance (flat)"             "$tp" conformance "$work/p.taskpack.json"
 
-ref=${TP_REFERENCE:-}
-if [ -z "$ref" ] && [ -d /work/.mirror/dongsheng123132+task-passport/repo ]; then
-  ref=$work/ref; mkdir -p "$ref"
-  git --git-dir=/work/.mirror/dongsheng123132+task-passport/repo archive HEAD | tar -x -C "$ref"
-fi
+ref=${TP_REFERENCE_DIR:-}
 if command -v node > /dev/null && [ -n "$ref" ]; then
   t "reference pack (node)"        node "$ref/cli.js" pack "$id" --out "$work/r.taskpack" --file "$work/lug/random.bin" --file "$work/lug/text.log"
   t "reference conformance (node)" node "$ref/cli.js" conformance "$work/r.taskpack"

@@ -3,9 +3,12 @@
 # (task-passport 0.3.0, JavaScript, run with node) and with the Library of
 # Congress bagit-python. Results and how to read them: INTEROP.md.
 #
-#   scripts/interop.sh setup    export the reference to $TP_REFERENCE_DIR (default /tmp/tpref)
-#                               and bagit-python to $TP_BAGIT_DIR (default /tmp/bagit-python)
-#                               from the local read-only mirrors; nothing goes into the repo
+#   scripts/interop.sh setup    check the two implementations named by the environment:
+#                                 TP_REFERENCE_DIR  a task-passport 0.3.0 checkout (cli.js)
+#                                 TP_BAGIT_PY       bagit.py to run with python3, or
+#                                 TP_BAGIT_SRC      a bagit-python source checkout: a runner
+#                                                   is made for it in a temporary folder
+#                               nothing goes into the repository
 #   scripts/interop.sh refgen [DIR]
 #                               drive the reference to write the packs in
 #                               pack/testdata/refgen (or DIR); reproducible byte for byte
@@ -16,35 +19,40 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-REF=${TP_REFERENCE_DIR:-/tmp/tpref}
-BAGIT_DIR=${TP_BAGIT_DIR:-/tmp/bagit-python}
-REF_MIRROR=/work/.mirror/dongsheng123132+task-passport/repo
-BAGIT_MIRROR=/work/.mirror/LibraryOfCongress+bagit-python/repo
+REF=${TP_REFERENCE_DIR:-}
+BAGIT_PY=${TP_BAGIT_PY:-}
 
 setup_ref() {
-  if [ ! -f "$REF/cli.js" ]; then
-    [ -d "$REF_MIRROR" ] || { echo "interop: no reference mirror at $REF_MIRROR; set TP_REFERENCE_DIR to a task-passport 0.3.0 checkout" >&2; return 1; }
-    mkdir -p "$REF" && git --git-dir="$REF_MIRROR" archive HEAD | tar -x -C "$REF"
+  if [ -z "$REF" ] || [ ! -f "$REF/cli.js" ]; then
+    echo "interop: set TP_REFERENCE_DIR to a task-passport 0.3.0 checkout (git clone https://github.com/dongsheng123132/task-passport)" >&2
+    return 1
   fi
   echo "reference: $REF ($(node "$REF/cli.js" --version))"
 }
 
 setup_bagit() {
-  if [ ! -f "$BAGIT_DIR/bagit.py" ]; then
-    [ -d "$BAGIT_MIRROR" ] || { echo "interop: no bagit-python mirror; set TP_BAGIT_DIR" >&2; return 1; }
-    mkdir -p "$BAGIT_DIR" && git --git-dir="$BAGIT_MIRROR" archive HEAD | tar -x -C "$BAGIT_DIR"
+  if [ -z "$BAGIT_PY" ] && [ -n "${TP_BAGIT_SRC:-}" ]; then
     # bagit-python reads its version from package metadata; a source checkout has
     # none, so give it some, and a four-line runner (nothing is installed).
-    mkdir -p "$BAGIT_DIR/src/bagit-0.0.dev0.dist-info"
-    printf 'Metadata-Version: 2.1\nName: bagit\nVersion: 1.9.0.dev0\n' >"$BAGIT_DIR/src/bagit-0.0.dev0.dist-info/METADATA"
-    cat >"$BAGIT_DIR/bagit.py" <<'PY'
-import os, sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
+    local run; run=$(mktemp -d)
+    mkdir -p "$run/meta/bagit-0.0.dev0.dist-info"
+    printf 'Metadata-Version: 2.1\nName: bagit\nVersion: 1.9.0.dev0\n' >"$run/meta/bagit-0.0.dev0.dist-info/METADATA"
+    cat >"$run/bagit.py" <<PY
+import sys
+sys.path[0:1] = ["$run/meta", "$TP_BAGIT_SRC/src"]
 import bagit
 sys.exit(bagit.main())
 PY
+    BAGIT_PY=$run/bagit.py
   fi
-  echo "bagit-python: $BAGIT_DIR/bagit.py ($(python3 "$BAGIT_DIR/bagit.py" --version 2>&1))"
+  if [ -z "$BAGIT_PY" ] && command -v bagit.py >/dev/null 2>&1; then
+    BAGIT_PY=$(command -v bagit.py)
+  fi
+  if [ -z "$BAGIT_PY" ] || [ ! -f "$BAGIT_PY" ]; then
+    echo "interop: set TP_BAGIT_PY to bagit.py (pip install bagit), or TP_BAGIT_SRC to a bagit-python checkout" >&2
+    return 1
+  fi
+  echo "bagit-python: $BAGIT_PY ($(python3 "$BAGIT_PY" --version 2>&1))"
 }
 
 setup() { setup_ref; setup_bagit; }
@@ -189,14 +197,14 @@ bagit() {
   shape receipt --receipt --file "$in/plain.txt"
   "$tp" pack "$id" --out "$work/flat.taskpack.json" --flat --file "$in/folder" --file "$in/random.bin" >/dev/null 2>&1
   "$tp" convert "$work/flat.taskpack.json" --out "$bags/flat-converted.taskpack" >/dev/null
-  for f in /work/shared/fixtures/taskpack/*.taskpack.json "$ROOT"/pack/testdata/refgen/*.taskpack.json; do
+  for f in "$ROOT"/pack/testdata/ref/*.taskpack.json "$ROOT"/pack/testdata/refgen/*.taskpack.json; do
     [ -f "$f" ] || continue
     "$tp" convert "$f" --out "$bags/ref-$(basename "$f" .taskpack.json).taskpack" >/dev/null
   done
   for b in "$bags"/*.taskpack; do
     local d=$work/unzipped/$(basename "$b" .taskpack)
     mkdir -p "$d" && (cd "$d" && unzip -q "$b")
-    if python3 "$BAGIT_DIR/bagit.py" --validate "$d" >"$d.log" 2>&1; then
+    if python3 "$BAGIT_PY" --validate "$d" >"$d.log" 2>&1; then
       echo "valid   $(basename "$b")"
     else
       echo "INVALID $(basename "$b"): $(grep -v ' - INFO - ' "$d.log" | tail -3 | tr '\n' ' ')"; fail=1
@@ -206,7 +214,7 @@ bagit() {
 }
 
 gotest() {
-  export TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_DIR/bagit.py
+  export TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_PY
   go test -count=1 -run 'Interop' ./pack/ ./internal/store/
   go test -count=1 -run 'TestScripts/interop' ./cmd/tp/
 }

@@ -42,7 +42,7 @@ func colorTheme(t testing.TB, name string) *themes.Theme {
 }
 
 func testCommon(t testing.TB, deps Deps) *Common {
-	c := NewCommon(context.Background(), noColorTheme(t), deps, "/work/here")
+	c := NewCommon(context.Background(), noColorTheme(t), deps, "/fake/here")
 	return c
 }
 

@@ -202,7 +202,7 @@ func TestChecksScreenMultiLineEdit(t *testing.T) {
 // Golden: the editor and the review of a two-line command at 80×24.
 func TestMultiLineHowGoldens(t *testing.T) {
 	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}})
-	c.WorkDir = "/work/here"
+	c.WorkDir = "/fake/here"
 	d := newDriver(t, New(c, NewLanding(c, "x")))
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	d.keys("tab", "r")

@@ -345,7 +345,7 @@ func TestLandingGoldens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
 		c := testCommon(t, Deps{Lander: f})
-		c.WorkDir = "/work/here"
+		c.WorkDir = "/fake/here"
 		d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
 		d.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 		for s := 0; s < landing.StepCount; s++ {
