@@ -2,6 +2,7 @@ package pack
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -408,15 +409,27 @@ func hexVal(c byte) int {
 // b64Decoder decodes base64 as leniently as Node's Buffer.from(s, "base64"):
 // the standard and URL-safe alphabets, whitespace and other characters
 // ignored, padding optional, decoding stops at the first "=".
+//
+// It also notes whether the text was the canonical encoding (RFC 4648 §4,
+// §3.5): the standard alphabet only, no whitespace, "=" padding exactly to a
+// multiple of four, nothing after it, and zero bits where the last
+// character has bits to spare. Anything else reads the same but is not what
+// a writer makes: judging (C0) reports it as a repair (D4).
 type b64Decoder struct {
-	src     io.Reader
-	in      []byte
-	quad    [4]byte
-	nq      int
-	out     []byte
-	stopped bool
-	err     error
+	src      io.Reader
+	in       []byte
+	quad     [4]byte
+	nq       int
+	out      []byte
+	stopped  bool
+	pads     int  // "=" seen
+	nonCanon bool // a character outside the canonical form
+	err      error
 }
+
+// NonCanonical reports, once the input is read to its end, whether it was
+// not the canonical base64 of what it decodes to.
+func (d *b64Decoder) NonCanonical() bool { return d.nonCanon }
 
 func newB64Decoder(src io.Reader) *b64Decoder { return &b64Decoder{src: src, in: make([]byte, 8<<10)} }
 
@@ -446,10 +459,16 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 		}
 		if err != nil {
 			switch d.nq {
+			case 1:
+				d.nonCanon = true // six bits encode no byte
 			case 2:
 				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4)
+				d.nonCanon = d.nonCanon || d.pads != 2 || d.quad[1]&0x0f != 0
 			case 3:
 				d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2)
+				d.nonCanon = d.nonCanon || d.pads != 1 || d.quad[2]&0x03 != 0
+			case 0:
+				d.nonCanon = d.nonCanon || d.pads != 0
 			}
 			d.nq = 0
 			d.err = err
@@ -466,8 +485,15 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 // feed decodes in: whole runs of the standard alphabet with the library's
 // decoder, anything else a character at a time.
 func (d *b64Decoder) feed(in []byte) {
+	if d.stopped {
+		d.afterPad(in)
+		return
+	}
 	for len(in) > 0 && !d.stopped {
-		if d.nq == 0 && len(in) >= 4 {
+		// The library's decoder skips CR and LF inside a run, which would
+		// put the quads out of step with a run that follows: such a run
+		// goes the slow way.
+		if d.nq == 0 && len(in) >= 4 && bytes.IndexByte(in[:len(in)/4*4], '\n') < 0 && bytes.IndexByte(in[:len(in)/4*4], '\r') < 0 {
 			k := len(in) / 4 * 4
 			start := len(d.out)
 			d.out = append(d.out, make([]byte, k/4*3)...)
@@ -492,9 +518,14 @@ func (d *b64Decoder) feed(in []byte) {
 		in = in[1:]
 		if c == '=' {
 			d.stopped = true
+			d.pads = 1
+			d.afterPad(in)
 			break
 		}
 		v := b64val[c]
+		if v < 0 || c == '-' || c == '_' {
+			d.nonCanon = true
+		}
 		if v < 0 {
 			continue
 		}
@@ -504,6 +535,17 @@ func (d *b64Decoder) feed(in []byte) {
 			d.out = append(d.out, d.quad[0]<<2|d.quad[1]>>4, d.quad[1]<<4|d.quad[2]>>2, d.quad[2]<<6|d.quad[3])
 			d.nq = 0
 			// Past a bad character: try the fast path again on what is left.
+		}
+	}
+}
+
+// afterPad reads what follows the first "=": only more "=" is canonical.
+func (d *b64Decoder) afterPad(in []byte) {
+	for _, c := range in {
+		if c == '=' {
+			d.pads++
+		} else {
+			d.nonCanon = true
 		}
 	}
 }

@@ -188,7 +188,9 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		}
 		h := sha256.New()
 		n, err := io.Copy(h, rc)
-		bad := rc.(*flatData).badUTF8()
+		fd := rc.(*flatData)
+		bad := fd.badUTF8()
+		nonCanon := fd.nonCanonicalBase64()
 		rc.Close()
 		if err != nil {
 			if errors.Is(err, errTruncated) {
@@ -198,6 +200,10 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		}
 		if bad {
 			l.quirks.InvalidUTF8 = true
+		}
+		if nonCanon {
+			l.repairs = append(l.repairs, Repair{Rule: RepairBase64, Where: name,
+				Detail: "attachment data is not canonical base64 (RFC 4648: padding, no whitespace or other characters, zero spare bits); it was decoded leniently"})
 		}
 		e.size = n
 		e.actual = hex.EncodeToString(h.Sum(nil))
@@ -328,6 +334,13 @@ type flatData struct {
 func (d *flatData) Read(p []byte) (int, error) { return d.r.Read(p) }
 func (d *flatData) Close() error               { return d.f.Close() }
 func (d *flatData) badUTF8() bool              { return d.sd.badUTF8 }
+
+// nonCanonicalBase64 reports, after a read to the end, whether base64 data
+// was not in its canonical form.
+func (d *flatData) nonCanonicalBase64() bool {
+	b, ok := d.r.(*b64Decoder)
+	return ok && b.NonCanonical()
+}
 
 func openFlatData(path string, off int64, b64 bool) (io.ReadCloser, error) {
 	f, err := os.Open(path)

@@ -99,6 +99,7 @@ const (
 const (
 	RepairSeal          = "seal"              // a machine-scoped or unscoped fact arrived verified (§4.2)
 	RepairAttachmentSHA = "attachment-sha256" // a flat attachment declared no sha256 (§2.2)
+	RepairBase64        = "base64"            // a flat attachment's base64 was not canonical (RFC 4648)
 	RepairAskID         = "ask-id"            // an ask had no id
 	RepairAskStatus     = "ask-status"        // an ask had no status
 	RepairCheckID       = "check-id"          // a landing check had no id
