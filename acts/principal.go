@@ -25,6 +25,11 @@ func (s Sender) nonce() string {
 	if s.Nonce != nil {
 		return s.Nonce()
 	}
+	return NewNonce()
+}
+
+// NewNonce is 6 random bytes in hex: what makes the ids tp mints unique.
+func NewNonce() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])

@@ -46,6 +46,11 @@ type SyncReport struct {
 	Added        int           `json:"added"`
 	Warnings     []Warning     `json:"warnings"`
 	LogProblems  []string      `json:"log_problems"`
+	// Unauthenticated: the project has no principal, so its settlements
+	// were applied unsigned (D19). Rejected: principal-side records whose
+	// signature did not verify — left in the log, never applied.
+	Unauthenticated bool       `json:"unauthenticated"`
+	Rejected        []Rejected `json:"rejected"`
 	// Delivered are the notes and relations for the project (§4 step 1:
 	// delivered, never applied to the document), each shown once.
 	Delivered []SyncDelivered `json:"delivered"`
@@ -164,6 +169,7 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	for _, e := range errs {
 		probs = append(probs, sanitize.Line(e.Error()))
 	}
+	probs = append(probs, ld.SigningWarnings()...)
 	byKey := make(map[string]*ActState, len(states))
 	for k, st := range states {
 		byKey[k.Key] = st
@@ -200,6 +206,10 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		Changed: out.Changed, Stamped: out.Stamped, Struck: out.Struck, Added: out.Added,
 		Sent: []SyncSent{}, Applied: []SyncApplied{}, Acknowledged: []string{},
 		Warnings: []Warning{}, LogProblems: probs, Delivered: []SyncDelivered{},
+		Unauthenticated: ld.Unauthenticated(), Rejected: []Rejected{},
+	}
+	for _, rj := range ld.Rejected {
+		rep.Rejected = append(rep.Rejected, rj.Sanitized())
 	}
 	for _, r := range out.Deliver {
 		rep.Delivered = append(rep.Delivered, SyncDelivered{ID: sanitize.Line(r.ID), Type: r.Type,

@@ -51,6 +51,9 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 			return runActsList(io, g, "")
 		},
 	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&g.signingKey, "signing-key", "", "SSH key to sign principal-side records with (else $TP_SIGNING_KEY, git's user.signingkey, ~/.ssh/id_ed25519, ssh-agent)")
+	pf.BoolVar(&g.offline, "offline", false, "when the acts dir is a git repository: do not pull or push")
 	cmd.AddCommand(
 		newActsSyncCmd(io, g),
 		newActsListCmd(io, g),
@@ -61,6 +64,8 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 		newActsWithdrawCmd(io, g),
 		newActsLintCmd(io, g),
 		newActsConformanceCmd(io, g),
+		newActsPrincipalCmd(io, g),
+		newActsVerifyCmd(io, g),
 	)
 	return cmd
 }

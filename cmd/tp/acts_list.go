@@ -56,6 +56,9 @@ func runActsList(io *IO, g *globalOpts, project string) error {
 	if err != nil {
 		return err
 	}
+	if err := actsPull(io, g, l); err != nil {
+		return err
+	}
 	projects := []string{project}
 	var probs []acts.LogProblem
 	if project == "" {

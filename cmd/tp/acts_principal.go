@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/sshsign"
 )
 
 // The principal side's commands (settle, reopen, note) and the agents'
@@ -23,12 +25,23 @@ type actsRecordJSON struct {
 type actsWrittenJSON struct {
 	Records []actsRecordJSON `json:"records"`
 	State   actsActJSON      `json:"state"`
+	// PrincipalRegistered is set when this command registered the signer
+	// as the project's first principal (trust on first use, D19).
+	PrincipalRegistered *actsTOFU `json:"principal_registered,omitempty"`
 }
 
-// actsWriteAndReport writes rs, then prints them and the act's new state.
+// actsWriteAndReport signs the principal-side records of rs (D19), writes
+// them, then prints them and the act's new state.
 func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, rs []acts.Record) error {
+	tofu, err := actsSign(io, g, l, st.Project, rs)
+	if err != nil {
+		return err
+	}
 	outcomes, err := actsWriteRecords(l, rs)
 	if err != nil {
+		return err
+	}
+	if err := actsCommitPush(io, g, l, actsCommitSubject(rs)); err != nil {
 		return err
 	}
 	ld, err := l.Load(st.Project)
@@ -46,14 +59,26 @@ func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, r
 		return err
 	}
 	if g.json {
-		out := actsWrittenJSON{State: toActsActJSON(next)}
+		out := actsWrittenJSON{State: toActsActJSON(next), PrincipalRegistered: tofu}
 		for i, r := range rs {
 			out.Records = append(out.Records, actsRecordJSON{ID: sanitize.Line(r.ID), Type: r.Type, Key: r.Key, Project: sanitize.Line(r.Project), Result: outcomes[i].String()})
 		}
 		return writeJSON(io.Out, out)
 	}
+	if tofu != nil {
+		fmt.Fprintf(io.Out, "%s\n", tofu)
+	}
+	signer := ""
 	for i, r := range rs {
 		fmt.Fprintf(io.Out, "%s %s %s (%s)\n", outcomes[i], r.Type, sanitize.Line(r.ID), r.Key)
+		if r.Sig != "" {
+			if k, err := sshsign.SignerOf(r.Sig); err == nil {
+				signer = sshsign.Fingerprint(k)
+			}
+		}
+	}
+	if signer != "" {
+		fmt.Fprintf(io.Out, "signed with key %s\n", signer)
 	}
 	fmt.Fprintf(io.Out, "%s %s %s %s\n", sanitize.Line(next.Project), next.Key, actsStatusText(next), q(next.Text))
 	return nil
@@ -63,6 +88,9 @@ func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, r
 func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *acts.Log, st *acts.ActState) ([]acts.Record, error)) error {
 	l, err := openActsLog(io, g)
 	if err != nil {
+		return err
+	}
+	if err := actsPull(io, g, l); err != nil {
 		return err
 	}
 	st, err := actsFindAct(io, l, project, key)
@@ -183,4 +211,16 @@ to someone else (§2). Deleting the line does not withdraw: it claims done.`,
 	}
 	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
 	return cmd
+}
+
+// actsCommitSubject names a command's records for its commit (D20).
+func actsCommitSubject(rs []acts.Record) string {
+	if len(rs) == 0 {
+		return "tp acts"
+	}
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, r.Type+" "+r.ID)
+	}
+	return fmt.Sprintf("tp acts: %s: %s", sanitize.Line(rs[0].Project), sanitize.Line(strings.Join(parts, ", ")))
 }

@@ -98,6 +98,9 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	if err != nil {
 		return err
 	}
+	if err := actsPull(io, g, l); err != nil {
+		return err
+	}
 	rep, err := acts.Sync(context.Background(), l, acts.SyncRequest{
 		Document: o.doc, Project: o.project, Profile: prof, Secret: secret,
 		DryRun: o.dryRun, Commit: o.commit,
@@ -105,6 +108,11 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", sanitize.Line(o.project))
 		},
 	})
+	if err == nil && !o.dryRun {
+		// With the acts dir in git (D20): one commit for what this run
+		// sent and acknowledged, pushed.
+		err = actsCommitPush(io, g, l, fmt.Sprintf("tp acts sync: %s: %d sent, %d applied", sanitize.Line(o.project), len(rep.Sent), len(rep.Applied)))
+	}
 	if rep != nil {
 		if rerr := actsReport(io, g, rep); err == nil {
 			err = rerr
@@ -119,6 +127,9 @@ func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
 	}
 	for _, p := range rep.LogProblems {
 		fmt.Fprintf(io.Err, "tp: warning: %s\n", p)
+	}
+	for _, rj := range rep.Rejected {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", rj)
 	}
 	verb := func(done, would string) string {
 		if rep.DryRun {

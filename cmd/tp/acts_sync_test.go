@@ -11,7 +11,12 @@ import (
 
 func actsEnv(t *testing.T) (dir string, env map[string]string) {
 	dir = t.TempDir()
-	return dir, map[string]string{"TP_ACTS": filepath.Join(dir, "acts"), "XDG_CACHE_HOME": filepath.Join(dir, "cache"), "TP_ACTOR": "tester", "TP_MACHINE": "box"}
+	key := filepath.Join(dir, "key", "id_ed25519")
+	if err := writeTestKey(key, "tester@box"); err != nil {
+		t.Fatal(err)
+	}
+	return dir, map[string]string{"TP_ACTS": filepath.Join(dir, "acts"), "XDG_CACHE_HOME": filepath.Join(dir, "cache"), "TP_ACTOR": "tester", "TP_MACHINE": "box",
+		"TP_SIGNING_KEY": key, "HOME": filepath.Join(dir, "home")}
 }
 
 // CRLF line ends, the file mode and a symbolic link to the document all

@@ -31,6 +31,11 @@ type globalOpts struct {
 	store   string
 	actsDir string
 	theme   string
+
+	// Acts only (persistent flags of tp acts): the signing key (D19) and
+	// whether to skip git's pull and push (D20).
+	signingKey string
+	offline    bool
 }
 
 // exitError lets a command choose its exit status without printing anything

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -30,7 +36,37 @@ func TestScripts(t *testing.T) {
 			env.Setenv("TP_MACHINE", "testbox")
 			env.Setenv("TP_ACTOR", "tester")
 			env.Setenv("NO_COLOR", "1")
-			return nil
+			// The person's SSH key, where tp looks by default (D19): the
+			// principal side signs with it; a script about having no key
+			// removes it. $WORK/keys/other is somebody else's key.
+			if err := writeTestKey(work+"/keys/other", "other@testbox"); err != nil {
+				return err
+			}
+			return writeTestKey(work+"/home/.ssh/id_ed25519", "tester@testbox")
 		},
 	})
+}
+
+// writeTestKey writes a new unencrypted ed25519 key in OpenSSH's format,
+// and its .pub beside it, as ssh-keygen -t ed25519 -N "" would.
+func writeTestKey(path, comment string) error {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return err
+	}
+	blk, err := ssh.MarshalPrivateKey(priv, comment)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(blk), 0o600); err != nil {
+		return err
+	}
+	pub, err := ssh.NewPublicKey(priv.Public())
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path+".pub", ssh.MarshalAuthorizedKey(pub), 0o644)
 }

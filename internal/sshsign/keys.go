@@ -170,8 +170,4 @@ func agentSigners(getenv func(string) string) ([]ssh.Signer, error) {
 }
 
 // NoKeyHelp is what to tell a person who has no key.
-const NoKeyHelp = `no SSH key to sign with. Settlements are signed with your SSH key (Acts 0.3 §10).
-Make one with:
-    ssh-keygen -t ed25519
-(it is written to ~/.ssh/id_ed25519), or name one with --signing-key FILE or $TP_SIGNING_KEY,
-or set git's user.signingkey to an SSH key, or load one into ssh-agent.`
+const NoKeyHelp = `make one with "ssh-keygen -t ed25519" (it is written to ~/.ssh/id_ed25519, where tp looks), or name one with --signing-key FILE or $TP_SIGNING_KEY, set git's user.signingkey to an SSH key, or load one into ssh-agent`

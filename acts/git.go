@@ -1,0 +1,209 @@
+package acts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tp-dev/tp/internal/gitexec"
+)
+
+// Acts across machines (D20): when the acts dir is a git working tree with
+// an upstream, commands that write records commit them (one commit per
+// command) and push; commands that read pull first. One file per record
+// (D9) means two machines never write the same file, so merging their
+// commits never conflicts on records; a conflict in any other file (say
+// allowed_signers) stops the pull and undoes it, leaving nothing half
+// merged. A push that fails leaves the commit local; the next command's
+// pull step pushes it.
+
+// Repo is an acts dir inside a git working tree that has an upstream.
+type Repo struct {
+	Dir      string // the acts dir
+	Upstream string // e.g. origin/main
+	g        *gitexec.Git
+}
+
+// OpenRepo returns the acts dir's repository, or nil when the dir is not
+// in a git working tree, has no upstream, or git is not installed: the log
+// then stays on this disk.
+func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
+	if _, err := os.Stat(filepath.Join(dir)); err != nil {
+		return nil, nil
+	}
+	g, err := gitexec.Open(ctx, dir)
+	if errors.Is(err, gitexec.ErrNoGit) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out, err := g.Read(ctx, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
+		return nil, nil
+	}
+	up, err := g.Read(ctx, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+	if err != nil {
+		return nil, nil
+	}
+	return &Repo{Dir: dir, Upstream: strings.TrimSpace(string(up)), g: g}, nil
+}
+
+// GitConflictError is a pull that would merge changes to the same file made on
+// two machines. The merge was undone: nothing changed here.
+type GitConflictError struct {
+	Dir   string
+	Files []string
+}
+
+func (e *GitConflictError) Error() string {
+	return fmt.Sprintf("%s: pulling from upstream conflicts in %s (changed here and on another machine); the merge was undone and nothing changed — resolve it with git in that folder, then run tp again",
+		e.Dir, strings.Join(e.Files, ", "))
+}
+
+// Pull fetches the upstream and merges it, then pushes commits an earlier
+// command could not push. pushErr is that push's failure (the commits stay
+// local: nothing is lost); err is a failed fetch or merge.
+func (r *Repo) Pull(ctx context.Context) (pushErr, err error) {
+	// Records written with --offline (or by a command whose commit
+	// failed) are committed first, so the merge never meets them loose.
+	if _, err := r.Commit(ctx, "tp acts: records written while offline"); err != nil {
+		return nil, err
+	}
+	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
+		return nil, fmt.Errorf("%s: git fetch: %w", r.Dir, err)
+	}
+	if err := r.merge(ctx); err != nil {
+		return nil, err
+	}
+	return r.pushPending(ctx), nil
+}
+
+func (r *Repo) merge(ctx context.Context) error {
+	behind, err := r.count(ctx, "HEAD..@{upstream}")
+	if err != nil || behind == 0 {
+		return err
+	}
+	if _, err := r.g.Run(ctx, "merge", "--no-edit", "--quiet", "@{upstream}"); err != nil {
+		out, _ := r.g.Read(ctx, "diff", "--name-only", "--diff-filter=U")
+		files := strings.Fields(string(out))
+		if _, aerr := r.g.Run(ctx, "merge", "--abort"); aerr != nil && len(files) > 0 {
+			return fmt.Errorf("%s: merge failed (%v) and could not be undone (%v): resolve it with git", r.Dir, err, aerr)
+		}
+		if len(files) > 0 {
+			sort.Strings(files)
+			return &GitConflictError{Dir: r.Dir, Files: files}
+		}
+		return fmt.Errorf("%s: merging the upstream: %w (nothing changed)", r.Dir, err)
+	}
+	return nil
+}
+
+func (r *Repo) count(ctx context.Context, rng string) (int, error) {
+	out, err := r.g.Read(ctx, "rev-list", "--count", rng)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	n := 0
+	fmt.Sscan(strings.TrimSpace(string(out)), &n)
+	return n, nil
+}
+
+// pushPending pushes when this clone has commits the upstream lacks.
+func (r *Repo) pushPending(ctx context.Context) error {
+	ahead, err := r.count(ctx, "@{upstream}..HEAD")
+	if err != nil || ahead == 0 {
+		return err
+	}
+	return r.push(ctx)
+}
+
+func (r *Repo) push(ctx context.Context) error {
+	if _, err := r.g.Run(ctx, "push", "--quiet"); err != nil {
+		return fmt.Errorf("%s: git push: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
+	}
+	return nil
+}
+
+// Commit commits everything new or changed under the acts dir as one
+// commit whose message is subject and the records it adds; false when
+// there was nothing to commit.
+func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
+	if _, err := r.g.Run(ctx, "add", "--all", "--", "."); err != nil {
+		return false, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	out, err := r.g.Read(ctx, "diff", "--cached", "--name-only", "--relative", "--", ".")
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	names := strings.Fields(string(out))
+	if len(names) == 0 {
+		return false, nil
+	}
+	var b strings.Builder
+	b.WriteString(subject)
+	b.WriteString("\n\n")
+	for _, n := range names {
+		b.WriteString(describePath(n))
+		b.WriteByte('\n')
+	}
+	args := []string{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", b.String()}
+	if who, _ := r.g.Read(ctx, "config", "user.email"); strings.TrimSpace(string(who)) == "" {
+		// git refuses to commit without an identity; records say who
+		// wrote them, so the commit's author matters less than the record.
+		args = append([]string{"-c", "user.name=tp", "-c", "user.email=tp@localhost"}, args...)
+	}
+	args = append(args, "--", ".")
+	if _, err := r.g.Run(ctx, args...); err != nil {
+		return false, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	return true, nil
+}
+
+// Push pushes this clone's commits; on a rejected push (the upstream moved
+// on) it pulls once and pushes again. A failure leaves the commit local.
+func (r *Repo) Push(ctx context.Context) error {
+	if err := r.push(ctx); err == nil {
+		return nil
+	}
+	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
+		return fmt.Errorf("%s: git fetch: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
+	}
+	if err := r.merge(ctx); err != nil {
+		return err
+	}
+	return r.push(ctx)
+}
+
+// describePath names what a file of the log is, for commit messages:
+// "record <id> (<project>)", "acknowledged <id>", or the path.
+func describePath(p string) string {
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	if len(parts) != 3 {
+		return p
+	}
+	project, ok := DecodeName(parts[0])
+	if !ok {
+		return p
+	}
+	switch parts[1] {
+	case "records":
+		if id, ok := DecodeName(strings.TrimSuffix(parts[2], ".json")); ok {
+			return "record " + id + " (" + project + ")"
+		}
+	case "acked":
+		if id, ok := DecodeName(parts[2]); ok {
+			return "acknowledged " + id + " (" + project + ")"
+		}
+	case "principals":
+		return "principal change " + strings.TrimSuffix(parts[2], ".json") + " (" + project + ")"
+	}
+	return p
+}
+
+// GitIgnore is what an acts repository ignores: per-machine lock files and
+// writers' temporary files.
+const GitIgnore = "# per machine, never shared (tp acts)\n*.lock\n.registrar.lock\n.tmp-*\n"
