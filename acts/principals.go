@@ -41,13 +41,16 @@ const (
 
 // PrincipalChange is one signed change of a project's principals.
 type PrincipalChange struct {
-	PH        string `json:"ph"`
-	Ext       string `json:"ext"`
-	ID        string `json:"id"`
-	Type      string `json:"type"`
-	By        string `json:"by"`
-	Project   string `json:"project"`
-	TS        string `json:"ts"`
+	PH      string `json:"ph"`
+	Ext     string `json:"ext"`
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	By      string `json:"by"`
+	Project string `json:"project"`
+	TS      string `json:"ts"`
+	// Seq orders the changes: one more than the last change its writer
+	// saw (timestamps of one second cannot order them).
+	Seq       int    `json:"seq"`
 	Principal string `json:"principal"`
 	PublicKey string `json:"public_key"` // authorized_keys form: "ssh-ed25519 AAAA…"
 	Sig       string `json:"sig,omitempty"`
@@ -172,6 +175,9 @@ func (l *Log) readChanges(project string) ([]PrincipalChange, []string, error) {
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool {
+		if out[i].Seq != out[j].Seq {
+			return out[i].Seq < out[j].Seq
+		}
 		if out[i].TS != out[j].TS {
 			return out[i].TS < out[j].TS
 		}
@@ -189,7 +195,7 @@ func decodeChange(raw []byte) (PrincipalChange, error) {
 	if err := v.Decode(&c); err != nil {
 		return c, err
 	}
-	if c.PH != "0.3" || c.Ext != principalExt || (c.Type != PrincipalAdded && c.Type != PrincipalRemoved) || c.ID == "" || !sshsign.ValidPrincipal(c.Principal) {
+	if c.PH != "0.3" || c.Ext != principalExt || (c.Type != PrincipalAdded && c.Type != PrincipalRemoved) || c.ID == "" || c.Seq < 1 || !sshsign.ValidPrincipal(c.Principal) {
 		return c, errors.New("not a principal change tp wrote")
 	}
 	if _, _, _, _, err := ssh.ParseAuthorizedKey([]byte(c.PublicKey)); err != nil {
@@ -296,7 +302,11 @@ func (l *Log) ChangePrincipal(project, typ, name string, key ssh.PublicKey, sign
 	case typ == PrincipalRemoved && len(p.Chain) == 1:
 		return nil, fmt.Errorf("key %s is the last principal of project %s: add another first (a project never goes back to unsigned)", sshsign.Fingerprint(key), project)
 	}
-	c := PrincipalChange{PH: "0.3", Ext: principalExt, Type: typ, By: by, Project: project, TS: now,
+	seq := 0
+	for _, ch := range p.Changes {
+		seq = max(seq, ch.Seq)
+	}
+	c := PrincipalChange{PH: "0.3", Ext: principalExt, Type: typ, By: by, Project: project, TS: now, Seq: seq + 1,
 		Principal: name, PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key)))}
 	ts := strings.NewReplacer("-", "", ":", "", "T", "", "Z", "").Replace(now)
 	c.ID = "p:" + ts + "-" + nonce

@@ -230,7 +230,7 @@ func TestPrincipalChanges(t *testing.T) {
 	}
 	// A forged change dropped into principals/ is ignored and reported.
 	forged := filepath.Join(l.PrincipalsDir("demo"), EncodeName("p:forged")+".json")
-	os.WriteFile(forged, []byte(`{"ph":"0.3","ext":"tp-principals/0.1","id":"p:forged","type":"principal_added","by":"x","project":"demo","ts":"2026-11-30T11:00:00Z","principal":"mallory","public_key":"`+strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))+`"}`), 0o644)
+	os.WriteFile(forged, []byte(`{"ph":"0.3","ext":"tp-principals/0.1","id":"p:forged","type":"principal_added","by":"x","project":"demo","ts":"2026-11-30T11:00:00Z","seq":3,"principal":"mallory","public_key":"`+strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))+`"}`), 0o644)
 	p, _ = l.LoadPrincipals("demo")
 	if len(p.Chain) != 2 || p.Mismatch != "" || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "p:forged") {
 		t.Fatalf("forged change: %+v", p)
