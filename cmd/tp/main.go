@@ -8,5 +8,8 @@ package main
 import "os"
 
 func main() {
+	if isDropIn(os.Args[0]) {
+		os.Exit(int(runDropIn(os.Args[1:], stdIO())))
+	}
 	os.Exit(int(run(os.Args[1:], stdIO())))
 }

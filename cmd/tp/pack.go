@@ -107,7 +107,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		asks = append(asks, landing.ParseAsk(a))
 	}
 	if o.asksFile != "" {
-		more, err := landing.ReadList(o.asksFile)
+		more, err := readListArg(io, o.asksFile)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		checks = append(checks, landing.ParseCheck(c))
 	}
 	if o.checksFile != "" {
-		more, err := landing.ReadList(o.checksFile)
+		more, err := readListArg(io, o.checksFile)
 		if err != nil {
 			return err
 		}
@@ -268,3 +268,32 @@ func joinChain(s []string) string {
 // target and recording the asks at home, where another writer may change
 // the passport.
 var beforeHomeSave func()
+
+// readListArg reads a JSON array of asks or checks from a file, or from
+// stdin when the name is "-" (as everywhere a flag takes a file).
+func readListArg(io *IO, name string) ([]*ojson.Value, error) {
+	if name != "-" {
+		return landing.ReadList(name)
+	}
+	data, _, err := readInput(io, "-")
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp("", "tp-stdin-*.json")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	list, err := landing.ReadList(tmp.Name())
+	if err != nil {
+		return nil, errors.New(strings.ReplaceAll(err.Error(), tmp.Name(), "stdin"))
+	}
+	return list, nil
+}
