@@ -108,9 +108,22 @@ func New(name string, r *lipgloss.Renderer) (*Theme, error) {
 	case NoColor, "nocolor", "none":
 		return noColor(r), nil
 	}
+	return nil, Check(name)
+}
+
+// Check says whether --theme name is a theme New builds: nil, or the one
+// error an unknown name gets, naming the known themes. The command line
+// asks it before any command runs, headless or not, so NO_COLOR (which
+// overrides the theme) never lets a mistyped name pass in one mode and
+// fail in the other.
+func Check(name string) error {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", Default, HighContrast, NoColor, "nocolor", "none":
+		return nil
+	}
 	n := Names()
 	sort.Strings(n)
-	return nil, fmt.Errorf("unknown theme %q (known: %s)", name, strings.Join(n, ", "))
+	return fmt.Errorf("unknown theme %q (known: %s)", name, strings.Join(n, ", "))
 }
 
 type palette struct {

@@ -40,6 +40,9 @@ an ask no longer needed. All changes are saved together, or none is.`,
 				return err
 			}
 			if io.Interactive(g) && len(answers)+len(drops) == 0 && asksScreen != nil {
+				if err := passportThere(s, args[0]); err != nil {
+					return err
+				}
 				return asksScreen(io, g, s, args[0])
 			}
 			type answer struct{ id, text string }

@@ -40,6 +40,9 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 				return err
 			}
 			if io.Interactive(g) && len(sets) == 0 && checksScreen != nil {
+				if err := passportThere(s, args[0]); err != nil {
+					return err
+				}
 				return checksScreen(io, g, s, args[0])
 			}
 			type set struct{ id, status string }

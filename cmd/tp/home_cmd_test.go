@@ -67,6 +67,15 @@ func TestStoreHints(t *testing.T) {
 func TestScreenHooks(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"TP_STORE": dir}
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := st.Create("T", "G", store.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := v.Get("id").Text()
 	called := ""
 	old := asksScreen
 	defer func() { asksScreen = old }()
@@ -75,11 +84,11 @@ func TestScreenHooks(t *testing.T) {
 		var out, errb bytes.Buffer
 		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }})
 	}
-	tty("asks", "TP-X")
-	if called != "asks TP-X" {
+	tty("asks", id)
+	if called != "asks "+id {
 		t.Errorf("on a terminal the asks screen was not opened: %q", called)
 	}
-	for _, args := range [][]string{{"asks", "TP-X", "--plain"}, {"asks", "TP-X", "--json"}, {"asks", "TP-X", "--answer", "a1=x"}} {
+	for _, args := range [][]string{{"asks", id, "--plain"}, {"asks", id, "--json"}, {"asks", id, "--answer", "a1=x"}} {
 		called = ""
 		tty(args...)
 		if called != "" {

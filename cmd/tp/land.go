@@ -69,6 +69,9 @@ credential-like strings and every repair the reader made are listed.
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if io.Interactive(g) && runLandTUI != nil {
+				if err := pack.Precheck(args[0]); err != nil {
+					return safeErr(err) // a line and exit 1, not a screen
+				}
 				return runLandTUI(cmd, io, g, args[0], o)
 			}
 			return safeErr(runLandPlain(io, g, args[0], o))

@@ -212,6 +212,10 @@ func TestLandTUIHook(t *testing.T) {
 		return nil
 	}
 	dir := t.TempDir()
+	pk := filepath.Join(dir, "p.taskpack.json") // only its head is read before the TUI opens
+	if err := os.WriteFile(pk, []byte(`{"taskpack":"0.1"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		tty   bool
 		flags []string
@@ -220,7 +224,7 @@ func TestLandTUIHook(t *testing.T) {
 		called = false
 		var out, errb bytes.Buffer
 		io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: tc.tty, Env: func(string) string { return "" }}
-		run(append([]string{"--store", dir, "land", filepath.Join(dir, "missing.taskpack")}, tc.flags...), io)
+		run(append([]string{"--store", dir, "land", pk}, tc.flags...), io)
 		if called != tc.want {
 			t.Errorf("tty=%v flags=%v: TUI called = %v", tc.tty, tc.flags, called)
 		}

@@ -127,6 +127,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		newCheckpointCmd(io, g), newOpenCmd(io, g), newPromptCmd(io, g), newMCPCmd(io, g),
 	// commands
 	)
+	tidyCommands(root, g)
 	return root, g
 }
 
@@ -166,7 +167,9 @@ func run(args []string, io *IO) exitCode {
 		hint = oneLine(he.Hint())
 		fmt.Fprintf(io.Err, "tp: hint: %s\n", hint)
 	}
-	if g.json && out.n == 0 {
+	// --json is read from the command line too: a flag error stops
+	// parsing before cobra sets g.json.
+	if (g.json || wantsJSON(args)) && out.n == 0 {
 		doc := ojson.NewObject()
 		doc.Set("ok", ojson.NewBool(false))
 		doc.Set("error", ojson.NewString(msg))

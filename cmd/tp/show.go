@@ -30,6 +30,9 @@ decisions, artifacts, next steps, asks, landing checks and lineage.
 				return err
 			}
 			if io.Interactive(g) && showScreen != nil {
+				if err := passportThere(s, args[0]); err != nil {
+					return err
+				}
 				return showScreen(io, g, s, args[0])
 			}
 			st, err := s.Get(args[0])
