@@ -1,5 +1,5 @@
 # Everyday tasks. CI runs .ci/run.
-.PHONY: test lint golden-update fuzz bench
+.PHONY: test lint golden-update fuzz bench deadcode
 
 test:
 	go test ./...
@@ -7,6 +7,13 @@ test:
 lint:
 	gofmt -l $$(git ls-files '*.go')
 	go vet ./...
+	go mod tidy -diff
+
+# Functions nothing reaches from main or from a test. Not in .ci/run: the
+# tool is fetched from the module proxy and takes about 30 s to load.
+# Without -test it also lists what only tests call.
+deadcode:
+	go run golang.org/x/tools/cmd/deadcode@v0.52.0 -test ./...
 
 golden-update:
 	go test ./ui/... -update

@@ -227,17 +227,6 @@ func latest(rs []Record, cands []int, onPath []bool) int {
 	return best
 }
 
-// GroupByKey splits records by act (project and key); each group keeps the
-// input order.
-func GroupByKey(records []Record) map[ProjectKey][]Record {
-	out := make(map[ProjectKey][]Record, len(records)/4+1)
-	for _, r := range records {
-		k := ProjectKey{Project: r.Project, Key: r.Key}
-		out[k] = append(out[k], r)
-	}
-	return out
-}
-
 // ProjectKey addresses one act: keys are unique per principal side, but a
 // log may hold several projects and nothing stops two from colliding.
 type ProjectKey struct {

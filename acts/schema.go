@@ -108,12 +108,6 @@ func loadSchemas() (*compiledSchemas, error) {
 	return schemas, schemasErr
 }
 
-// SchemaJSON returns the embedded schema for a record type ("record" for the
-// envelope), for `tp acts schema` style tooling and tests.
-func SchemaJSON(name string) ([]byte, error) {
-	return schemaFS.ReadFile("schemas/" + name + ".json")
-}
-
 // ValidateRecord checks one record, as raw JSON, against the envelope and the
 // schema of its type, and returns the type. It is applied to every record tp
 // reads or writes. Refusals are *RecordError naming the schema location that

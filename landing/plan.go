@@ -503,17 +503,6 @@ func findLanded(st *store.Store, digest, object string) (string, []string) {
 	return "", warn
 }
 
-// joinNonEmpty joins the non-empty parts.
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if strings.TrimSpace(p) != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
-}
-
 // findings sorts the pattern table's findings (D5, D13) over the whole pack
 // object into what reads like instructions and what looks like a
 // credential or a transcript. Landing reports them all and refuses none.

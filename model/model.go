@@ -57,7 +57,6 @@ func setStr(v *ojson.Value, key, s string) { v.Set(key, ojson.NewString(s)) }
 // "passport" member of the flat form.
 type PackObject struct{ V *ojson.Value }
 
-func (p PackObject) Spec() string     { return str(p.V, "spec") }
 func (p PackObject) Kind() string     { return str(p.V, "kind") }
 func (p PackObject) PackedAt() string { return str(p.V, "packed_at") }
 func (p PackObject) Note() string     { return str(p.V, "note") }

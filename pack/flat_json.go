@@ -44,8 +44,6 @@ func (s *jscan) readByte() (byte, error) {
 	return c, nil
 }
 
-func (s *jscan) unread() { s.r.UnreadByte(); s.pos-- }
-
 // peek returns the next non-space byte without consuming it; io.EOF at the
 // end of the input.
 func (s *jscan) peek() (byte, error) {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
@@ -135,9 +134,4 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// copyCounted copies r to w and returns the byte count.
-func copyCounted(w io.Writer, r io.Reader, buf []byte) (int64, error) {
-	return io.CopyBuffer(w, r, buf)
 }

@@ -23,9 +23,6 @@ func Text(s string) string { return clean(s, true) }
 // Line is Text for one-line contexts: newlines and tabs are shown as \n, \t.
 func Line(s string) string { return clean(s, false) }
 
-// Safe reports whether s would pass through Text unchanged.
-func Safe(s string) bool { return Text(s) == s }
-
 func clean(s string, multiline bool) string {
 	if isPlain(s, multiline) {
 		return s

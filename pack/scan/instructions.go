@@ -268,12 +268,3 @@ func IsInstructionField(key string) bool {
 	}
 	return false
 }
-
-// InstructionRules lists the instruction-sentence rule ids, in table order.
-func InstructionRules() []string {
-	out := make([]string, len(instrRules))
-	for i, r := range instrRules {
-		out[i] = r.id
-	}
-	return out
-}
