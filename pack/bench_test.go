@@ -82,23 +82,6 @@ func BenchmarkVerify(b *testing.B) {
 	}
 }
 
-// BenchmarkConformance judges the same bag: C1, C7 and C9 over every byte.
-func BenchmarkConformance(b *testing.B) {
-	src, dir := benchSource(b)
-	out := filepath.Join(dir, "out.taskpack")
-	if err := Write(out, src, EncodingBag, WriteOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(benchBytes)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r, err := Conformance(out, Options{})
-		if err != nil || !r.Conformant {
-			b.Fatal(err, failing(r))
-		}
-	}
-}
-
 // BenchmarkConvertToFlat turns the bag into the flat form (base64 and utf8
 // inline, streamed).
 func BenchmarkConvertToFlat(b *testing.B) {

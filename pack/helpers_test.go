@@ -161,23 +161,3 @@ func wantRule(t testing.TB, err error, rule string) *Error {
 	}
 	return pe
 }
-
-// checkOf finds one check of a report.
-func checkOf(r *Report, id string) Check {
-	for _, c := range r.Checks {
-		if c.ID == id {
-			return c
-		}
-	}
-	return Check{}
-}
-
-func failing(r *Report) []string {
-	var out []string
-	for _, c := range r.Checks {
-		if !c.Pass {
-			out = append(out, c.ID)
-		}
-	}
-	return out
-}

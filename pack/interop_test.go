@@ -39,6 +39,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/pack"
 )
@@ -126,7 +127,7 @@ func TestInteropRefgenConformance(t *testing.T) {
 	for _, c := range refCases {
 		for _, f := range c.files() {
 			t.Run(filepath.Base(f), func(t *testing.T) {
-				r, err := pack.Conformance(f, pack.Options{})
+				r, err := judge.Conformance(f, pack.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -1124,7 +1125,7 @@ func TestInteropSpecWhereReferenceLags(t *testing.T) {
 	bag := filepath.Join(dir, "unscoped-verified.taskpack")
 	writeZip(t, bag, order, entries)
 
-	ours, err := pack.Conformance(bag, pack.Options{})
+	ours, err := judge.Conformance(bag, pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1203,18 +1204,18 @@ func TestInteropSpecWhereReferenceLags(t *testing.T) {
 	}
 }
 
-func checkByID(r *pack.Report, id string) pack.Check {
+func checkByID(r *judge.Report, id string) judge.Finding {
 	for _, c := range r.Checks {
 		if c.ID == id {
 			return c
 		}
 	}
-	return pack.Check{ID: id, Reason: "missing"}
+	return judge.Finding{ID: id, Reason: "missing"}
 }
 
-func mustJudge(t *testing.T, path string) *pack.Report {
+func mustJudge(t *testing.T, path string) *judge.Report {
 	t.Helper()
-	r, err := pack.Conformance(path, pack.Options{})
+	r, err := judge.Conformance(path, pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1528,7 +1529,7 @@ func convert(t *testing.T, in, out string, opts pack.WriteOptions) {
 
 func judgeConformant(t *testing.T, path string) {
 	t.Helper()
-	r, err := pack.Conformance(path, pack.Options{})
+	r, err := judge.Conformance(path, pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1942,7 +1943,7 @@ func TestInteropJudgesAgreeOnRedPacks(t *testing.T) {
 		t.Run(c.id, func(t *testing.T) {
 			bag := filepath.Join(dir, c.id+".taskpack")
 			rebag(t, src, bag, c.obj, c.corrupt)
-			ours, err := pack.Conformance(bag, pack.Options{})
+			ours, err := judge.Conformance(bag, pack.Options{})
 			if err != nil {
 				t.Fatalf("tp: %v", err)
 			}

@@ -137,10 +137,7 @@ func TestWriteBagIsABag(t *testing.T) {
 	if !bytes.Contains(m["manifest-sha256.txt"], []byte("data/files/100%25/odd name é.txt")) {
 		t.Error("% in a manifest path is not percent-encoded")
 	}
-	r, err := Conformance(path, Options{})
-	if err != nil || !r.Conformant {
-		t.Fatalf("tp's own bag is not conformant: %v %v", err, failing(r))
-	}
+	// judge.TestOwnWritesAreConformant judges the same file.
 	bagitPy(t, path)
 }
 
@@ -209,10 +206,7 @@ func TestWriteFlat(t *testing.T) {
 			t.Errorf("%s: bytes/sha256 wrong", l.name)
 		}
 	}
-	r, err := Conformance(path, Options{})
-	if err != nil || !r.Conformant {
-		t.Fatalf("tp's own flat file is not conformant: %v %v", err, failing(r))
-	}
+	// judge.TestOwnWritesAreConformant judges the same file.
 }
 
 func TestWriteFlatInlineLimit(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -30,7 +31,7 @@ Exit codes:
   tp conformance handoff.taskpack.json --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := pack.Conformance(args[0], pack.Options{})
+			r, err := judge.Conformance(args[0], pack.Options{})
 			if err != nil {
 				return err
 			}
@@ -53,7 +54,7 @@ Exit codes:
 
 // renderReport prints a report as stable plain text; the file name and the
 // reasons quote the pack, so they go through sanitize (D11).
-func renderReport(io *IO, r *pack.Report) {
+func renderReport(io *IO, r *judge.Report) {
 	fmt.Fprintf(io.Out, "%s (%s, %s)\n", sanitize.Line(r.File), r.Spec, r.Encoding)
 	for _, c := range r.Checks {
 		mark := "pass"

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -242,12 +243,12 @@ func rawOf(plan *ui.Plan) (*raw, error) {
 // calls it after the first frame, so judging never delays the walkthrough.
 func (l *Lander) Judge(ctx context.Context, file string) ([]ui.Conformance, error) {
 	type result struct {
-		rep *pack.Report
+		rep *judge.Report
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := pack.Conformance(file, pack.Options{Limits: l.Options.Limits})
+		rep, err := judge.Conformance(file, pack.Options{Limits: l.Options.Limits})
 		done <- result{rep, err}
 	}()
 	select {

@@ -1,10 +1,10 @@
-package pack
+package judge
 
 import (
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 	"path/filepath"
 	"testing"
-
-	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // TestAuditBlankAcceptIsRefused: §4.3 "An ask without accept MUST be refused
@@ -24,13 +24,13 @@ func TestAuditBlankAcceptIsRefused(t *testing.T) {
 			o.Set("asks", ojson.NewArray(a))
 		})
 		path := filepath.Join(t.TempDir(), "p.taskpack")
-		err := Write(path, srcOf(obj), EncodingBag, WriteOptions{})
+		err := pack.Write(path, srcOf(obj), pack.EncodingBag, pack.WriteOptions{})
 		if err == nil {
 			t.Errorf("accept %q: Write produced a pack", blank)
 		} else {
-			wantRule(t, err, RuleAskAccept)
+			wantRule(t, err, pack.RuleAskAccept)
 		}
-		r, cerr := Conformance(writeTemp(t, "x.taskpack.json", rawFlat(t, obj)), Options{})
+		r, cerr := Conformance(writeTemp(t, "x.taskpack.json", rawFlat(t, obj)), pack.Options{})
 		if cerr != nil {
 			t.Fatal(cerr)
 		}

@@ -1,27 +1,27 @@
-package pack
+package judge
 
 import (
 	"archive/zip"
 	"fmt"
-	"testing"
-
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
+	"testing"
 )
 
 // TestAuditArchiveRatio: D10 — a bomb spread over many entries, each too
 // small for the per-entry ratio to be judged, is still refused by the
 // archive-wide ratio, by Open and by the judge.
 func TestAuditArchiveRatio(t *testing.T) {
-	lim := Limits{MaxTotal: 1 << 30, MaxEntries: 100_000, MaxRatio: 10, RatioFloor: 64 << 10}
+	lim := pack.Limits{MaxTotal: 1 << 30, MaxEntries: 100_000, MaxRatio: 10, RatioFloor: 64 << 10}
 	b := hostileZip(t, func(zw *zip.Writer) {
 		for i := 0; i < 200; i++ {
 			addFile(fmt.Sprintf("data/files/z%03d", i), zeros(60<<10), nil)(zw)
 		}
 	})
 	path := writeTemp(t, "x.taskpack", b)
-	_, err := Open(path, Options{Limits: lim})
-	wantRule(t, err, RuleLimitRatio)
-	if r, err := Conformance(path, Options{Limits: lim}); err == nil && r.Conformant {
+	_, err := pack.Open(path, pack.Options{Limits: lim})
+	wantRule(t, err, pack.RuleLimitRatio)
+	if r, err := Conformance(path, pack.Options{Limits: lim}); err == nil && r.Conformant {
 		t.Error("the judge called a many-entry bomb conformant")
 	}
 }
@@ -38,9 +38,9 @@ func TestAuditTagManifestDigest(t *testing.T) {
 		}
 	})
 	path := writeTemp(t, "x.taskpack", b)
-	_, err := Open(path, Options{})
-	wantRule(t, err, RuleDigest)
-	r, err := Conformance(path, Options{})
+	_, err := pack.Open(path, pack.Options{})
+	wantRule(t, err, pack.RuleDigest)
+	r, err := Conformance(path, pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,82 +8,47 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/pack/scan"
 )
 
-// SpecID is the specification Conformance judges against.
-const SpecID = "taskpack/0.1"
+// Inspection is what one strict read of a file found: the facts the judge
+// (package judge, §6 C0–C10) decides on. Nothing is repaired (D4); every
+// repair a lenient reader would have made is listed instead.
+type Inspection struct {
+	File     string
+	Encoding Encoding
+	// Unreadable is set when the container itself could not be trusted
+	// (bad ZIP, limits, a JSON syntax error): nothing else was read.
+	Unreadable *Error
+	// Object is the pack object; nil when it could not be read (ObjectErrs).
+	Object     *ojson.Value
+	ObjectErrs []*Error
+	SpecErr    *Error // an unrecognised spec
+	KindErr    *Error // a kind other than handoff or receipt
+	// Problems are payload problems found while reading (manifests,
+	// digests, sizes); ReadErr is set when streaming the luggage failed.
+	Problems []*Error
+	ReadErr  error
+	// Repairs are every repair a lenient read would need (C0).
+	Repairs []Repair
+	// Luggage is how many luggage files the pack carries.
+	Luggage int
 
-// Report is the result of Conformance: C0–C10 in order (§6).
-type Report struct {
-	File       string   `json:"file"`
-	Spec       string   `json:"spec"`
-	Encoding   Encoding `json:"encoding,omitempty"`
-	Conformant bool     `json:"conformant"`
-	Passed     int      `json:"passed"`
-	Total      int      `json:"total"`
-	Checks     []Check  `json:"checks"`
+	l     *loaded
+	trips map[string]*roundTrip
 }
 
-// Check is one requirement of §6 and how the pack fared.
-type Check struct {
-	ID          string `json:"id"`
-	Requirement string `json:"requirement"`
-	Pass        bool   `json:"pass"`
-	Reason      string `json:"reason"`
-}
-
-// Requirements are §6's table, in order.
-var Requirements = []struct{ ID, Text string }{
-	{"C0", "the file is conformant as written: reading it required no repair"},
-	{"C1", "BagIt structure and sha256 manifests agree"},
-	{"C2", "data/passport.json parses"},
-	{"C3", "kind is handoff or receipt"},
-	{"C4", "lineage carries root_id and from_version"},
-	{"C5", "every ask has an accept"},
-	{"C6", "no machine-scoped fact crosses wearing a ✓ (no scope counts as machine)"},
-	{"C7", "no credentials, in any field of the pack object or in the luggage"},
-	{"C8", "no chat transcript"},
-	{"C9", "the two encodings round-trip byte-for-byte, whatever the attachments' size"},
-	{"C10", "packed_at is declared"},
-}
-
-// Conformance judges the file at path against §6, reading strictly: nothing
-// is repaired, and every repair a lenient reader would make is a C0 failure
-// (D4). Luggage is streamed once (C1, C7 and C9 share the pass) and never
-// held in memory. The error is non-nil only when the file is not a pack at
-// all; a pack that cannot be read past some point fails the checks it could
-// not satisfy, with the reason.
-func Conformance(path string, opts Options) (*Report, error) {
-	r := &Report{File: path, Spec: SpecID}
-	res := map[string]*Check{}
-	for _, q := range Requirements {
-		c := &Check{ID: q.ID, Requirement: q.Text}
-		r.Checks = append(r.Checks, *c)
-		res[q.ID] = c
-	}
-	set := func(id string, pass bool, reason string) {
-		res[id].Pass = pass
-		res[id].Reason = reason
-	}
-	finish := func() *Report {
-		for i := range r.Checks {
-			r.Checks[i] = *res[r.Checks[i].ID]
-			if r.Checks[i].Pass {
-				r.Passed++
-			}
-		}
-		r.Total = len(r.Checks)
-		r.Conformant = r.Passed == r.Total
-		return r
-	}
-
+// Inspect reads the file at path strictly and streams every luggage file
+// once: its digest is checked (C1), its bytes go through the flat form's
+// encoder and back (C9), and, when sink returns a writer for its entry name
+// ("data/files/..."), into that writer too (the judge's credential scan,
+// C7). Luggage is never held in memory. The error is non-nil only when the
+// file is not a pack at all; a pack that cannot be read past some point is
+// an Inspection saying so.
+func Inspect(path string, opts Options, sink func(name string) io.Writer) (*Inspection, error) {
+	in := &Inspection{File: path}
 	opts.Strict = true
 	l, err := load(path, opts)
 	if err != nil {
@@ -91,234 +56,66 @@ func Conformance(path string, opts Options) (*Report, error) {
 		if !errors.As(err, &pe) || pe.Rule == RuleNotAPack {
 			return nil, err
 		}
-		// A pack whose container cannot be trusted: nothing else can be judged.
-		r.Encoding = sniffFile(path)
-		id := "C1"
-		if pe.Rule == RuleJSON || pe.Rule == RuleLimitObject {
-			id = "C2"
-		}
-		for _, q := range Requirements {
-			set(q.ID, false, "not judged: the file could not be read safely")
-		}
-		set(id, false, pe.Error())
-		return finish(), nil
+		in.Encoding = sniffFile(path)
+		in.Unreadable = pe
+		return in, nil
 	}
 	defer l.close()
-	r.Encoding = l.enc
+	in.l = l
+	in.Encoding = l.enc
+	in.Luggage = len(l.luggage)
 
-	// One streaming pass: digests (C1), credentials (C7), round trip (C9).
-	scanners := map[string]*scan.LuggageScanner{}
-	trips := map[string]*roundTrip{}
+	// One streaming pass: digests (C1), the caller's sinks, round trip (C9).
+	in.trips = map[string]*roundTrip{}
 	byName := map[string]*lentry{}
 	for _, e := range l.luggage {
 		byName[payloadFiles+e.name] = e
 	}
-	sink := func(name string) io.Writer {
+	each := func(name string) io.Writer {
 		e := byName[name]
 		if e == nil {
 			return nil
 		}
-		sc := scan.NewLuggageScanner(name)
 		rt := newRoundTrip(e.open)
-		scanners[name] = sc
-		trips[name] = rt
-		return io.MultiWriter(sc, rt)
+		in.trips[name] = rt
+		if sink != nil {
+			if w := sink(name); w != nil {
+				return io.MultiWriter(w, rt)
+			}
+		}
+		return rt
 	}
-	var readErr error
 	if l.enc == EncodingBag {
-		readErr = verifyBag(l, sink, opts.Progress)
+		in.ReadErr = verifyBag(l, each, opts.Progress)
 	} else {
-		readErr = rereadFlat(l, sink)
+		in.ReadErr = rereadFlat(l, each)
 	}
-	for _, rt := range trips {
+	for _, rt := range in.trips {
 		rt.close()
 	}
-
-	// C1
-	switch {
-	case readErr != nil:
-		set("C1", false, readErr.Error())
-	case len(l.problems) > 0:
-		set("C1", false, joinErrs(l.problems))
-	case l.enc == EncodingBag:
-		set("C1", true, fmt.Sprintf("bagit.txt, manifest-sha256.txt and tagmanifest-sha256.txt agree with %d payload file(s)", len(l.luggage)+1))
-	default:
-		set("C1", true, fmt.Sprintf("flat form: %d attachment(s) match their declared sha256 and bytes", len(l.luggage)))
-	}
-
-	// C2
-	specErr, kindErr := objectChecks(l)
-	switch {
-	case len(l.objErr) > 0:
-		set("C2", false, joinErrs(l.objErr))
-	case specErr != nil:
-		set("C2", false, specErr.Error())
-	default:
-		set("C2", true, "spec "+model.SpecBag)
-	}
-	obj := l.obj
-	if obj == nil {
-		for _, id := range []string{"C0", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"} {
-			set(id, false, "not judged: there is no pack object (see C2)")
+	in.Problems = l.problems
+	in.ObjectErrs = l.objErr
+	in.SpecErr, in.KindErr = objectChecks(l)
+	in.Object = l.obj
+	if l.obj != nil {
+		repairs := append([]Repair{}, l.repairs...)
+		repairs = append(repairs, quirkRepairs(l)...)
+		if l.enc == EncodingBag && !bytes.Equal(ojson.Canonical(l.obj), l.raw) {
+			repairs = append(repairs, Repair{Rule: RepairCanonical, Where: payloadObject, Detail: "not D1 canonical JSON"})
 		}
-		return finish(), nil
+		in.Repairs = append(repairs, repairObject(l.obj.Clone())...)
 	}
-
-	// C0: every repair a lenient read would need.
-	repairs := append([]Repair{}, l.repairs...)
-	repairs = append(repairs, quirkRepairs(l)...)
-	if l.enc == EncodingBag && !bytes.Equal(ojson.Canonical(obj), l.raw) {
-		repairs = append(repairs, Repair{Rule: RepairCanonical, Where: payloadObject, Detail: "not D1 canonical JSON"})
-	}
-	repairs = append(repairs, repairObject(obj.Clone())...)
-	if len(repairs) == 0 {
-		set("C0", true, "read strictly; nothing needed repair")
-	} else {
-		var parts []string
-		for _, rp := range repairs {
-			parts = append(parts, rp.Where+": "+rp.Rule)
-		}
-		set("C0", false, fmt.Sprintf("%d repair(s) needed: %s", len(repairs), strings.Join(parts, "; ")))
-	}
-
-	// C3
-	if kindErr != nil {
-		set("C3", false, "kind is "+quote(obj.Get("kind")))
-	} else {
-		set("C3", true, "kind "+obj.Get("kind").Text())
-	}
-
-	// C4
-	lin := obj.Get("lineage")
-	rootID, _ := lin.Get("root_id").Str()
-	fv, fvOK := lin.Get("from_version").Int()
-	switch {
-	case lin.Kind() != ojson.Object:
-		set("C4", false, "no lineage object")
-	case rootID == "":
-		set("C4", false, "lineage.root_id is "+quote(lin.Get("root_id")))
-	case !fvOK || fv < 0:
-		set("C4", false, "lineage.from_version is "+quote(lin.Get("from_version"))+", not a version number")
-	default:
-		set("C4", true, fmt.Sprintf("root_id %s, from_version %d", rootID, fv))
-	}
-
-	// C5
-	var askless []string
-	asks := obj.Get("asks")
-	if asks != nil && asks.Kind() != ojson.Array {
-		askless = append(askless, "asks is not an array")
-	}
-	for i, a := range asks.Items() {
-		if strings.TrimSpace(a.Get("accept").Text()) == "" {
-			id := a.Get("id").Text()
-			if id == "" {
-				id = model.Path("asks", i)
-			}
-			askless = append(askless, id)
-		}
-	}
-	if len(askless) > 0 {
-		set("C5", false, "no accept: "+strings.Join(askless, ", "))
-	} else {
-		set("C5", true, fmt.Sprintf("%d ask(s), each with accept", len(asks.Items())))
-	}
-
-	// C6
-	var liars []string
-	facts := obj.Get("passport").Get("facts").Items()
-	for i, f := range facts {
-		fact := model.Fact{V: f}
-		if f.Kind() == ojson.Object && !fact.KeepsVerified() && fact.Verified() {
-			scope := fact.Scope()
-			if !fact.HasScope() {
-				scope = "no scope"
-			}
-			liars = append(liars, fmt.Sprintf("%s (%s) %q", model.Path("passport", "facts", i), scope, clipRunes(fact.Claim(), 60)))
-		}
-	}
-	if len(liars) > 0 {
-		set("C6", false, "verified: true across a machine boundary: "+strings.Join(liars, "; "))
-	} else {
-		set("C6", true, fmt.Sprintf("%d fact(s); none machine-scoped or unscoped wears a ✓", len(facts)))
-	}
-
-	// C7, C8: the same table the writer refuses with (D5).
-	var creds, transcripts []string
-	for _, f := range scan.Object(obj) {
-		switch f.Class {
-		case scan.Credential:
-			creds = append(creds, f.Where+" ("+f.Rule+")")
-		case scan.Transcript:
-			transcripts = append(transcripts, f.Where+" ("+f.Rule+")")
-		}
-	}
-	names := make([]string, 0, len(scanners))
-	for n := range scanners {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		for _, f := range scanners[n].Findings() {
-			if f.Class == scan.Credential {
-				creds = append(creds, f.Where+" ("+f.Rule+")")
-			}
-		}
-	}
-	switch {
-	case len(creds) > 0:
-		set("C7", false, "looks like a credential: "+strings.Join(creds, "; "))
-	case readErr != nil:
-		set("C7", false, "not judged: the luggage could not be read (see C1)")
-	default:
-		set("C7", true, fmt.Sprintf("pack object and %d luggage file(s) scanned", len(l.luggage)))
-	}
-	if len(transcripts) > 0 {
-		set("C8", false, "looks like a chat transcript: "+strings.Join(transcripts, "; "))
-	} else {
-		set("C8", true, "no role-prefixed conversation in the pack object")
-	}
-
-	// C9
-	if readErr != nil {
-		set("C9", false, "not judged: the luggage could not be read (see C1)")
-	} else if ok, why := c9(l, trips); ok {
-		set("C9", true, why)
-	} else {
-		set("C9", false, why)
-	}
-
-	// C10
-	if at, ok := obj.Get("packed_at").Str(); ok && strings.TrimSpace(at) != "" {
-		set("C10", true, "packed_at "+at)
-	} else {
-		set("C10", false, "packed_at is "+quote(obj.Get("packed_at")))
-	}
-	return finish(), nil
+	return in, nil
 }
 
-func joinErrs(es []*Error) string {
-	parts := make([]string, 0, len(es))
-	for i, e := range es {
-		if i == 8 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(es)-i))
-			break
-		}
-		s := e.Entry
-		if s != "" {
-			s += ": "
-		}
-		parts = append(parts, s+e.Detail+" ("+e.Rule+")")
+// RoundTrip says whether the pack survives a trip through the other
+// encoding and back (D3): ok, and why in one line. Call it only when there
+// is an Object and the luggage was read (ReadErr nil).
+func (in *Inspection) RoundTrip() (ok bool, why string) {
+	if in.l == nil || in.Object == nil {
+		return false, "there is no pack object"
 	}
-	return strings.Join(parts, "; ")
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return tripBothWays(in.l, in.trips)
 }
 
 // rereadFlat streams each flat attachment once more, into the sinks.
@@ -339,10 +136,10 @@ func rereadFlat(l *loaded, sink entrySink) error {
 	return nil
 }
 
-// c9 is D3. The pack object goes through the other encoding and back; each
+// tripBothWays is D3 (C9). The pack object goes through the other encoding and back; each
 // luggage file's bytes went through the flat encoder and decoder while they
 // streamed (roundTrip), so only digests are compared here.
-func c9(l *loaded, trips map[string]*roundTrip) (bool, string) {
+func tripBothWays(l *loaded, trips map[string]*roundTrip) (bool, string) {
 	obj := l.obj
 	if len(l.extra) > 0 {
 		return false, fmt.Sprintf("%s is payload but not luggage: the flat form has no place for it", l.extra[0])

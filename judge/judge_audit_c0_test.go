@@ -1,9 +1,11 @@
-package pack
+package judge
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestAuditC0QuirksOfTheFlatForm: §6 C0 / D4 — judging never repairs. A flat
@@ -20,17 +22,17 @@ func TestAuditC0QuirksOfTheFlatForm(t *testing.T) {
 			t.Fatalf("%s: fixture has no %s", tc.name, tc.from)
 		}
 		path := writeTemp(t, "x.taskpack.json", bytes.Replace(good, []byte(tc.from), []byte(tc.to), 1))
-		r, err := Conformance(path, Options{})
+		r, err := Conformance(path, pack.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c := checkOf(r, "C0"); c.Pass {
 			t.Errorf("%s: C0 passed: %s", tc.name, c.Reason)
 		}
-		if _, err := Open(path, Options{Strict: true}); err == nil || !strings.Contains(err.Error(), RuleRepair) {
-			t.Errorf("%s: strict Open = %v, want a %s error", tc.name, err, RuleRepair)
+		if _, err := pack.Open(path, pack.Options{Strict: true}); err == nil || !strings.Contains(err.Error(), pack.RuleRepair) {
+			t.Errorf("%s: strict Open = %v, want a %s error", tc.name, err, pack.RuleRepair)
 		}
-		if _, err := Open(path, Options{}); err != nil {
+		if _, err := pack.Open(path, pack.Options{}); err != nil {
 			t.Errorf("%s: landing must stay lenient: %v", tc.name, err)
 		}
 	}

@@ -1,12 +1,10 @@
-package pack
-
-// Audit tests (TRACEABILITY.md): rules whose mutation survived the suite.
+package judge
 
 import (
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 	"path/filepath"
 	"testing"
-
-	"github.com/tp-dev/tp/internal/ojson"
 )
 
 // TestAuditUnknownScopeIsSealed: §4.2 "if you cannot write down how someone
@@ -22,10 +20,10 @@ func TestAuditUnknownScopeIsSealed(t *testing.T) {
 		f.Obj().Delete("verified_on")
 	})
 	path := filepath.Join(t.TempDir(), "p.taskpack")
-	if err := Write(path, srcOf(obj), EncodingBag, WriteOptions{}); err != nil {
+	if err := pack.Write(path, srcOf(obj), pack.EncodingBag, pack.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Open(path, Options{Strict: true})
+	p, err := pack.Open(path, pack.Options{Strict: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +38,7 @@ func TestAuditUnknownScopeIsSealed(t *testing.T) {
 
 	// The judge: the same fact, written unsealed by hand, fails C6.
 	raw := rawFlat(t, obj)
-	r, err := Conformance(writeTemp(t, "x.taskpack.json", raw), Options{})
+	r, err := Conformance(writeTemp(t, "x.taskpack.json", raw), pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
