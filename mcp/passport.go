@@ -8,6 +8,7 @@ import (
 	"github.com/tp-dev/tp/checkpoint"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/taskpassport"
 )
@@ -137,7 +138,7 @@ func (s *Server) conformance(ctx context.Context, args json.RawMessage) (any, er
 	if err := required("path", in.Path); err != nil {
 		return nil, err
 	}
-	r, err := pack.Conformance(in.Path, pack.Options{})
+	r, err := judge.Conformance(in.Path, pack.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,6 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-
-	"github.com/tp-dev/tp/internal/ojson"
 )
 
 func decodeB64(t *testing.T, s string) ([]byte, bool) {
@@ -75,42 +73,5 @@ func TestBase64LineBreaksDecodeRight(t *testing.T) {
 	got, nonCanon = decodeB64(t, enc)
 	if !bytes.Equal(got, data) || nonCanon {
 		t.Fatalf("canonical base64: equal=%v nonCanonical=%v", bytes.Equal(got, data), nonCanon)
-	}
-}
-
-// C0 fails on base64 that is not canonical; landing reads it and records
-// the repair.
-func TestBase64NotCanonicalFailsC0(t *testing.T) {
-	for _, data := range []string{"QUI", "QU JD", "QUJD\n", "QUJ="} {
-		a := att("x.bin", []byte(func() string { d, _ := decodeB64(t, data); return string(d) }()))
-		a.Set("data", ojson.NewString(data))
-		path := writeTemp(t, "x.taskpack.json", rawFlat(t, refObject(t), a))
-		r, err := Conformance(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c := checkOf(r, "C0"); c.Pass {
-			t.Errorf("%q: C0 passes", data)
-		}
-		p, err := Open(path, Options{})
-		if err != nil {
-			t.Fatalf("%q: lenient read: %v", data, err)
-		}
-		found := false
-		for _, rp := range p.Repairs {
-			found = found || rp.Rule == RepairBase64 && rp.Where == "x.bin"
-		}
-		if !found {
-			t.Errorf("%q: no %s repair in %v", data, RepairBase64, p.Repairs)
-		}
-	}
-	// The canonical form passes C0.
-	path := writeTemp(t, "ok.taskpack.json", rawFlat(t, refObject(t), att("x.bin", []byte("AB"))))
-	r, err := Conformance(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := checkOf(r, "C0"); !c.Pass {
-		t.Errorf("canonical base64: C0 fails: %s", c.Reason)
 	}
 }

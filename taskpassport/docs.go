@@ -13,6 +13,7 @@ import (
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -118,7 +119,7 @@ type Conformance struct {
 }
 
 // ConformanceOf reshapes tp's report (C0–C10).
-func ConformanceOf(r *pack.Report) Conformance {
+func ConformanceOf(r *judge.Report) Conformance {
 	c := Conformance{OK: r.Conformant, Spec: "taskpack/0.1", Passed: r.Passed, Total: r.Total,
 		Checks: []Check{}, File: r.File, Encoding: r.Encoding, Conformant: r.Conformant}
 	for _, k := range r.Checks {

@@ -1,10 +1,11 @@
 package judge
 
 import (
-	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/pack"
 	"path/filepath"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestAuditUnknownScopeIsSealed: §4.2 "if you cannot write down how someone

@@ -2,13 +2,14 @@ package judge
 
 import (
 	"bytes"
-	"github.com/klauspost/compress/zip"
-	"github.com/tp-dev/tp/pack"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/klauspost/compress/zip"
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestZip64ManyEntries: more than 65,535 entries need ZIP64's end records;

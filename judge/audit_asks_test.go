@@ -1,10 +1,11 @@
 package judge
 
 import (
-	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/pack"
 	"path/filepath"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestAuditBlankAcceptIsRefused: §4.3 "An ask without accept MUST be refused

@@ -1,10 +1,10 @@
 package judge
 
 import (
-	"github.com/tp-dev/tp/pack"
 	"path/filepath"
-
 	"testing"
+
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestOwnWritesAreConformant: what tp writes, in either encoding, is

@@ -2,11 +2,11 @@ package judge
 
 import (
 	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
-	"path/filepath"
-	"testing"
 )
 
 // TestReferenceAgreesOnFixtures: where both judges look at the same thing,

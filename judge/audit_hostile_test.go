@@ -3,9 +3,10 @@ package judge
 import (
 	"archive/zip"
 	"fmt"
+	"testing"
+
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
-	"testing"
 )
 
 // TestAuditArchiveRatio: D10 — a bomb spread over many entries, each too

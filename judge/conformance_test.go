@@ -3,13 +3,14 @@ package judge
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/pack"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestConformanceChecksGoRed gives every check of §6 at least one pack that

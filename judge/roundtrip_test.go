@@ -2,13 +2,14 @@ package judge
 
 import (
 	"bytes"
-	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/pack"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/pack"
 )
 
 // TestReferenceFixturesConvert: each reference pack converts into the other

@@ -3,7 +3,6 @@ package judge
 import (
 	"archive/zip"
 	"bytes"
-
 	"os"
 	"path/filepath"
 	"strings"
