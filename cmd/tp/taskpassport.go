@@ -12,6 +12,7 @@ import (
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/checkpoint"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/taskpassport"
 )
@@ -206,7 +207,7 @@ func dropIn(args []string, io *IO) error {
 		if err != nil {
 			return err
 		}
-		r, err := pack.Conformance(file, pack.Options{})
+		r, err := judge.Conformance(file, pack.Options{})
 		if err != nil {
 			return err
 		}
