@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -268,3 +269,33 @@ func FuzzParseDocument(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheckpoint1000Facts is issue 12's target: a checkpoint of a
+// 1,000-fact passport (figures in BENCHMARKS.md).
+func BenchmarkCheckpoint1000Facts(b *testing.B) {
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := st.Create("T", "G", store.CreateOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := v.Get("id").Text()
+	var facts []Fact
+	for i := 0; i < 1000; i++ {
+		facts = append(facts, Fact{Claim: "fact number " + strings.Repeat("x", 40) + string(rune('a'+i%26)) + itoa(i), Scope: "machine", Verified: i%2 == 0})
+	}
+	if _, err := Run(context.Background(), st, Request{ID: id, ExpectedVersion: 1, Facts: facts, Machine: "m"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := "state " + itoa(i)
+		if _, err := Run(context.Background(), st, Request{ID: id, ExpectedVersion: int64(i + 2), State: &s, Machine: "m"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
