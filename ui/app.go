@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // App is the root model: a stack of screens. It routes resizes to every
@@ -17,6 +20,8 @@ type App struct {
 	stack    []Component
 	help     help.Model
 	fullHelp bool
+	helpOff  int // scroll offset of a help taller than the window
+	helpKeys ListKeys
 	// Quitting is set when the program is ending.
 	Quitting bool
 }
@@ -30,7 +35,7 @@ func New(c *Common, first Component) *App {
 		FullKey: c.Theme.Help.FullKey, FullDesc: c.Theme.Help.FullDesc,
 		FullSeparator: c.Theme.Help.FullSeparator,
 	}
-	a := &App{c: c, stack: []Component{first}, help: h}
+	a := &App{c: c, stack: []Component{first}, help: h, helpKeys: DefaultListKeys()}
 	a.resize()
 	return a
 }
@@ -43,7 +48,7 @@ func (a *App) Init() tea.Cmd { return a.Top().Init() }
 
 func (a *App) bodyHeight() int {
 	h := a.c.Height - chrome
-	if a.fullHelp {
+	if a.fullHelp && !a.helpPage() {
 		h -= a.fullHelpHeight() - 1
 	}
 	if h < 1 {
@@ -53,6 +58,14 @@ func (a *App) bodyHeight() int {
 }
 
 func (a *App) fullHelpHeight() int { return len(a.fullHelpLines()) }
+
+// helpPage reports whether the full help is too tall to sit under the
+// screen: it then takes the whole body and scrolls.
+func (a *App) helpPage() bool { return a.fullHelpHeight() > a.c.Height-chrome }
+
+// helpRoom is the rows a help page scrolls in: the body less its last line,
+// which says how to scroll and close it.
+func (a *App) helpRoom() int { return max(a.c.Height-chrome, 1) }
 
 // fullHelpLines lays the full help out in rows of columns that fit the
 // width: on a narrow terminal the columns that do not fit go to a row
@@ -133,8 +146,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.Quitting = true
 			return a, tea.Quit
 		case key.Matches(msg, a.c.Keys.Help):
-			a.fullHelp = !a.fullHelp
+			a.fullHelp, a.helpOff = !a.fullHelp, 0
 			a.resize()
+			return a, nil
+		case a.fullHelp && a.helpPage():
+			// The help page has the screen: it scrolls, esc closes it.
+			if off, ok := a.helpKeys.move(msg, a.helpOff, 1<<30, a.helpRoom()); ok {
+				a.helpOff = components.Clamp(off, a.fullHelpHeight(), a.helpRoom())
+			} else if key.Matches(msg, a.c.Keys.Back) {
+				a.fullHelp = false
+				a.resize()
+			}
 			return a, nil
 		}
 	}
@@ -162,7 +184,12 @@ func (a *App) View() string {
 	header := fit(th.Title.Render("tp")+th.Muted.Render(" · ")+th.Subtitle.Render(strings.Join(crumbs, " › ")), a.c.Width)
 	body := top.View()
 	var helpView string
-	if a.fullHelp {
+	if a.fullHelp && a.helpPage() {
+		ls := a.fullHelpLines()
+		vis, off := window(ls, a.helpOff, a.helpRoom())
+		body = strings.Join(vis, "\n")
+		helpView = a.c.Theme.Muted.Render(fmt.Sprintf("keys %d–%d of %d · ↑/↓ scroll · ? or esc closes", off+1, off+len(vis), len(ls)))
+	} else if a.fullHelp {
 		helpView = strings.Join(a.fullHelpLines(), "\n")
 	} else {
 		helpView = a.help.ShortHelpView(append(top.ShortHelp(), a.c.Keys.Help, a.c.Keys.Quit))
@@ -188,7 +215,26 @@ func (a *App) View() string {
 	return strings.Join(all, "\n")
 }
 
+// fullHelpKeys are the current screen's keys, then the global ones; a key
+// listed twice (a screen's esc and the global esc) is shown once, where it
+// first appears.
 func (a *App) fullHelpKeys() [][]key.Binding {
-	cols := a.Top().FullHelp()
-	return append(cols, []key.Binding{a.c.Keys.Back, a.c.Keys.Help, a.c.Keys.Quit, a.c.Keys.Interrupt})
+	cols := append(a.Top().FullHelp(), []key.Binding{a.c.Keys.Back, a.c.Keys.Help, a.c.Keys.Quit, a.c.Keys.Interrupt})
+	seen := map[string]bool{}
+	var out [][]key.Binding
+	for _, col := range cols {
+		var keep []key.Binding
+		for _, b := range col {
+			k := b.Help().Key
+			if k == "" || seen[k] || !b.Enabled() {
+				continue
+			}
+			seen[k] = true
+			keep = append(keep, b)
+		}
+		if len(keep) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out
 }

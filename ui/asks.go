@@ -348,7 +348,7 @@ func (s *AsksScreen) View() string {
 		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
 	}
 	sh := s.sheet
-	out := []string{th.Title.Render(line(sh.ID)) + " " + line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %d asks", sh.Version, len(sh.Asks)))}
+	out := []string{th.Title.Render(line(sh.ID)) + " " + line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %s", sh.Version, components.Count(len(sh.Asks), "ask", "asks")))}
 	switch s.mode {
 	case asksReview:
 		es := s.orderedEdits()
@@ -411,7 +411,7 @@ func (s *AsksScreen) View() string {
 		}
 	}
 	if len(s.edits) > 0 {
-		out = append(out, "", th.Warn.Render(fmt.Sprintf("%d unsaved changes", len(s.edits)))+th.Muted.Render(" · w to review and save · q quits without saving"))
+		out = append(out, "", th.Warn.Render(components.Count(len(s.edits), "unsaved change", "unsaved changes"))+th.Muted.Render(" · w to review and save · q quits without saving"))
 	}
 	return pad(s.withErr(out), s.w, s.h)
 }

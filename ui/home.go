@@ -2,10 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // HomeLoadedMsg is sent by the home screen when its lists were gathered.
@@ -131,6 +134,16 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return h, nil
 }
 
+// packName is how a pack is named on the list: its path from the folder tp
+// was started in (a file name, for a pack waiting there), never an absolute
+// path cut from the right.
+func (h *Home) packName(p string) string {
+	if r, err := filepath.Rel(h.c.WorkDir, p); err == nil && filepath.IsLocal(r) {
+		return r
+	}
+	return filepath.Base(p)
+}
+
 // View draws the three lists as one scrolling list with headings.
 func (h *Home) View() string {
 	th := h.c.Theme
@@ -162,10 +175,10 @@ func (h *Home) View() string {
 			s += th.Muted.Render(" · " + line(strings.Join(p.Chain, " → ")))
 		}
 		if p.OpenAsks > 0 {
-			s += th.Warn.Render(fmt.Sprintf(" · %d open asks", p.OpenAsks))
+			s += th.Warn.Render(" · " + components.Count(p.OpenAsks, "open ask", "open asks"))
 		}
 		if p.PendingChecks > 0 {
-			s += th.Warn.Render(fmt.Sprintf(" · %d checks pending", p.PendingChecks))
+			s += th.Warn.Render(" · " + components.Count(p.PendingChecks, "check pending", "checks pending"))
 		}
 		row(idx, s)
 		idx++
@@ -183,7 +196,7 @@ func (h *Home) View() string {
 		ls = append(ls, th.Muted.Render("  none"))
 	}
 	for _, p := range d.Packs {
-		row(idx, line(p)+th.Muted.Render(" · enter to land"))
+		row(idx, line(h.packName(p))+th.Muted.Render(" · enter to land"))
 		idx++
 	}
 	for _, e := range d.Errors {

@@ -181,7 +181,7 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *ui.Plan {
 	out.Passport = ui.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,
 		CurrentState: pp.CurrentState(), NextSteps: pp.NextSteps(), Decisions: texts(pp.V.Get("decisions"))}
 	if m := pl.Merge; m != nil {
-		mp := &ui.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged}
+		mp := &ui.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged, LuggageThere: m.LuggageThere}
 		for _, c := range m.AsksChanged {
 			mp.Asks = append(mp.Asks, ui.AskChange{ID: c.ID, What: c.What, Before: askState(c.Before), After: askState(c.After)})
 		}

@@ -192,6 +192,9 @@ type MergePlan struct {
 	Checks      []Check // reported, not adopted
 	Facts       []Fact  // sealed as §4.2 says
 	Already     bool    // this receipt was merged before: nothing changes
+	// LuggageThere: the receipt's luggage folder exists already (an earlier
+	// merge wrote it); it is not written twice.
+	LuggageThere bool
 }
 
 // Refusal is a rule the core refused on, quoted for the person.

@@ -80,3 +80,14 @@ func TestCursorKeepsInView(t *testing.T) {
 		t.Fatalf("Set past the end: %d", c.Cur)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 files"}, {1, "1 file"}, {2, "2 files"}} {
+		if got := Count(tc.n, "file", "files"); got != tc.want {
+			t.Errorf("Count(%d) = %q", tc.n, got)
+		}
+	}
+}

@@ -87,3 +87,28 @@ func HumanBytes(n int64) string {
 	v := float64(n) / float64(div)
 	return strconv.FormatFloat(v, 'f', 1, 64) + " " + string("KMGTPE"[exp]) + "iB"
 }
+
+// Count is n and its noun, singular or plural: "1 file", "2 files".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// LabelRows is a labelled row whose value hangs under itself when it does
+// not fit w: the value's words wrap, none is cut. v is rendered text (its
+// untrusted parts sanitised already); wrapping keeps its styles.
+func LabelRows(st lipgloss.Style, name, v string, w int) []string {
+	vs := strings.Split(ansi.Wrap(v, max(w-LabelWidth, 10), " "), "\n")
+	out := []string{Label(st, name) + vs[0]}
+	for _, x := range vs[1:] {
+		out = append(out, strings.Repeat(" ", LabelWidth)+x)
+	}
+	return out
+}
+
+// WrapStyled wraps rendered text to w cells at spaces, keeping its styles.
+func WrapStyled(v string, w int) []string {
+	return strings.Split(ansi.Wrap(v, max(w, 10), " "), "\n")
+}

@@ -43,7 +43,10 @@ func (m *asks) ShortHelp() []key.Binding {
 
 func (m *asks) FullHelp() [][]key.Binding {
 	k := m.list.Keys
-	return [][]key.Binding{{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown}, {k.Answer, k.Edit.Save, m.leave}}
+	if m.list.Typing() {
+		return [][]key.Binding{m.list.EditorHelp()}
+	}
+	return [][]key.Binding{{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown}, {k.Answer, m.leave}}
 }
 
 // answer is the answer given now, else the one the ask arrived with.

@@ -112,9 +112,15 @@ func (m *ChecksStep) ShortHelp() []key.Binding {
 // FullHelp lists every key of the step.
 func (m *ChecksStep) FullHelp() [][]key.Binding {
 	k := m.keys
+	switch {
+	case m.work != nil:
+		return [][]key.Binding{{k.Cancel}}
+	case m.dialog.open:
+		return m.dialog.fullHelp()
+	}
 	return [][]key.Binding{
 		{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown},
-		{k.Run, k.Edit, m.dialog.keys.Review, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
+		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
 	}
 }
 

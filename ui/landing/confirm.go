@@ -110,29 +110,32 @@ func (m *confirm) lines(withKeys bool) []string {
 	for _, f := range p.Luggage {
 		total += f.Size
 	}
-	lb := func(s string) string { return c.Label(th.Muted, s) }
 	trust := ""
 	if m.s.Trust {
 		trust = th.Warn.Render(" · ✓ restored on facts proven here (your choice)")
 	}
-	out := []string{
-		th.Subtitle.Render("Land this pack as a new passport"),
-		th.Muted.Render("You get a new local id; the sender's chain is kept (§3.1)."),
-		"",
-		lb("Checks") + fmt.Sprintf("%d required: %d passed, %d failed, %d skipped, %d pending", passed+failed+skipped+pending, passed, failed, skipped, pending),
-		lb("") + th.Muted.Render("required checks go first in the next steps"),
-		lb("Asks") + fmt.Sprintf("%d answered now, %d left open", len(m.s.Answers), len(p.Asks)-len(m.s.Answers)),
-		lb("Facts") + fmt.Sprintf("%d sealed", sealed) + trust,
-		lb("Luggage") + fmt.Sprintf("%d files, %s", len(p.Luggage), c.HumanBytes(total)),
-	}
+	var out []string
+	row := func(name, v string) { out = append(out, c.LabelRows(th.Muted, name, v, m.w)...) }
+	para := func(v string) { out = append(out, c.WrapStyled(v, m.w)...) }
+	para(th.Subtitle.Render("Land this pack as a new passport"))
+	para(th.Muted.Render("You get a new local id; the sender's chain is kept (§3.1)."))
+	out = append(out, "")
+	row("Checks", fmt.Sprintf("%d required: %d passed, %d failed, %d skipped, %d pending", passed+failed+skipped+pending, passed, failed, skipped, pending))
+	row("", th.Muted.Render("required checks go first in the next steps"))
+	row("Asks", fmt.Sprintf("%d answered now, %d left open", len(m.s.Answers), len(p.Asks)-len(m.s.Answers)))
+	row("Facts", fmt.Sprintf("%d sealed", sealed)+trust)
+	row("Luggage", c.Count(len(p.Luggage), "file", "files")+", "+c.HumanBytes(total))
 	out = append(out, m.runLines()...)
 	if pending > 0 {
-		out = append(out, "", th.Warn.Render(fmt.Sprintf("⚠ %d required checks are still pending: they land as pending, first in line.", pending)))
+		out = append(out, "")
+		para(th.Warn.Render("⚠ " + c.Count(pending, "required check is", "required checks are") + " still pending: they land as pending, first in line."))
 	}
 	if p.AlreadyLanded != "" && !m.s.Again {
-		out = append(out, "", th.Warn.Render("⚠ already landed as "+c.Line(p.AlreadyLanded)+". Press A to land it again as another passport."))
+		out = append(out, "")
+		para(th.Warn.Render("⚠ already landed as " + c.Line(p.AlreadyLanded) + ". Press A to land it again as another passport."))
 	} else if withKeys {
-		out = append(out, "", th.Key.Render("enter")+" land it · "+th.Key.Render("esc")+" back · "+th.Key.Render("q")+" quit without landing")
+		out = append(out, "")
+		para(th.Key.Render("enter") + " land it · " + th.Key.Render("esc") + " back · " + th.Key.Render("q") + " quit without landing")
 	}
 	return out
 }

@@ -64,6 +64,12 @@ func (m *facts) ShortHelp() []key.Binding {
 }
 
 func (m *facts) FullHelp() [][]key.Binding {
+	if m.trusting {
+		return [][]key.Binding{{m.keys.Yes, m.keys.Dialog.No}}
+	}
+	if m.s.Restorable() == 0 {
+		return [][]key.Binding{{m.keys.List.Up, m.keys.List.Down, m.keys.List.PageUp, m.keys.List.PageDown}}
+	}
 	return [][]key.Binding{{m.keys.List.Up, m.keys.List.Down, m.keys.List.PageUp, m.keys.List.PageDown}, {m.keys.Trust}}
 }
 
@@ -112,7 +118,7 @@ func (m *facts) head() []string {
 		if m.s.Trust {
 			state = "✓ will be restored (your choice)"
 		}
-		for _, ln := range c.Wrap(fmt.Sprintf("%d sealed facts say they were proven on this machine (%s): %s · t to change", n, p.ThisMachine, state), m.w) {
+		for _, ln := range c.Wrap(fmt.Sprintf("%s they were proven on this machine (%s): %s · t to change", c.Count(n, "sealed fact says", "sealed facts say"), p.ThisMachine, state), m.w) {
 			head = append(head, th.Warn.Render(ln))
 		}
 	}

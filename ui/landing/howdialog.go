@@ -179,6 +179,17 @@ func (d *howDialog) shortHelp() []key.Binding {
 	return []key.Binding{d.keys.Run, d.keys.Dialog.Edit, d.keys.Dialog.No}
 }
 
+func (d *howDialog) fullHelp() [][]key.Binding {
+	if d.editing {
+		return [][]key.Binding{{d.keys.Review, d.keys.Newline, d.keys.Cancel}}
+	}
+	run := d.keys.Run
+	if !d.seen {
+		run = c.KB([]string{"y"}, "y", "run it, once you have read to the end")
+	}
+	return [][]key.Binding{{run, d.keys.Dialog.Edit, d.keys.Dialog.No}, d.keys.List.Bindings()}
+}
+
 // paddingRun is the longest run of spaces or tabs a command line may hold
 // before the confirmation flags it as padding that can push text out of
 // sight.
@@ -204,10 +215,10 @@ func commandShape(cmd string) string {
 			}
 		}
 	}
-	s := plural(len(ls), "line", "lines")
+	s := c.Count(len(ls), "line", "lines")
 	var flags []string
 	if blank > 0 {
-		flags = append(flags, plural(blank, "blank line", "blank lines"))
+		flags = append(flags, c.Count(blank, "blank line", "blank lines"))
 	}
 	if longest > paddingRun {
 		flags = append(flags, fmt.Sprintf("a run of %d spaces", longest))
@@ -216,13 +227,6 @@ func commandShape(cmd string) string {
 		s += " · ⚠ " + strings.Join(flags, " and ") + ": part of it may be out of sight — read it to the end"
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // room is the rows a dialog taller than the screen scrolls in.

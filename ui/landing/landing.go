@@ -64,6 +64,7 @@ type NavKeys struct {
 	Next, Prev, Back key.Binding
 	List             c.ListKeys // scroll the landed screen
 	Cancel           key.Binding
+	Finish           key.Binding
 }
 
 // DefaultNavKeys returns the walkthrough's own keys.
@@ -74,6 +75,7 @@ func DefaultNavKeys() NavKeys {
 		Back:   c.KB([]string{"esc"}, "esc", "back"),
 		List:   c.DefaultListKeys(),
 		Cancel: c.KB([]string{"ctrl+c"}, "ctrl+c", "cancel"),
+		Finish: c.KB([]string{"enter", "esc"}, "enter/esc", "finish"),
 	}
 }
 
@@ -400,6 +402,8 @@ func (l *Landing) ShortHelp() []key.Binding {
 	switch {
 	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.work != nil:
 		return []key.Binding{k.Cancel}
+	case l.phase == PhaseDone:
+		return []key.Binding{k.Finish}
 	case l.phase != PhaseWalk:
 		return []key.Binding{k.Back}
 	}
@@ -420,15 +424,23 @@ func (l *Landing) FullHelp() [][]key.Binding {
 		return nil
 	}
 	k := l.keys
-	ch := DefaultChecksKeys()
-	hk := DefaultHowKeys()
-	fk := DefaultFactsKeys()
-	ak := l.steps[StepAsks].(*asks)
-	return [][]key.Binding{
-		{k.Next, k.Prev, k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown},
-		{ch.Run, ch.Edit, hk.Review, ch.Pass, ch.Fail, ch.Skip, ch.OutUp, ch.OutDown},
-		{fk.Trust, ak.list.Keys.Answer, ak.list.Keys.Edit.Save, ak.leave, DefaultConfirmKeys().Land},
+	switch {
+	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.work != nil:
+		return [][]key.Binding{{k.Cancel}}
+	case l.phase == PhaseDone:
+		return [][]key.Binding{{k.Finish}, k.List.Bindings()}
+	case l.phase != PhaseWalk:
+		return [][]key.Binding{{k.Back}}
 	}
+	cur := l.cur()
+	if cur.Modal() || cur.Busy() {
+		return cur.FullHelp()
+	}
+	nav := []key.Binding{k.Next, k.Prev, k.Back}
+	if l.step == StepConfirm {
+		nav = []key.Binding{k.Prev, k.Back}
+	}
+	return append(cur.FullHelp(), nav)
 }
 
 func (l *Landing) String() string { return fmt.Sprintf("landing(%s, step %d)", l.file, l.step) }
@@ -464,11 +476,27 @@ func (l *Landing) View() string {
 	return l.stepBar() + "\n\n" + body
 }
 
+// stepBar names every step; when that does not fit the width, the others
+// shrink to their numbers, and at the narrowest only the current step is
+// named — it is never the part cut off.
 func (l *Landing) stepBar() string {
+	for _, short := range []bool{false, true} {
+		if bar := l.stepBarOf(short); c.Width(bar) <= l.w {
+			return bar
+		}
+	}
+	th := l.c.Theme
+	return c.Fit(th.TabOn.Render(fmt.Sprintf("%d/%d %s", l.step+1, StepCount, StepNames[l.step])), l.w)
+}
+
+func (l *Landing) stepBarOf(short bool) string {
 	th := l.c.Theme
 	parts := make([]string, StepCount)
 	for i := 0; i < StepCount; i++ {
 		name := fmt.Sprintf("%d %s", i+1, StepNames[i])
+		if short && i != l.step {
+			name = fmt.Sprintf("%d", i+1)
+		}
 		if i == StepChecks {
 			if n := l.s.PendingRequired(); n > 0 {
 				name += fmt.Sprintf(" (%d)", n)
@@ -480,7 +508,7 @@ func (l *Landing) stepBar() string {
 			parts[i] = th.Tab.Render(name)
 		}
 	}
-	return c.Fit(strings.Join(parts, th.Muted.Render(" › ")), l.w)
+	return strings.Join(parts, th.Muted.Render(" › "))
 }
 
 func (l *Landing) progressLines(what string) []string {

@@ -56,7 +56,7 @@ func (m *luggage) lines() []string {
 		dest = "<store>/<new id>.files/"
 	}
 	out := []string{
-		th.Subtitle.Render(fmt.Sprintf("%d files, %s", len(p.Luggage), c.HumanBytes(total))) + th.Muted.Render(" → ") + c.Line(dest),
+		th.Subtitle.Render(c.Count(len(p.Luggage), "file", "files")+", "+c.HumanBytes(total)) + th.Muted.Render(" → ") + c.Line(dest),
 		th.Muted.Render("extracted only inside that new folder, without execute bits, after you confirm"),
 		"",
 	}

@@ -24,6 +24,9 @@ type MergedMsg struct {
 type ReceiptKeys struct {
 	List          c.ListKeys
 	Merge, Cancel key.Binding
+	// Finish and Leave name what enter and esc do once merged or refused;
+	// Stop is ctrl+c while merging.
+	Finish, Leave, Stop key.Binding
 }
 
 // DefaultReceiptKeys returns the receipt screen's keys.
@@ -32,6 +35,9 @@ func DefaultReceiptKeys() ReceiptKeys {
 		List:   c.DefaultListKeys(),
 		Merge:  c.KB([]string{"enter", "y"}, "enter/y", "merge into the target"),
 		Cancel: c.KB([]string{"esc", "n"}, "esc/n", "cancel"),
+		Finish: c.KB([]string{"enter", "esc"}, "enter/esc", "finish"),
+		Leave:  c.KB([]string{"esc"}, "esc", "leave (nothing was written)"),
+		Stop:   c.KB([]string{"ctrl+c"}, "ctrl+c", "cancel"),
 	}
 }
 
@@ -73,8 +79,13 @@ func (r *Receipt) Refusal() *common.Refusal {
 	return r.plan.Receipt.Refusal
 }
 func (r *Receipt) ShortHelp() []key.Binding {
-	if r.merged != nil || r.refused() {
-		return []key.Binding{r.keys.Cancel}
+	switch {
+	case r.work != nil:
+		return []key.Binding{r.keys.Stop}
+	case r.merged != nil:
+		return []key.Binding{r.keys.Finish, r.keys.List.Down}
+	case r.refused():
+		return []key.Binding{r.keys.Leave}
 	}
 	return []key.Binding{r.keys.Merge, r.keys.Cancel, r.keys.List.Down}
 }
@@ -213,7 +224,7 @@ func (r *Receipt) lines() []string {
 		out = append(out, "", th.Warn.Render("⚠ this receipt was merged before: merging again changes nothing"))
 	}
 	if r.merged != nil {
-		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %d asks changed)", c.Line(r.merged.Target), r.merged.Version, r.merged.Changed)),
+		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %s changed)", c.Line(r.merged.Target), r.merged.Version, c.Count(r.merged.Changed, "ask", "asks"))),
 			th.Muted.Render("goal, current state and next steps were left as they were. enter or esc to finish"))
 	}
 	col := max((r.w-6)/2, 10)
@@ -274,6 +285,7 @@ func (r *Receipt) lines() []string {
 	if len(m.Facts) == 0 {
 		out = append(out, th.Muted.Render("  none"))
 	}
+	out = append(out, r.luggageLines()...)
 	if r.err != nil {
 		out = append(out, "", th.Error.Render("✗ ")+c.Line(r.err.Error()))
 	}
@@ -294,4 +306,31 @@ func askCell(a common.Ask) string {
 		return st + ": " + c.Line(a.Answer)
 	}
 	return st
+}
+
+// luggageLines are the files the receipt brings and the folder they go to
+// inside the target's files (§4.4.1).
+func (r *Receipt) luggageLines() []string {
+	th, p := r.c.Theme, r.plan
+	out := []string{"", th.Subtitle.Render("Luggage")}
+	if len(p.Luggage) == 0 {
+		return append(out[:1], th.Subtitle.Render("Luggage")+th.Muted.Render(" — none: the receipt brings no files"))
+	}
+	var total int64
+	for _, f := range p.Luggage {
+		total += f.Size
+	}
+	out[1] += th.Muted.Render(" — " + c.Count(len(p.Luggage), "file", "files") + ", " + c.HumanBytes(total))
+	if p.FilesDir != "" {
+		for _, ln := range c.Wrap("goes to "+p.FilesDir, r.w-2) {
+			out = append(out, "  "+th.Muted.Render(ln))
+		}
+	}
+	if p.Receipt != nil && p.Receipt.LuggageThere {
+		out = append(out, "  "+th.Warn.Render("already there from an earlier merge: not written again"))
+	}
+	for _, f := range p.Luggage {
+		out = append(out, c.Fit(fmt.Sprintf("  %10s  %s", c.HumanBytes(f.Size), c.Line(f.Name)), r.w))
+	}
+	return out
 }

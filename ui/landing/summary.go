@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	c "github.com/tp-dev/tp/ui/components"
 )
@@ -46,7 +45,6 @@ func (m *summary) View() string {
 
 func (m *summary) lines() []string {
 	th, p := m.s.theme(), m.s.Plan
-	lb := func(s string) string { return c.Label(th.Muted, s) }
 	o := p.Origin
 	from := th.Sender.Render(c.Line(o.By()))
 	if o.Harness != "" {
@@ -56,12 +54,14 @@ func (m *summary) lines() []string {
 	// the ends of these rows (the note, the manifests) are not to be cut.
 	// Values are sanitised already; ansi.Wrap only keeps tp's own styles.
 	var out []string
-	row := func(name, v string) {
-		vs := strings.Split(ansi.Wrap(v, max(m.w-c.LabelWidth, 10), " "), "\n")
-		out = append(out, lb(name)+vs[0])
-		for _, x := range vs[1:] {
-			out = append(out, strings.Repeat(" ", c.LabelWidth)+x)
-		}
+	row := func(name, v string) { out = append(out, c.LabelRows(th.Muted, name, v, m.w)...) }
+	// What the work is comes first: a person decides whether to run
+	// anything only after reading it.
+	if t := p.Passport.Title; t != "" {
+		row("Title", th.Title.Render(c.Line(t)))
+	}
+	if g := p.Passport.Goal; g != "" {
+		row("Goal", th.Data.Render(c.Line(g)))
 	}
 	row("From", from)
 	row("Packed", c.Line(p.PackedAt)+th.Muted.Render(" · ")+c.Line(p.Kind))
@@ -97,10 +97,12 @@ func (m *summary) lines() []string {
 	row("Contents", fmt.Sprintf("%d/%d checks required · %d/%d facts sealed · %d/%d asks open",
 		req, len(p.Checks), sealed, len(p.Facts), open, len(p.Asks)))
 	if p.AlreadyLanded != "" {
-		out = append(out, "", th.Warn.Render("⚠ this exact file was already landed as "+c.Line(p.AlreadyLanded)))
+		out = append(out, "")
+		out = append(out, c.WrapStyled(th.Warn.Render("⚠ this exact file was already landed as "+c.Line(p.AlreadyLanded)), m.w)...)
 	}
 	if len(p.Warnings) > 0 {
-		out = append(out, "", th.Warn.Render(fmt.Sprintf("⚠ %d warnings", len(p.Warnings)))+th.Muted.Render(" — quoted from the pack; data, not instructions (§4.5)"))
+		out = append(out, "")
+		out = append(out, c.WrapStyled(th.Warn.Render("⚠ "+c.Count(len(p.Warnings), "warning", "warnings"))+th.Muted.Render(" — quoted from the pack; data, not instructions (§4.5)"), m.w)...)
 		for _, w := range p.Warnings {
 			out = append(out, "  "+th.Warn.Render("⚠ "+warningKind(w.Kind))+th.Muted.Render(" · "+c.Line(w.Where)))
 			if w.Text != "" {
@@ -110,7 +112,8 @@ func (m *summary) lines() []string {
 			}
 		}
 	}
-	out = append(out, "", th.Muted.Render("Next: the required landing checks, before anything else (§4.4)."))
+	out = append(out, "")
+	out = append(out, c.WrapStyled(th.Muted.Render("Next: the required landing checks, before anything else (§4.4)."), m.w)...)
 	return out
 }
 
@@ -151,7 +154,7 @@ func (m *summary) integrity() string {
 	if in.Verified {
 		s = th.Pass.Render("✓ verified")
 	}
-	s += th.Muted.Render(fmt.Sprintf(" · %d files · %s", in.Files, c.HumanBytes(in.Bytes)))
+	s += th.Muted.Render(" · " + c.Count(in.Files, "file", "files") + " · " + c.HumanBytes(in.Bytes))
 	if in.Encoding != "" {
 		s += th.Muted.Render(" · ." + c.Line(in.Encoding))
 	}
