@@ -114,12 +114,12 @@ func TestSummaryShowsTitleAndGoalFirst(t *testing.T) {
 // Issue 10: home names packs by file name, not by an absolute path cut
 // from the right.
 func TestHomeShowsPackNames(t *testing.T) {
-	data := &HomeData{Packs: []string{"/work/here/handoff-from-alice.taskpack", "/elsewhere/far/answers.taskpack"}}
+	data := &HomeData{Packs: []string{"/fake/here/handoff-from-alice.taskpack", "/elsewhere/far/answers.taskpack"}}
 	c := testCommon(t, Deps{Home: &fakeHome{data}})
 	d := newDriver(t, New(c, NewHome(c)))
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
 	v := d.view()
-	if !strings.Contains(v, "▸ handoff-from-alice.taskpack · enter to land") || !strings.Contains(v, "  answers.taskpack · enter") || strings.Contains(v, "/work") {
+	if !strings.Contains(v, "▸ handoff-from-alice.taskpack · enter to land") || !strings.Contains(v, "  answers.taskpack · enter") || strings.Contains(v, "/fake") {
 		t.Fatalf("home:\n%s", v)
 	}
 }
@@ -166,7 +166,7 @@ func TestReceiptShowsLuggage(t *testing.T) {
 
 // Goldens at 60×20 for every screen whose layout changed with issue 10.
 func TestGoldens60x20(t *testing.T) {
-	d := newLandingApp(t, &fakeLander{plan: samplePlan(), landed: sampleLanded()}, "/work/here")
+	d := newLandingApp(t, &fakeLander{plan: samplePlan(), landed: sampleLanded()}, "/fake/here")
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
 	for s := 0; s < landing.StepCount; s++ {
 		t.Run("landing/"+landing.StepNames[s], func(t *testing.T) { requireGolden(t, d.view()) })
@@ -182,7 +182,7 @@ func TestGoldens60x20(t *testing.T) {
 		rd.keys("G")
 		t.Run("receipt-end/"+name, func(t *testing.T) { requireGolden(t, rd.view()) })
 		data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline", OpenAsks: 1, PendingChecks: 2}},
-			Packs: []string{"/work/here/handoff.taskpack"}}
+			Packs: []string{"/fake/here/handoff.taskpack"}}
 		hc := testCommon(t, Deps{Home: &fakeHome{data}})
 		hd := newDriver(t, New(hc, NewHome(hc)))
 		hd.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
