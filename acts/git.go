@@ -65,16 +65,18 @@ func (e *GitConflictError) Error() string {
 }
 
 // Pull fetches the upstream and merges it, then pushes commits an earlier
-// command could not push. pushErr is that push's failure (the commits stay
-// local: nothing is lost); err is a failed fetch or merge.
-func (r *Repo) Pull(ctx context.Context) (pushErr, err error) {
+// command could not push. warn is a fetch or push that failed (the
+// upstream unreachable: the command works on this machine's copy and its
+// commits stay local, nothing is lost); err is a merge that could not be
+// made (a conflict), after which nothing changed.
+func (r *Repo) Pull(ctx context.Context) (warn, err error) {
 	// Records written with --offline (or by a command whose commit
 	// failed) are committed first, so the merge never meets them loose.
 	if _, err := r.Commit(ctx, "tp acts: records written while offline"); err != nil {
 		return nil, err
 	}
 	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
-		return nil, fmt.Errorf("%s: git fetch: %w", r.Dir, err)
+		return fmt.Errorf("%s: %w (working on this machine's copy; what is written here is pushed by a later command)", r.Dir, err), nil
 	}
 	if err := r.merge(ctx); err != nil {
 		return nil, err
@@ -123,7 +125,7 @@ func (r *Repo) pushPending(ctx context.Context) error {
 
 func (r *Repo) push(ctx context.Context) error {
 	if _, err := r.g.Run(ctx, "push", "--quiet"); err != nil {
-		return fmt.Errorf("%s: git push: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
+		return fmt.Errorf("%s: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
 	}
 	return nil
 }
@@ -170,7 +172,7 @@ func (r *Repo) Push(ctx context.Context) error {
 		return nil
 	}
 	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
-		return fmt.Errorf("%s: git fetch: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
+		return fmt.Errorf("%s: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
 	}
 	if err := r.merge(ctx); err != nil {
 		return err
@@ -207,3 +209,53 @@ func describePath(p string) string {
 // GitIgnore is what an acts repository ignores: per-machine lock files and
 // writers' temporary files.
 const GitIgnore = "# per machine, never shared (tp acts)\n*.lock\n.registrar.lock\n.tmp-*\n"
+
+// InitRepo makes dir the acts dir over git (D20): it clones url into dir
+// (which must not exist, or be empty); an empty repository gets a first
+// commit (the .gitignore of per-machine files), pushed with its upstream
+// set. A dir that already is such a clone of url is left as it is.
+func InitRepo(ctx context.Context, dir, url string) (created bool, err error) {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		r, rerr := OpenRepo(ctx, dir)
+		if rerr == nil && r != nil {
+			if got, _ := r.g.Read(ctx, "remote", "get-url", "origin"); strings.TrimSpace(string(got)) == url {
+				return false, nil
+			}
+		}
+		return false, fmt.Errorf("%s exists and is not empty (and is not a clone of %s with an upstream): move it away, or make it one with git by hand", dir, url)
+	}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return false, err
+	}
+	g, err := gitexec.Open(ctx, parent)
+	if err != nil {
+		return false, err
+	}
+	if _, err := g.Run(ctx, "clone", "--quiet", "--", url, dir); err != nil {
+		return false, err
+	}
+	cg, err := gitexec.Open(ctx, dir)
+	if err != nil {
+		return false, err
+	}
+	empty := false
+	if _, err := cg.Read(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
+		empty = true
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); err == nil && !empty {
+		return false, nil
+	}
+	if err := os.WriteFile(ignore, []byte(GitIgnore), 0o644); err != nil {
+		return false, err
+	}
+	r := &Repo{Dir: dir, g: cg}
+	if _, err := r.Commit(ctx, "tp acts init: the acts log (D20)"); err != nil {
+		return false, err
+	}
+	if _, err := cg.Run(ctx, "push", "--quiet", "--set-upstream", "origin", "HEAD"); err != nil {
+		return false, fmt.Errorf("%s: %w", dir, err)
+	}
+	return empty, nil
+}

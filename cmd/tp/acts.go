@@ -66,6 +66,7 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 		newActsConformanceCmd(io, g),
 		newActsPrincipalCmd(io, g),
 		newActsVerifyCmd(io, g),
+		newActsInitCmd(io, g),
 	)
 	return cmd
 }

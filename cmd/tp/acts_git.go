@@ -27,7 +27,7 @@ func actsPull(io *IO, g *globalOpts, l *acts.Log) error {
 	if err != nil || r == nil {
 		return err
 	}
-	pushErr, err := r.Pull(context.Background())
+	warn, err := r.Pull(context.Background())
 	var ce *acts.GitConflictError
 	if errors.As(err, &ce) {
 		return withHint(errors.New(sanitize.Line(err.Error())), "tp acts --offline … works on this machine's copy meanwhile")
@@ -35,8 +35,8 @@ func actsPull(io *IO, g *globalOpts, l *acts.Log) error {
 	if err != nil {
 		return withHint(errors.New(sanitize.Line(err.Error())), "--offline works on this machine's copy without git")
 	}
-	if pushErr != nil {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(pushErr.Error()))
+	if warn != nil {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(warn.Error()))
 	}
 	return nil
 }
