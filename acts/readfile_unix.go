@@ -16,7 +16,9 @@ func readSmall(path string, buf []byte) ([]byte, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		// O_NONBLOCK: a FIFO swapped in after the folder was listed reads as
+		// empty instead of waiting for a writer forever.
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}

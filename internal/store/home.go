@@ -162,7 +162,7 @@ func (s *Store) Get(id string) (*Stored, error) {
 // reference it tolerates a BOM (Windows shells write one) and insists on an
 // object whose id matches the file name.
 func readState(path, id string) (*Stored, error) {
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path, MaxStateBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -190,6 +191,7 @@ func randHex(n int) string {
 type lockBody struct {
 	PID       int    `json:"pid"`
 	CreatedAt string `json:"created_at"`
+	Host      string `json:"host,omitempty"`
 }
 
 // Lock takes the store-wide lock named name (<store>/<name>.lock), with the
@@ -256,7 +258,10 @@ func createLock(lock string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	body := fmt.Sprintf(`{"pid":%d,"created_at":"%s"}`, os.Getpid(), now.UTC().Format("2006-01-02T15:04:05.000Z"))
+	// "host" is tp's addition to the reference's lock body: it lets a
+	// lock whose pid is gone from this host be retired at once.
+	host, _ := json.Marshal(thisHost())
+	body := fmt.Sprintf(`{"pid":%d,"created_at":"%s","host":%s}`, os.Getpid(), now.UTC().Format("2006-01-02T15:04:05.000Z"), host)
 	if _, err := f.WriteString(body); err != nil {
 		f.Close()
 		os.Remove(lock)
@@ -269,28 +274,40 @@ func createLock(lock string, now time.Time) error {
 	return nil
 }
 
-// retireStale removes lock when it is older than StaleAfter (by the real
-// clock: file times are real even when a test fixes Now) and its owner
-// is provably gone (or it holds no readable owner), as the reference does:
-// rename it aside first so two retirers cannot both win and delete a fresh
-// lock. It reports whether the caller should try again at once.
+// retireStale removes lock when its owner is provably gone: at once when
+// the lock names this host and its pid no longer runs here (a tp killed
+// with -9 must not hold up the next run); otherwise — a lock from another
+// host, or from the reference, which names no host — when it is older than
+// StaleAfter (by the real clock: file times are real even when a test fixes
+// Now) and its pid is gone or it holds no readable owner. It renames the
+// lock aside first so two retirers cannot both win and delete a fresh lock.
+// It reports whether the caller should try again at once.
 func (s *Store) retireStale(lock string) bool {
 	info, err := os.Stat(lock)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if err != nil || time.Since(info.ModTime()) < s.StaleAfter {
+	if err != nil {
 		return false
 	}
-	if data, err := os.ReadFile(lock); err == nil {
-		// A partial or unreadable lock has no live owner to prove; it may go.
+	old := time.Since(info.ModTime()) >= s.StaleAfter
+	gone := false
+	if data, err := readRegular(lock, maxLockBytes); err == nil {
+		// A partial or unreadable lock has no live owner to prove; it may
+		// go once old.
 		if v, _, err := ojson.Parse(data); err == nil {
-			if pid, ok := v.Get("pid").Int(); ok && pid > 0 && pidAlive(int(pid)) {
+			pid, ok := v.Get("pid").Int()
+			if ok && pid > 0 && pidAlive(int(pid)) {
 				return false
 			}
+			host, _ := v.Get("host").Str()
+			gone = ok && pid > 0 && host != "" && host == thisHost()
 		}
 	} else if errors.Is(err, fs.ErrNotExist) {
 		return true
+	}
+	if !old && !gone {
+		return false
 	}
 	retired := fmt.Sprintf("%s.stale-%d-%s", lock, os.Getpid(), randHex(4))
 	if err := os.Rename(lock, retired); err != nil {
@@ -298,6 +315,13 @@ func (s *Store) retireStale(lock string) bool {
 	}
 	os.Remove(retired)
 	return true
+}
+
+// thisHost names this machine in a lock: the host name the system gives
+// (not TP_MACHINE, which names the machine to people and may be shared).
+func thisHost() string {
+	h, _ := os.Hostname()
+	return h
 }
 
 // parseJSNumber reads a numeric string as JavaScript's Number() would for

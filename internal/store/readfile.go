@@ -1,0 +1,72 @@
+package store
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// MaxStateBytes bounds a passport state file a reader takes into memory:
+// four times the largest pack object a landing accepts, with room for the
+// lineage and asks a passport gathers over hops.
+const MaxStateBytes = 256 << 20
+
+// maxLockBytes bounds a lock file: {"pid":…,"created_at":…,"host":…}.
+const maxLockBytes = 4 << 10
+
+// NotRegularError refuses a store file that is not a regular file: a FIFO
+// would block a reader forever, a device could be read without end (D15).
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s: not a regular file (%s): the store holds only regular files (D15)", e.Path, kindOf(e.Mode))
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "mode " + m.String()
+}
+
+func checkRegular(f *os.File) (*os.File, error) {
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &NotRegularError{Path: f.Name(), Mode: info.Mode()}
+	}
+	return f, nil
+}
+
+// readRegular reads a whole store file, refusing anything but a regular
+// file and anything larger than max bytes.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: more than %d bytes, past the limit for a store file (D15)", path, max)
+	}
+	return b, nil
+}
