@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -140,6 +141,10 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 			return nil, err
 		}
 		defer unlock()
+		// Temporary files a killed writer (a sync, a settle) left in the
+		// log go now, not never: only those whose writer is gone.
+		durable.SweepTemps(l.RecordsDir(req.Project))
+		durable.SweepTemps(l.AckedDir(req.Project))
 	}
 	path, err := filepath.EvalSymlinks(req.Document) // write through a link, keep the link
 	if err != nil {

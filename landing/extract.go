@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
+	"github.com/tp-dev/tp/internal/owner"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
 )
@@ -50,7 +51,7 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, nil, err
 	}
-	tmp := filepath.Join(parent, "."+filepath.Base(dest)+landingSuffix+randHex(6))
+	tmp := filepath.Join(parent, "."+filepath.Base(dest)+landingSuffix+owner.Tag()+"-"+randHex(6))
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return nil, nil, err
 	}
@@ -263,13 +264,17 @@ func luggageName(name string) (string, error) {
 const landingSuffix = ".landing-"
 
 // staleAfter is how old a temporary landing folder must be before a later
-// landing removes it: a process killed half-way (power, kill -9) leaves
-// one behind, and no landing takes a day.
+// landing removes it when its owner cannot be told: a process killed
+// half-way (power, kill -9) leaves one behind, and no landing takes a day.
+// A folder whose name carries its owner (store.OwnerTag) and whose owner is
+// gone from this host is removed at once: thirty killed landings of a large
+// pack must not fill the disk for a day.
 const staleAfter = 24 * time.Hour
 
 // sweepStale removes temporary landing folders left in the store by a
 // landing that died, best effort. Only hidden ".<id>.files.landing-…"
-// folders older than staleAfter are touched, never a link.
+// folders are touched, never a link: at once when their owner is gone
+// from this host, else once older than staleAfter.
 func sweepStale(dir string, now time.Time) {
 	sweepStaleMatching(dir, now, func(name string) bool { return strings.Contains(name, ".files"+landingSuffix) })
 }
@@ -292,9 +297,11 @@ func sweepStaleMatching(dir string, now time.Time, match func(string) bool) {
 		if !d.IsDir() || !strings.HasPrefix(name, ".") || !match(name) {
 			continue
 		}
-		info, err := d.Info()
-		if err != nil || now.Sub(info.ModTime()) < staleAfter {
-			continue
+		if !owner.Gone(owner.Find(name, landingSuffix)) {
+			info, err := d.Info()
+			if err != nil || now.Sub(info.ModTime()) < staleAfter {
+				continue
+			}
 		}
 		os.RemoveAll(filepath.Join(dir, name))
 	}

@@ -22,6 +22,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/tp-dev/tp/internal/owner"
 )
 
 // TempPrefix starts the name of every temporary file this package creates,
@@ -31,6 +34,42 @@ const TempPrefix = ".tmp-"
 // IsTemp reports whether a file name is one of this package's temporary
 // files.
 func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// orphanAfter is how old a temporary file whose name carries no owner (one
+// written before names carried it) must be before SweepTemps removes it.
+const orphanAfter = time.Hour
+
+// SweepTemps removes, best effort, the temporary files in dir that a killed
+// writer left behind: those whose owner (in the name) is gone from this
+// host, at once, and those with no owner in their name once an hour old. A
+// temporary file of a live writer, or of another host, is never touched. It
+// returns how many it removed.
+func SweepTemps(dir string) int {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, d := range des {
+		name := d.Name()
+		if !IsTemp(name) || !d.Type().IsRegular() {
+			continue
+		}
+		tag := owner.Find(name, TempPrefix)
+		if tag == "" {
+			info, err := d.Info()
+			if err != nil || time.Since(info.ModTime()) < orphanAfter {
+				continue
+			}
+		} else if !owner.Gone(tag) {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, name)) == nil {
+			n++
+		}
+	}
+	return n
+}
 
 // Error is a failed durable write: Path is the target, Op the step.
 type Error struct {
@@ -214,7 +253,9 @@ func createTemp(dir string, perm fs.FileMode) (*os.File, string, error) {
 	for {
 		var rnd [8]byte
 		rand.Read(rnd[:])
-		tmp := filepath.Join(dir, TempPrefix+hex.EncodeToString(rnd[:]))
+		// The owner in the name lets a later run remove a temporary file
+		// whose writer was killed (owner.Gone) at once.
+		tmp := filepath.Join(dir, TempPrefix+owner.Tag()+"-"+hex.EncodeToString(rnd[:]))
 		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/owner"
 )
 
 func newStore(t *testing.T) *Store {
@@ -549,10 +550,10 @@ func TestStaleLock(t *testing.T) {
 		{"fresh lock of a dead pid stands", fmt.Sprintf(`{"pid":%d}`, dead), 5 * time.Second, false},
 		{"old lock of a live pid stands", fmt.Sprintf(`{"pid":%d}`, os.Getpid()), time.Hour, false},
 		// issue 11: a tp killed with -9 must not hold up the next run.
-		{"fresh lock of a pid gone from this host is retired at once", fmt.Sprintf(`{"pid":%d,"created_at":"x","host":%q}`, dead, thisHost()), 0, true},
+		{"fresh lock of a pid gone from this host is retired at once", fmt.Sprintf(`{"pid":%d,"created_at":"x","host":%q}`, dead, owner.Host()), 0, true},
 		{"fresh lock of a dead pid from another host stands", fmt.Sprintf(`{"pid":%d,"host":"elsewhere.example"}`, dead), 0, false},
-		{"fresh lock of a live pid on this host stands", fmt.Sprintf(`{"pid":%d,"host":%q}`, os.Getpid(), thisHost()), 0, false},
-		{"fresh lock naming this host but no pid stands", fmt.Sprintf(`{"host":%q}`, thisHost()), 0, false},
+		{"fresh lock of a live pid on this host stands", fmt.Sprintf(`{"pid":%d,"host":%q}`, os.Getpid(), owner.Host()), 0, false},
+		{"fresh lock naming this host but no pid stands", fmt.Sprintf(`{"host":%q}`, owner.Host()), 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -596,7 +597,7 @@ func TestLockFileFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(lock)
-	host, _ := json.Marshal(thisHost())
+	host, _ := json.Marshal(owner.Host())
 	want := fmt.Sprintf(`{"pid":%d,"created_at":"2026-01-02T03:04:05.000Z","host":%s}`, os.Getpid(), host)
 	if string(data) != want {
 		t.Errorf("lock holds %s, want %s", data, want)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/owner"
 )
 
 // ConflictError is a save whose expected_version is not the stored version:
@@ -260,7 +261,7 @@ func createLock(lock string, now time.Time) error {
 	}
 	// "host" is tp's addition to the reference's lock body: it lets a
 	// lock whose pid is gone from this host be retired at once.
-	host, _ := json.Marshal(thisHost())
+	host, _ := json.Marshal(owner.Host())
 	body := fmt.Sprintf(`{"pid":%d,"created_at":"%s","host":%s}`, os.Getpid(), now.UTC().Format("2006-01-02T15:04:05.000Z"), host)
 	if _, err := f.WriteString(body); err != nil {
 		f.Close()
@@ -297,11 +298,11 @@ func (s *Store) retireStale(lock string) bool {
 		// go once old.
 		if v, _, err := ojson.Parse(data); err == nil {
 			pid, ok := v.Get("pid").Int()
-			if ok && pid > 0 && pidAlive(int(pid)) {
+			if ok && pid > 0 && owner.PIDAlive(int(pid)) {
 				return false
 			}
 			host, _ := v.Get("host").Str()
-			gone = ok && pid > 0 && host != "" && host == thisHost()
+			gone = ok && pid > 0 && host != "" && host == owner.Host()
 		}
 	} else if errors.Is(err, fs.ErrNotExist) {
 		return true
@@ -315,13 +316,6 @@ func (s *Store) retireStale(lock string) bool {
 	}
 	os.Remove(retired)
 	return true
-}
-
-// thisHost names this machine in a lock: the host name the system gives
-// (not TP_MACHINE, which names the machine to people and may be shared).
-func thisHost() string {
-	h, _ := os.Hostname()
-	return h
 }
 
 // parseJSNumber reads a numeric string as JavaScript's Number() would for

@@ -1,12 +1,12 @@
 //go:build !unix
 
-package store
+package owner
 
 import "os"
 
-// pidAlive: without kill(pid, 0), a process handle that opens counts as
+// PIDAlive: without kill(pid, 0), a process handle that opens counts as
 // alive; FindProcess fails on Windows when the pid is gone.
-func pidAlive(pid int) bool {
+func PIDAlive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return false

@@ -1,16 +1,16 @@
 //go:build unix
 
-package store
+package owner
 
 import (
 	"errors"
 	"syscall"
 )
 
-// pidAlive is kill(pid, 0): only ESRCH proves the owner is gone; EPERM
+// PIDAlive is kill(pid, 0): only ESRCH proves the owner is gone; EPERM
 // means it lives under another user, so its lock stands (as in the
 // reference).
-func pidAlive(pid int) bool {
+func PIDAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || !errors.Is(err, syscall.ESRCH)
 }
