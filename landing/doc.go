@@ -1,8 +1,8 @@
 // Package landing holds the jobs over the passport store, one
 // implementation each for the command line, the terminal UI and the MCP
 // server: land a handoff, merge a receipt, and build a pack from a stored
-// passport (TaskPack §3.1, §4.2–§4.5; DESIGN.md §2 flows 1–4, D6, D10, D12,
-// D13).
+// passport, answer asks and attest checks (TaskPack 0.1 §3.1, §4.2–§4.5;
+// docs/architecture.md, jobs 1–4; D6, D10, D12, D13).
 //
 //	p, _ := pack.Open(file, pack.Options{})                  // verified, repaired leniently
 //	plan, err := landing.PlanLanding(ctx, p, store, env)     // a handoff: nothing written
@@ -12,10 +12,9 @@
 //	plan, err := landing.PlanMerge(ctx, p, store, into, env) // a receipt: plan.Merge previews
 //	merged, err := landing.Merge(ctx, p, plan, store, d)     // expected-version save
 //
-//	built, _ := landing.Build(ctx, stored.V, landing.BuildOptions{...}) // a pack from a passport
-//	warnings := landing.Preflight(built)                     // stderr, never refusals
-//	pack.Write(tmp, built.Source, enc, ...)                  // seals and refuses
-//	store.Save(built.Home, stored.Version)                   // the asks sent, recorded at home
+//	rep, err := landing.Pack(ctx, store, landing.PackRequest{...}) // build, write, record the asks, rename
+//	rep, err := landing.EditAsks(ctx, store, landing.AsksRequest{...})     // answers and drops, one save
+//	rep, err := landing.EditChecks(ctx, store, landing.ChecksRequest{...}) // statuses and runs, one save
 //
 // Every job takes a context.Context first; Land and Merge honour it while
 // the luggage is written: a cancelled or failed landing leaves no passport

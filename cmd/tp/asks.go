@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -65,28 +65,21 @@ an ask no longer needed. All changes are saved together, or none is.`,
 				}
 				seen[id] = "--drop"
 			}
-			var edit func(v *ojson.Value) error
+			req := landing.AsksRequest{ID: args[0]}
 			if len(as)+len(drops) > 0 {
-				by := actorAndMachine(io, actor)
-				now := time.Now()
-				edit = func(v *ojson.Value) error {
-					for _, a := range as {
-						if err := store.AnswerAsk(v, a.id, a.text, by, now); err != nil {
-							return err
-						}
-					}
-					for _, id := range drops {
-						if err := store.DropAsk(v, id); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
+				req.By = actorAndMachine(io, actor)
 			}
-			v, version, err := readOrApply(s, args[0], edit)
+			for _, a := range as {
+				req.Edits = append(req.Edits, landing.AskEdit{ID: a.id, Answer: a.text})
+			}
+			for _, id := range drops {
+				req.Edits = append(req.Edits, landing.AskEdit{ID: id, Drop: true})
+			}
+			rep, err := landing.EditAsks(cmd.Context(), s, req)
 			if err != nil {
-				return err
+				return storeHint(err)
 			}
+			v, version := rep.Passport, rep.Version
 			id := v.Get("id").Text()
 			if g.json {
 				out := asksJSON{ID: id, Version: version, Asks: v.Get("asks").Items()}

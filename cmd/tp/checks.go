@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -62,23 +62,18 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 				seen[id] = true
 				ss = append(ss, set{id, status})
 			}
-			var edit func(v *ojson.Value) error
+			req := landing.ChecksRequest{ID: args[0]}
 			if len(ss) > 0 {
-				by := actorAndMachine(io, actor)
-				now := time.Now()
-				edit = func(v *ojson.Value) error {
-					for _, x := range ss {
-						if err := store.SetCheck(v, x.id, x.status, by, now); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
+				req.By = actorAndMachine(io, actor)
 			}
-			v, version, err := readOrApply(s, args[0], edit)
+			for _, x := range ss {
+				req.Edits = append(req.Edits, landing.CheckEdit{ID: x.id, Status: x.status})
+			}
+			rep, err := landing.EditChecks(cmd.Context(), s, req)
 			if err != nil {
-				return err
+				return storeHint(err)
 			}
+			v, version := rep.Passport, rep.Version
 			id := v.Get("id").Text()
 			if g.json {
 				out := checksJSON{ID: id, Version: version, Checks: v.Get("landing_checks").Items()}

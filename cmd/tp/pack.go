@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
@@ -98,10 +96,6 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if err != nil {
 		return err
 	}
-	stored, err := st.Get(id)
-	if err != nil {
-		return storeHint(err)
-	}
 	var asks, checks []*ojson.Value
 	for _, a := range o.asks {
 		asks = append(asks, landing.ParseAsk(a))
@@ -127,66 +121,40 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.receipt {
 		kind = model.KindReceipt
 	}
-	built, err := landing.Build(context.Background(), stored.V, landing.BuildOptions{
-		Kind:    kind,
-		Files:   o.files,
-		Asks:    asks,
-		Checks:  checks,
-		Note:    o.note,
-		Actor:   store.Actor(o.actor, io.Env),
-		Machine: store.Machine(io.Env),
-	})
-	if err != nil {
-		return err
-	}
-	warnings := landing.Preflight(built)
-	for _, w := range warnings {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
-	}
-
 	enc := pack.EncodingBag
 	if o.flat {
 		enc = pack.EncodingFlat
 	}
-	// Write beside the target, record the asks at home, then put the pack
-	// in place: a pack whose asks were not recorded never appears, and a
-	// refused pack records nothing.
-	out, err := filepath.Abs(o.out)
+	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
+		ID: id, Out: o.out, Encoding: enc,
+		Build: landing.BuildOptions{
+			Kind:    kind,
+			Files:   o.files,
+			Asks:    asks,
+			Checks:  checks,
+			Note:    o.note,
+			Actor:   store.Actor(o.actor, io.Env),
+			Machine: store.Machine(io.Env),
+		},
+	})
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
+		}
+	}
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
-	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
-		os.Remove(tmp)
-		return refusalHint(err, stored.Passport().ID(), st.Path(stored.Passport().ID()))
-	}
-	homeVersion := stored.Version
-	var recorded []string
-	if built.Home != nil {
-		if beforeHomeSave != nil {
-			beforeHomeSave()
+		var re *pack.RefusalError
+		if errors.As(err, &re) {
+			return refusalHint(err, id, st.Path(id))
 		}
-		saved, err := st.Save(built.Home, stored.Version)
-		if err != nil {
-			os.Remove(tmp)
-			return storeHint(err)
-		}
-		homeVersion, _ = saved.Get("version").Int()
-		for _, a := range built.Sent {
-			recorded = append(recorded, a.ID())
-		}
+		return storeHint(err)
 	}
-	if err := durable.Rename(tmp, out); err != nil {
-		return err
-	}
+	built, warnings, recorded, homeVersion := rep.Built, rep.Warnings, rep.Recorded, rep.HomeVersion
 
 	po := model.PackObject{V: built.Source.Object}
 	lin := po.Lineage()
-	res := packJSON{OK: true, Pack: o.out, Encoding: enc, Kind: kind, PassportID: stored.Passport().ID(),
-		Version: stored.Version, HomeVersion: homeVersion,
+	res := packJSON{OK: true, Pack: o.out, Encoding: enc, Kind: kind, PassportID: rep.PassportID,
+		Version: rep.Version, HomeVersion: homeVersion,
 		Lineage: landing.PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
 		Asks:    []string{}, AsksRecorded: []string{}, LandingChecks: []string{}, Luggage: []string{}, Warnings: []string{}}
 	for _, a := range po.Asks() {
@@ -263,11 +231,6 @@ func joinChain(s []string) string {
 	}
 	return out
 }
-
-// beforeHomeSave is a test seam: it runs between writing the pack beside its
-// target and recording the asks at home, where another writer may change
-// the passport.
-var beforeHomeSave func()
 
 // readListArg reads a JSON array of asks or checks from a file, or from
 // stdin when the name is "-" (as everywhere a flag takes a file).

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 
-	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 )
@@ -53,23 +52,4 @@ func storeHint(err error) error {
 // checked_by.
 func actorAndMachine(io *IO, flag string) string {
 	return store.By(store.Actor(flag, io.Env), store.Machine(io.Env))
-}
-
-// readOrApply returns passport id as stored or, when edit is not nil, as
-// saved after edit with an expected-version save that re-applies the edit
-// on a conflict (store.Apply). Errors carry the store's hints.
-func readOrApply(s *store.Store, id string, edit func(*ojson.Value) error) (*ojson.Value, int64, error) {
-	if edit == nil {
-		st, err := s.Get(id)
-		if err != nil {
-			return nil, 0, storeHint(err)
-		}
-		return st.V, st.Version, nil
-	}
-	v, err := s.Apply(id, edit)
-	if err != nil {
-		return nil, 0, storeHint(err)
-	}
-	version, _ := v.Get("version").Int()
-	return v, version, nil
 }

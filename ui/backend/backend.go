@@ -350,53 +350,33 @@ func (a *Asks) LoadAsks(ctx context.Context, id string) (*ui.AskSheet, error) {
 	return sh, nil
 }
 
-// SaveAsks records the answers and drops together, or none of them.
+// SaveAsks records the answers and drops together, or none of them
+// (landing.EditAsks, the job tp asks runs too).
 func (a *Asks) SaveAsks(ctx context.Context, sheet *ui.AskSheet, edits []ui.AskEdit) (*ui.AskSheet, error) {
-	by := store.By(a.Actor, a.Machine)
-	_, err := a.Store.Apply(sheet.ID, func(v *ojson.Value) error {
-		for _, e := range edits {
-			var err error
-			if e.Action == "drop" {
-				err = store.DropAsk(v, e.ID)
-			} else {
-				err = store.AnswerAsk(v, e.ID, e.Answer, by, nowUTC())
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	req := landing.AsksRequest{ID: sheet.ID, By: store.By(a.Actor, a.Machine)}
+	for _, e := range edits {
+		req.Edits = append(req.Edits, landing.AskEdit{ID: e.ID, Drop: e.Action == "drop", Answer: e.Answer})
+	}
+	if _, err := landing.EditAsks(ctx, a.Store, req); err != nil {
 		return nil, err
 	}
 	return a.LoadAsks(ctx, sheet.ID)
 }
 
 // PackReceipt writes a receipt carrying the passport's asks and answers
-// home (§4.4.1); a name ending .json is the flat form.
+// home (§4.4.1) with landing.Pack, the job tp pack runs too; a name ending
+// .json is the flat form.
 func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) {
 	if out == "" {
 		return "", errors.New("no file name")
-	}
-	st, err := a.Store.Get(id)
-	if err != nil {
-		return "", err
-	}
-	built, err := landing.Build(ctx, st.V, landing.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine})
-	if err != nil {
-		return "", err
-	}
-	if built.Home != nil {
-		if _, err := a.Store.Save(built.Home, st.Version); err != nil {
-			return "", err
-		}
 	}
 	enc := pack.EncodingBag
 	if strings.HasSuffix(out, ".json") {
 		enc = pack.EncodingFlat
 	}
-	if err := pack.Write(out, built.Source, enc, pack.WriteOptions{}); err != nil {
+	_, err := landing.Pack(ctx, a.Store, landing.PackRequest{ID: id, Out: out, Encoding: enc,
+		Build: landing.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine}})
+	if err != nil {
 		return "", err
 	}
 	return out, nil
@@ -486,36 +466,14 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 }
 
 // SaveChecks records the attested statuses, and the commands the person
-// confirmed and ran (D12), together, or none of them.
+// confirmed and ran (D12), together, or none of them (landing.EditChecks,
+// the job tp checks runs too).
 func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) error {
-	by := store.By(c.Actor, c.Machine)
-	ids := make([]string, 0, len(checks))
-	for k := range checks {
-		ids = append(ids, k)
+	req := landing.ChecksRequest{ID: id, By: store.By(c.Actor, c.Machine)}
+	for k, d := range checks {
+		req.Edits = append(req.Edits, landing.CheckEdit{ID: k, Status: d.Status, Ran: d.Ran, Command: d.Command, Exit: d.Exit})
 	}
-	sort.Strings(ids)
-	_, err := c.Store.Apply(id, func(v *ojson.Value) error {
-		hows := map[string]string{}
-		for _, x := range store.Checks(v) {
-			hows[x.ID()] = x.How()
-		}
-		now := nowUTC()
-		for _, k := range ids {
-			d := checks[k]
-			if d.Status != "" {
-				if err := store.SetCheck(v, k, d.Status, by, now); err != nil {
-					return err
-				}
-			}
-			if d.Ran {
-				run := store.CheckRunRecord{Command: d.Command, Edited: d.Command != hows[k], Exit: d.Exit, By: by, At: now}
-				if err := store.RecordCheckRun(v, k, run); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	_, err := landing.EditChecks(ctx, c.Store, req)
 	return err
 }
 

@@ -1,0 +1,102 @@
+package landing
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tp-dev/tp/internal/durable"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/pack"
+)
+
+// PackRequest is one pack made from a stored passport: the job behind
+// `tp pack` and the UI's "pack a receipt".
+type PackRequest struct {
+	ID       string        // the stored passport
+	Out      string        // the pack file to write
+	Encoding pack.Encoding // pack.EncodingBag or pack.EncodingFlat
+	Build    BuildOptions
+}
+
+// PackReport says what was packed and recorded.
+type PackReport struct {
+	Built       *Built
+	Encoding    pack.Encoding
+	PassportID  string
+	Version     int64    // the passport version the pack was made from
+	HomeVersion int64    // the passport's version after the asks were recorded
+	Recorded    []string // ids of the asks recorded at home (§4.3)
+	Warnings    []string // Preflight's warnings: shown, never refusals
+}
+
+// packHooks are seams for this package's tests; Pack passes none.
+type packHooks struct {
+	beforeHomeSave func()
+}
+
+// Pack builds a pack from a stored passport and records the asks it sends
+// at home, in the one order that never leaves a pack whose asks are not
+// recorded (TaskPack 0.1 §4.3): the pack is written (sealed, refusals
+// applied) beside its target under a temporary name; then the asks are
+// saved into the passport with the version it was read at; only then is the
+// pack renamed into place. A refused pack records nothing; a conflicting
+// save leaves no pack. Once the pack is built the report is returned also
+// with an error, so that a front end can show Preflight's warnings.
+func Pack(ctx context.Context, s *store.Store, req PackRequest) (*PackReport, error) {
+	return packWith(ctx, s, req, packHooks{})
+}
+
+func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHooks) (*PackReport, error) {
+	stored, err := s.Get(req.ID)
+	if err != nil {
+		return nil, err
+	}
+	built, err := Build(ctx, stored.V, req.Build)
+	if err != nil {
+		return nil, err
+	}
+	rep := &PackReport{Built: built, Encoding: req.Encoding, PassportID: stored.Passport().ID(),
+		Version: stored.Version, HomeVersion: stored.Version, Recorded: []string{}, Warnings: Preflight(built)}
+	if rep.PassportID == "" {
+		rep.PassportID = req.ID
+	}
+	out, err := filepath.Abs(req.Out)
+	if err != nil {
+		return rep, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return rep, err
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
+	if err := pack.Write(tmp, built.Source, req.Encoding, pack.WriteOptions{}); err != nil {
+		os.Remove(tmp)
+		return rep, err
+	}
+	if err := ctx.Err(); err != nil {
+		os.Remove(tmp)
+		return rep, err
+	}
+	if built.Home != nil {
+		if hooks.beforeHomeSave != nil {
+			hooks.beforeHomeSave()
+		}
+		saved, err := s.Save(built.Home, stored.Version)
+		if err != nil {
+			os.Remove(tmp)
+			return rep, err
+		}
+		rep.HomeVersion, _ = saved.Get("version").Int()
+		for _, a := range built.Sent {
+			rep.Recorded = append(rep.Recorded, a.ID())
+		}
+	}
+	if err := durable.Rename(tmp, out); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
