@@ -41,6 +41,10 @@ type Decisions struct {
 	// FilesOut puts the luggage in this folder instead of <store>/<id>.files.
 	// It must not exist yet.
 	FilesOut string
+	// Staged, when set, is the luggage Stage unpacked for this plan (with
+	// the same FilesOut): Land moves it into place instead of extracting
+	// the luggage again. If the landing fails, it stays staged.
+	Staged *Staged
 	// Progress, when set, is called as luggage bytes are written: first
 	// with done 0, then after each chunk, never two calls at once (the
 	// files land on a few goroutines; the calls are serialised). It must
@@ -50,12 +54,16 @@ type Decisions struct {
 
 // CheckRun is a command the person confirmed and ran for a landing check.
 type CheckRun struct {
-	Command string // exactly what ran (the sender's how, or the person's edit)
-	Edited  bool   // the person changed the sender's how before running it
-	Exit    int    // exit status; -1 when it could not start or was stopped
+	Command string    // exactly what ran (the sender's how, or the person's edit)
+	Edited  bool      // the person changed the sender's how before running it
+	Exit    int       // exit status; -1 when it could not start or was stopped
+	At      time.Time // when it ran; zero means now (the landing's time)
 }
 
 func (r CheckRun) record(by string, at time.Time) store.CheckRunRecord {
+	if !r.At.IsZero() {
+		at = r.At
+	}
 	return store.CheckRunRecord{Command: r.Command, Edited: r.Edited, Exit: r.Exit, By: by, At: at}
 }
 
@@ -154,7 +162,22 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	if p != nil {
 		open = p.OpenLuggage
 	}
-	if len(plan.luggage) > 0 {
+	if d.Staged != nil {
+		// Unpacked before the checks ran: moved into place, not written again.
+		files, found, err := d.Staged.commit(filesDir)
+		if err != nil {
+			return nil, err
+		}
+		if len(plan.luggage) > 0 {
+			out.FilesDir, out.Files = filesDir, files
+		} else {
+			os.Remove(filesDir) // an empty staging folder: no files folder
+		}
+		out.Credentials = append(out.Credentials, found...)
+		for _, f := range found {
+			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
+		}
+	} else if len(plan.luggage) > 0 {
 		// A store folder made here for a landing that then fails is removed
 		// again (only if still empty), so a refused landing leaves no trace.
 		_, statErr := os.Stat(st.Dir())
