@@ -8,6 +8,7 @@ type (
 	Deps           = common.Deps
 	Lander         = common.Lander
 	Judger         = common.Judger
+	Stager         = common.Stager
 	Plan           = common.Plan
 	Origin         = common.Origin
 	Lineage        = common.Lineage

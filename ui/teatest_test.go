@@ -2,8 +2,10 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,5 +92,97 @@ func TestTeaAsksFlow(t *testing.T) {
 	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	if len(f.saved) != 1 || f.saved[0][0].Answer != "gs://b" {
 		t.Fatalf("saved %+v", f.saved)
+	}
+}
+
+// stagingLander is a Lander that unpacks the luggage before the checks, as
+// the core's does: Stage writes the plan's luggage into a folder of its own.
+type stagingLander struct {
+	*fakeLander
+	root     string
+	dir      string
+	unstaged int
+}
+
+func (s *stagingLander) Stage(ctx context.Context, plan *Plan, p Progress) (string, error) {
+	s.dir = filepath.Join(s.root, ".TP-X.files.landing-staged")
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, f := range plan.Luggage {
+		p("unpacking", 1, 1)
+		if err := os.WriteFile(filepath.Join(s.dir, f.Name), []byte("PNG output please\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return s.dir, nil
+}
+
+func (s *stagingLander) Unstage(plan *Plan) error {
+	s.unstaged++
+	return os.RemoveAll(s.dir)
+}
+
+func luggagePlan() *Plan {
+	p := samplePlan()
+	p.Luggage = []LuggageFile{{Name: "notes.md", Size: 18}}
+	p.Checks[0].How = "grep -q 'PNG output' notes.md"
+	return p
+}
+
+// Issue 10: the luggage is unpacked before the checks, the sender's check
+// runs there and finds the file it reads, and the landing gets the run
+// with the time it ran.
+func TestTeaCheckRunsWhereTheLuggageIs(t *testing.T) {
+	root := t.TempDir()
+	f := &stagingLander{fakeLander: &fakeLander{plan: luggagePlan(), landed: sampleLanded()}, root: root}
+	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	c.WorkDir = t.TempDir() // not where the luggage is
+	tm := teatest.NewTestModel(t, New(c, NewLanding(c, "handoff.taskpack")), teatest.WithInitialTermSize(100, 30))
+	waitScreen(t, tm, "1 Summary")
+	tm.Send(keyMsg("tab"))
+	waitScreen(t, tm, "suggested by alice@laptop")
+	tm.Type("r")
+	waitScreen(t, tm, ".TP-X.files.landing-staged")
+	tm.Type("y")
+	waitScreen(t, tm, "exit 0")
+	tm.Type("p")
+	for range 5 {
+		tm.Send(keyMsg("tab"))
+	}
+	waitScreen(t, tm, "Land this pack")
+	tm.Send(keyMsg("enter"))
+	waitScreen(t, tm, "Landed as")
+	tm.Send(keyMsg("enter"))
+	tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	got := f.gotD.Checks["c1"]
+	if got.Status != "passed" || !got.Ran || got.Exit != 0 || got.RanAt.IsZero() {
+		t.Fatalf("c1 = %+v", got)
+	}
+	if f.unstaged != 0 {
+		t.Fatal("the staged luggage was removed although the pack landed")
+	}
+}
+
+// q or esc before landing leaves nothing behind: the staged luggage is
+// removed when the walkthrough is left.
+func TestStagedLuggageRemovedOnLeaving(t *testing.T) {
+	root := t.TempDir()
+	f := &stagingLander{fakeLander: &fakeLander{plan: luggagePlan()}, root: root}
+	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+	d.keys("tab")
+	if _, err := os.Stat(filepath.Join(f.dir, "notes.md")); err != nil {
+		t.Fatal("tab to the checks did not unpack the luggage")
+	}
+	if v := d.view(); !strings.Contains(v, "Checks") {
+		t.Fatal(v)
+	}
+	d.keys("esc", "esc")
+	if !d.quit || f.unstaged != 1 {
+		t.Fatalf("quit %v, unstaged %d", d.quit, f.unstaged)
+	}
+	if _, err := os.Stat(f.dir); !os.IsNotExist(err) {
+		t.Fatal("the staged luggage was left behind")
 	}
 }

@@ -35,14 +35,48 @@ type Lander struct {
 	FilesOut string // tp land --files-out
 	Options  pack.Options
 
-	mu    sync.Mutex
-	packs []*pack.Pack
+	mu     sync.Mutex
+	packs  []*pack.Pack
+	staged []*landing.Staged
+}
+
+var _ ui.Stager = (*Lander)(nil)
+
+// Stage unpacks the handoff's luggage into its staging folder, so the
+// landing checks run where the files are; it returns that folder.
+func (l *Lander) Stage(ctx context.Context, plan *ui.Plan, progress ui.Progress) (string, error) {
+	r, err := rawOf(plan)
+	if err != nil {
+		return "", err
+	}
+	if r.staged != nil {
+		return r.staged.Dir, nil
+	}
+	s, err := landing.Stage(ctx, r.p, r.plan, l.Store, l.FilesOut, func(done, total int64) { progress("unpacking", done, total) })
+	if err != nil {
+		return "", err
+	}
+	l.mu.Lock()
+	r.staged = s
+	l.staged = append(l.staged, s)
+	l.mu.Unlock()
+	return s.Dir, nil
+}
+
+// Unstage removes the staging folder of plan, if any.
+func (l *Lander) Unstage(plan *ui.Plan) error {
+	r, err := rawOf(plan)
+	if err != nil || r.staged == nil {
+		return err
+	}
+	return r.staged.Abort()
 }
 
 // raw is what a ui.Plan carries back to Land and Merge.
 type raw struct {
-	p    *pack.Pack
-	plan *landing.Plan
+	p      *pack.Pack
+	plan   *landing.Plan
+	staged *landing.Staged // the luggage unpacked for the checks, until landed
 }
 
 // Close closes every pack this lander opened.
@@ -50,6 +84,14 @@ func (l *Lander) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var first error
+	// Luggage staged for a landing that did not happen is removed: leaving
+	// the walkthrough leaves nothing behind.
+	for _, s := range l.staged {
+		if err := s.Abort(); err != nil && first == nil {
+			first = err
+		}
+	}
+	l.staged = nil
 	for _, p := range l.packs {
 		if err := p.Close(); err != nil && first == nil {
 			first = err
@@ -273,7 +315,7 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 		return nil, err
 	}
 	pd := landing.Decisions{CheckStatus: map[string]string{}, Answers: map[string]string{}, TrustOwnFacts: d.TrustOwnFacts,
-		Again: d.Again, FilesOut: l.FilesOut,
+		Again: d.Again, FilesOut: l.FilesOut, Staged: r.staged,
 		Progress: func(done, total int64) { progress("extracting", done, total) }}
 	hows := map[string]string{}
 	for _, c := range r.plan.Checks {
@@ -287,7 +329,7 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 			if pd.CheckRuns == nil {
 				pd.CheckRuns = map[string]landing.CheckRun{}
 			}
-			pd.CheckRuns[id] = landing.CheckRun{Command: c.Command, Exit: c.Exit, Edited: c.Command != hows[id]}
+			pd.CheckRuns[id] = landing.CheckRun{Command: c.Command, Exit: c.Exit, Edited: c.Command != hows[id], At: c.RanAt}
 		}
 	}
 	for id, a := range d.Answers {

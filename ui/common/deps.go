@@ -36,6 +36,15 @@ type Lander interface {
 	Merge(ctx context.Context, plan *Plan, p Progress) (*Merged, error)
 }
 
+// Stager is optionally implemented by a Lander: before the checks step the
+// handoff's luggage is unpacked into a staging folder, and the landing
+// checks run there, where the files are (§4.4). Land then moves it into
+// place; Unstage removes it when the person leaves without landing.
+type Stager interface {
+	Stage(ctx context.Context, plan *Plan, p Progress) (dir string, err error)
+	Unstage(plan *Plan) error
+}
+
 // Judger is optionally implemented by a Lander: C0–C10 (§6) for the
 // summary, asked for after the first frame so judging never delays it.
 type Judger interface {
@@ -173,6 +182,7 @@ type CheckDecision struct {
 	Command string // what was run, if anything (theirs once confirmed)
 	Exit    int
 	Ran     bool
+	RanAt   time.Time // when it ran
 }
 
 // Landed is the result of landing a handoff.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -61,7 +62,8 @@ type ChecksStep struct {
 
 	work      *common.Work
 	spin      spinner.Model
-	running   string // id of the check whose command runs
+	running   string    // id of the check whose command runs
+	startedAt time.Time // when it started: run.ran_at
 	cancelled bool
 }
 
@@ -236,7 +238,8 @@ func (m *ChecksStep) startHow(checkID, command string, fromSender bool) tea.Cmd 
 	if run == nil {
 		run = howrun.Run
 	}
-	conf := howrun.Confirmed{Command: command, Dir: m.s.C.WorkDir, FromSender: fromSender}
+	conf := howrun.Confirmed{Command: command, Dir: m.s.Dir, FromSender: fromSender}
+	m.startedAt = time.Now()
 	opts := howrun.Options{Timeout: m.s.HowTimeout()}
 	m.running = checkID
 	w, cmd := common.StartWork(m.s.C.Ctx, func(ctx context.Context, _ common.Progress) (any, error) {
@@ -257,7 +260,7 @@ func (m *ChecksStep) howArrived(h HowDoneMsg) {
 	}
 	r := m.results[h.CheckID]
 	d := m.s.Checks[h.CheckID]
-	d.Ran, d.Command, d.Exit = h.Err == nil, r.Command, r.ExitCode
+	d.Ran, d.Command, d.Exit, d.RanAt = h.Err == nil, r.Command, r.ExitCode, m.startedAt
 	m.s.Checks[h.CheckID] = d
 	m.out.SetContent(c.Text(string(r.Output)))
 	m.fitOut()
@@ -347,7 +350,7 @@ func (m *ChecksStep) headLines() []string {
 		out = append(out, th.Muted.Render(" The sender suggested no command. Check it your own way, or press e to run one of yours."))
 	}
 	if m.running == ch.ID {
-		out = append(out, m.spin.View()+" "+th.Text.Render("running in "+c.Line(m.s.C.WorkDir)+"…")+th.Muted.Render(" ctrl+c stops it"))
+		out = append(out, m.spin.View()+" "+th.Text.Render("running in "+c.Line(m.s.Dir)+"…")+th.Muted.Render(" ctrl+c stops it"))
 		if m.cancelled {
 			out = append(out, th.Warn.Render("stopping…"))
 		}

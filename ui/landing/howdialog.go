@@ -259,7 +259,17 @@ func (d *howDialog) box() []string {
 		}
 	}
 	ls = append(ls, c.Wrap(who, d.w-6)...)
-	ls = append(ls, th.Muted.Render("folder   ")+c.Line(d.s.C.WorkDir))
+	folder := c.Line(d.s.Dir)
+	if d.s.Staged {
+		folder += th.Muted.Render(" (the pack's luggage, unpacked to check it; it moves into place when you land)")
+	}
+	for i, ln := range c.WrapStyled(folder, max(d.w-15, 10)) {
+		lb := "         "
+		if i == 0 {
+			lb = "folder   "
+		}
+		ls = append(ls, th.Muted.Render(lb)+ln)
+	}
 	ls = append(ls, th.Muted.Render("runs as  ")+fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", d.s.HowTimeout()))
 	return d.frame(ls)
 }

@@ -39,6 +39,9 @@ const (
 	PhaseDone
 	PhaseFailed
 	PhaseCancelled
+	// PhaseStaging unpacks the luggage before the checks step, so checks
+	// run where the files are.
+	PhaseStaging
 )
 
 // PlanMsg is sent by the landing screen when the core has built the plan.
@@ -104,6 +107,10 @@ type Landing struct {
 
 	landed  *common.Landed
 	doneOff c.Pager
+	// toStep is the step staging leads to; notice is said on the summary
+	// when staging was cancelled.
+	toStep int
+	notice string
 }
 
 // New returns the walkthrough for file.
@@ -285,6 +292,8 @@ func (l *Landing) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 
 func (l *Landing) workDone(msg common.WorkDoneMsg) (common.Component, tea.Cmd) {
 	switch l.phase {
+	case PhaseStaging:
+		return l.stagedArrived(msg.Value, msg.Err)
 	case PhaseLoading:
 		p, _ := msg.Value.(*common.Plan)
 		return l.planArrived(p, msg.Err)
@@ -351,7 +360,7 @@ func (l *Landing) landedArrived(r *common.Landed, err error) (common.Component, 
 func (l *Landing) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	k := l.keys
 	switch l.phase {
-	case PhaseLoading, PhaseLanding:
+	case PhaseLoading, PhaseLanding, PhaseStaging:
 		return l, nil // ctrl+c cancels (root); everything else waits
 	case PhaseFailed, PhaseCancelled, PhaseDone:
 		if key.Matches(msg, k.Back) || key.Matches(msg, l.steps[StepConfirm].(*confirm).keys.Land) {
@@ -369,11 +378,17 @@ func (l *Landing) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Back):
 		if l.step == StepSummary {
+			l.unstage()
 			return l, common.Pop
 		}
 		l.goStep(l.step - 1)
 		return l, nil
 	case key.Matches(msg, k.Next):
+		if l.step == StepSummary {
+			if cmd := l.startStaging(l.step + 1); cmd != nil {
+				return l, cmd
+			}
+		}
 		l.goStep(l.step + 1)
 		return l, nil
 	case key.Matches(msg, k.Prev):
@@ -381,6 +396,64 @@ func (l *Landing) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		return l, nil
 	}
 	return l, cur.Update(msg)
+}
+
+// stager is the core's staging, when it has one and the pack is a handoff.
+func (l *Landing) stager() common.Stager {
+	st, ok := l.c.Deps.Lander.(common.Stager)
+	if !ok || l.s.Plan == nil || l.s.Plan.Kind == "receipt" {
+		return nil
+	}
+	return st
+}
+
+// startStaging unpacks the luggage before step to (the checks), unless it
+// was already; it returns nil when there is nothing to do.
+func (l *Landing) startStaging(to int) tea.Cmd {
+	st := l.stager()
+	if st == nil || l.s.Staged {
+		return nil
+	}
+	plan := l.s.Plan
+	l.phase, l.toStep, l.notice = PhaseStaging, to, ""
+	l.pDone, l.pTotal, l.pPhase = 0, 0, "unpacking"
+	w, cmd := common.StartWork(l.c.Ctx, func(ctx context.Context, p common.Progress) (any, error) {
+		return st.Stage(ctx, plan, p)
+	})
+	l.work = w
+	return tea.Batch(cmd, l.spin.Tick)
+}
+
+func (l *Landing) stagedArrived(v any, err error) (common.Component, tea.Cmd) {
+	dir, _ := v.(string)
+	if err != nil || dir == "" {
+		if err == nil {
+			err = errors.New("the core returned no staging folder")
+		}
+		if errors.Is(err, context.Canceled) || l.cancelled {
+			// Back to the summary: nothing was unpacked.
+			l.cancelled = false
+			l.phase = PhaseWalk
+			l.notice = "Cancelled: nothing was unpacked. tab unpacks the luggage again."
+			return l, nil
+		}
+		l.err = fmt.Errorf("unpacking the luggage: %w", err)
+		l.phase = PhaseFailed
+		return l, nil
+	}
+	l.s.Dir, l.s.Staged = dir, true
+	l.phase = PhaseWalk
+	l.goStep(l.toStep)
+	return l, nil
+}
+
+// unstage removes the staged luggage when the person leaves without
+// landing.
+func (l *Landing) unstage() {
+	if st := l.stager(); st != nil && l.s.Staged && l.landed == nil {
+		st.Unstage(l.s.Plan)
+		l.s.Staged, l.s.Dir = false, l.c.WorkDir
+	}
 }
 
 // GoStep shows step s.
@@ -400,7 +473,7 @@ func (l *Landing) goStep(s int) {
 func (l *Landing) ShortHelp() []key.Binding {
 	k := l.keys
 	switch {
-	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.work != nil:
+	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.phase == PhaseStaging || l.work != nil:
 		return []key.Binding{k.Cancel}
 	case l.phase == PhaseDone:
 		return []key.Binding{k.Finish}
@@ -425,7 +498,7 @@ func (l *Landing) FullHelp() [][]key.Binding {
 	}
 	k := l.keys
 	switch {
-	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.work != nil:
+	case l.phase == PhaseLoading || l.phase == PhaseLanding || l.phase == PhaseStaging || l.work != nil:
 		return [][]key.Binding{{k.Cancel}}
 	case l.phase == PhaseDone:
 		return [][]key.Binding{{k.Finish}, k.List.Bindings()}
@@ -469,6 +542,13 @@ func (l *Landing) View() string {
 		return c.Pad(append(vis, th.Muted.Render(more)), l.w, l.h)
 	}
 	body := l.steps[l.step].View()
+	if l.notice != "" && l.step == StepSummary {
+		ls := strings.Split(body, "\n")
+		body = c.Pad(append([]string{th.Warn.Render(l.notice)}, ls...), l.w, l.h-2)
+	}
+	if l.phase == PhaseStaging {
+		body = c.Pad(l.progressLines("Unpacking the luggage, so the checks run where its files are"), l.w, l.h-2)
+	}
 	if l.phase == PhaseLanding {
 		cf := l.steps[StepConfirm].(*confirm)
 		body = c.Pad(append(cf.lines(false), append([]string{""}, l.progressLines("Landing")...)...), l.w, l.h-2)

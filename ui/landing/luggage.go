@@ -55,11 +55,15 @@ func (m *luggage) lines() []string {
 	if dest == "" {
 		dest = "<store>/<new id>.files/"
 	}
-	out := []string{
-		th.Subtitle.Render(c.Count(len(p.Luggage), "file", "files")+", "+c.HumanBytes(total)) + th.Muted.Render(" → ") + c.Line(dest),
-		th.Muted.Render("extracted only inside that new folder, without execute bits, after you confirm"),
-		"",
+	out := c.WrapStyled(th.Subtitle.Render(c.Count(len(p.Luggage), "file", "files")+", "+c.HumanBytes(total))+th.Muted.Render(" → ")+c.Line(dest), m.w)
+	how := "extracted only inside that new folder, without execute bits, after you confirm"
+	if m.s.Staged {
+		how = "unpacked for the checks in " + m.s.Dir + " (no execute bits); moved into that folder when you land, removed if you leave"
 	}
+	for _, ln := range c.Wrap(how, m.w) {
+		out = append(out, th.Muted.Render(ln))
+	}
+	out = append(out, "")
 	for _, f := range p.Luggage {
 		out = append(out, fmt.Sprintf("%10s  %s", c.HumanBytes(f.Size), c.Line(f.Name)))
 	}

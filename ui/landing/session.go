@@ -35,11 +35,16 @@ type Session struct {
 	// could not be.
 	Judging  bool
 	JudgeErr error
+	// Dir is where a confirmed command runs: the staging folder the
+	// luggage was unpacked into, else the folder tp was started in.
+	Dir string
+	// Staged is set once the luggage was unpacked into Dir.
+	Staged bool
 }
 
 // NewSession starts a session over plan (nil while it is being built).
 func NewSession(c *common.Common, plan *common.Plan) *Session {
-	s := &Session{C: c, Checks: map[string]common.CheckDecision{}, Answers: map[string]string{}}
+	s := &Session{C: c, Checks: map[string]common.CheckDecision{}, Answers: map[string]string{}, Dir: c.WorkDir}
 	if plan != nil {
 		s.SetPlan(plan)
 	}
