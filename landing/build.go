@@ -430,7 +430,10 @@ const SourceActor = "source_actor"
 // comes from: an org fact keeps its ✓ across a machine, "annotated with the
 // source actor" (§4.2), because a convention is only as good as who says
 // it holds in that organisation. A fact that already names its source actor
-// (it crossed before) keeps the original one.
+// keeps it. Build calls it with the packing actor; a landing and a merge
+// call it first with the pack's sender, so by the time a passport is packed
+// onward, only the facts added since — proven by the packing actor — have
+// no source yet.
 func annotateOrgFacts(state *ojson.Value, actor string) {
 	if actor == "" {
 		return

@@ -277,6 +277,10 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	for _, k := range localOnly {
 		state.Obj().Delete(k)
 	}
+	// A verified org fact that arrives without its source is the sender's
+	// (§4.2): recorded here, so a pack made onward names the sender, not
+	// whoever passed the fact on.
+	annotateOrgFacts(state, plan.Sender.Actor)
 	state.Set("id", ojson.NewString(plan.ID))
 	state.Set("version", ojson.NewInt(0))
 	state.Set("machine_id", ojson.NewString(env.Machine))

@@ -168,6 +168,8 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 	merged := stored.V.Clone()
 	obj := pl.obj.Clone()
 	pack.Seal(obj) // a receipt's facts cross a machine like any others (§4.4.1.4)
+	// An org fact the receipt brings without a source is its sender's (§4.2).
+	annotateOrgFacts(obj.Get("passport"), pl.Sender.Actor)
 
 	asks := merged.Get("asks")
 	if asks.Kind() != ojson.Array {
