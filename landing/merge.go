@@ -3,6 +3,7 @@ package landing
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -123,6 +124,9 @@ func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, 
 		}
 		return nil, err
 	}
+	if w := chainVersionWarning(lin, target, stored.Version); w != "" {
+		pl.Warnings = append(pl.Warnings, w)
+	}
 	pl.Merge = preview(stored, pl)
 	dir := filepath.Join(st.FilesDir(target), receiptFolder(pl))
 	pl.FilesDir = dir
@@ -135,6 +139,37 @@ func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, 
 	}
 	pl.NextSteps = []Step{} // a receipt never touches next_steps (§4.4.1.2)
 	return pl, nil
+}
+
+// chainVersionWarning checks the version the receipt's chain names for its
+// target (the entry before the last; a chain of one names the target
+// itself). The target has been at versions 1 to its current one only, so a
+// version outside them is one this passport never sent a pack from: the
+// receipt is a hand-made or garbled one, or answers another store's
+// passport of the same id. §4.4.1 names the target by id, so the merge
+// stays allowed, but never silently: the warning is in the plan (plain,
+// --json, the TUI). "" when the version is one the target has been at.
+func chainVersionWarning(lin model.Lineage, target string, current int64) string {
+	var entry string
+	switch {
+	case len(lin.Chain) >= 2:
+		entry = lin.Chain[len(lin.Chain)-2]
+	case len(lin.Chain) == 1:
+		entry = lin.Chain[0]
+	default:
+		return ""
+	}
+	id, v, ok := model.SplitChainEntry(entry)
+	if id != target {
+		return "" // a chain of one naming the sender: root_id is the target, with no version to check
+	}
+	switch {
+	case !ok:
+		return fmt.Sprintf("the receipt's chain names %s with no version, so nothing says which version of %s it answers (§4.4.1); merge only if it answers this passport", entry, target)
+	case v < 1 || v > current:
+		return fmt.Sprintf("the receipt's chain names %s, but %s is at version %d here and never sent a pack from version %d (§4.4.1); merge only if it answers this passport", entry, target, current, v)
+	}
+	return ""
 }
 
 // receiptFolder is where a receipt's luggage goes inside the target's files
