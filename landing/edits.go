@@ -71,6 +71,7 @@ type CheckEdit struct {
 	Ran     bool
 	Command string
 	Exit    int
+	At      time.Time // when it ran (run.ran_at); zero means now
 }
 
 // ChecksRequest records statuses and runs of one passport's checks.
@@ -105,7 +106,11 @@ func EditChecks(ctx context.Context, s *store.Store, req ChecksRequest) (*EditRe
 				}
 			}
 			if e.Ran {
-				run := store.CheckRunRecord{Command: e.Command, Edited: e.Command != hows[e.ID], Exit: e.Exit, By: req.By, At: now}
+				at := now
+				if !e.At.IsZero() {
+					at = e.At
+				}
+				run := store.CheckRunRecord{Command: e.Command, Edited: e.Command != hows[e.ID], Exit: e.Exit, By: req.By, At: at}
 				if err := store.RecordCheckRun(v, e.ID, run); err != nil {
 					return err
 				}

@@ -93,3 +93,18 @@ func TestEditChecks(t *testing.T) {
 		t.Error("the same check twice was accepted")
 	}
 }
+
+// Issue 10: run.ran_at is when the check ran, not when it was saved.
+func TestEditChecksRanAt(t *testing.T) {
+	st, id := withAsksAndChecks(t)
+	ran := at.Add(-time.Hour)
+	rep, err := EditChecks(context.Background(), st, ChecksRequest{ID: id, By: "bob@laptop", Now: at,
+		Edits: []CheckEdit{{ID: "c1", Status: "passed", Ran: true, Command: "make", Exit: 0, At: ran}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := store.Checks(rep.Passport)[0].V.Get("run")
+	if got := run.Get("ran_at").Text(); got != ran.UTC().Format(time.RFC3339) {
+		t.Fatalf("ran_at %q, want %s: %s", got, ran.UTC().Format(time.RFC3339), ojson.Compact(run))
+	}
+}

@@ -126,6 +126,9 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 		s.sheet, s.err = msg.Sheet, msg.Err
 		if s.sheet != nil {
 			s.session = landing.NewSession(s.c, &Plan{File: s.id, Origin: s.sheet.Origin, Checks: s.sheet.Checks})
+			if s.sheet.FilesDir != "" {
+				s.session.Dir = s.sheet.FilesDir // where the luggage is
+			}
 			s.step = landing.NewChecksStep(s.session)
 			s.SetSize(s.w, s.h)
 		}

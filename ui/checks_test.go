@@ -83,3 +83,23 @@ func TestChecksScreenGolden(t *testing.T) {
 	assertSafe(t, d.view())
 	requireGolden(t, d.view())
 }
+
+// Issue 10: tp checks runs a check in the passport's luggage folder, and
+// the confirmation names it.
+func TestChecksScreenRunsInFilesDir(t *testing.T) {
+	files := t.TempDir()
+	sh := sampleCheckSheet()
+	sh.FilesDir = files
+	rr := &recordRunner{}
+	c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sh}, RunHow: rr.run})
+	c.WorkDir = t.TempDir()
+	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
+	d.keys("r")
+	if !strings.Contains(d.view(), "folder   "+files) {
+		t.Fatalf("confirmation:\n%s", d.view())
+	}
+	d.keys("y")
+	if len(rr.got) != 1 || rr.got[0].Dir != files {
+		t.Fatalf("ran %+v", rr.got)
+	}
+}

@@ -504,6 +504,14 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 	for _, x := range store.Checks(st.V) {
 		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(), Status: store.CheckStatus(x)})
 	}
+	// The checks run where the passport's luggage is (issue 10).
+	dir := st.V.Get("landed_from").Get("files_dir").Text()
+	if dir == "" {
+		dir = c.Store.FilesDir(id)
+	}
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		sh.FilesDir = dir
+	}
 	return sh, nil
 }
 
@@ -513,7 +521,7 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) error {
 	req := landing.ChecksRequest{ID: id, By: store.By(c.Actor, c.Machine)}
 	for k, d := range checks {
-		req.Edits = append(req.Edits, landing.CheckEdit{ID: k, Status: d.Status, Ran: d.Ran, Command: d.Command, Exit: d.Exit})
+		req.Edits = append(req.Edits, landing.CheckEdit{ID: k, Status: d.Status, Ran: d.Ran, Command: d.Command, Exit: d.Exit, At: d.RanAt})
 	}
 	_, err := landing.EditChecks(ctx, c.Store, req)
 	return err

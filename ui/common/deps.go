@@ -292,6 +292,9 @@ type CheckSheet struct {
 	ID, Title string
 	Origin    Origin // the sender the passport was landed from
 	Checks    []Check
+	// FilesDir is the passport's luggage folder, when it has one: its
+	// checks run there.
+	FilesDir string
 }
 
 // ---- principal's inbox (Acts 0.3 §2–§3) -----------------------------------
