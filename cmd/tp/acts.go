@@ -12,11 +12,6 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 )
 
-// runInbox is the principal's inbox (the TUI). Plain `tp acts` calls it on a
-// terminal; when it is nil, or the session is not interactive, `tp acts`
-// prints what `tp acts list` prints.
-var runInbox func(cmd *cobra.Command, io *IO, g *globalOpts) error
-
 const actsHelp = `Principal Handoff: Acts 0.3 — work only the principal can do.
 
 Agents declare acts as lines in a project's state document (the tasks
@@ -45,8 +40,10 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
   tp acts list --project demo --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runInbox != nil && io.Interactive(g) {
-				return runInbox(cmd, io, g)
+			// On a terminal: the principal's inbox; otherwise (or with no
+			// inbox screen) what tp acts list prints.
+			if inbox := io.screens().Inbox; inbox != nil && io.Interactive(g) {
+				return inbox(cmd, io, g)
 			}
 			return runActsList(io, g, "")
 		},

@@ -138,9 +138,6 @@ func TestActsListSanitises(t *testing.T) {
 
 func TestActsWithoutTerminalPrintsList(t *testing.T) {
 	_, env := actsEnv(t)
-	old := runInbox
-	defer func() { runInbox = old }()
-	runInbox = nil
 	code, stdout, _ := runWith(env, "acts")
 	if code != exitOK || stdout != "no acts\n" {
 		t.Fatalf("%d %q", code, stdout)

@@ -39,7 +39,7 @@ an ask no longer needed. All changes are saved together, or none is.`,
 			if err != nil {
 				return err
 			}
-			if io.Interactive(g) && len(answers)+len(drops) == 0 && asksScreen != nil {
+			if asksScreen := io.screens().Asks; io.Interactive(g) && len(answers)+len(drops) == 0 && asksScreen != nil {
 				if err := passportThere(s, args[0]); err != nil {
 					return err
 				}

@@ -39,7 +39,7 @@ it. The sender's "how" is shown as the sender's suggestion and never run.`,
 			if err != nil {
 				return err
 			}
-			if io.Interactive(g) && len(sets) == 0 && checksScreen != nil {
+			if checksScreen := io.screens().Checks; io.Interactive(g) && len(sets) == 0 && checksScreen != nil {
 				if err := passportThere(s, args[0]); err != nil {
 					return err
 				}

@@ -12,29 +12,23 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 )
 
-// runTTY runs tp as on a terminal, with every screen hook replaced by one
-// that records it was opened.
+// runTTY runs tp as on a terminal, with screens that record they were
+// opened.
 func runTTY(t *testing.T, env map[string]string, args ...string) (code exitCode, stderr string, opened []string) {
 	t.Helper()
-	saved := []any{runHome, runLandTUI, showScreen, asksScreen, checksScreen}
-	t.Cleanup(func() {
-		runHome = saved[0].(func(*cobra.Command, *IO, *globalOpts) error)
-		runLandTUI = saved[1].(func(*cobra.Command, *IO, *globalOpts, string, landOptions) error)
-		showScreen = saved[2].(func(*IO, *globalOpts, *store.Store, string) error)
-		asksScreen = saved[3].(func(*IO, *globalOpts, *store.Store, string) error)
-		checksScreen = saved[4].(func(*IO, *globalOpts, *store.Store, string) error)
-	})
-	runHome = func(*cobra.Command, *IO, *globalOpts) error { opened = append(opened, "home"); return nil }
-	runLandTUI = func(_ *cobra.Command, _ *IO, _ *globalOpts, file string, _ landOptions) error {
-		opened = append(opened, "land")
-		return nil
-	}
 	screen := func(name string) func(*IO, *globalOpts, *store.Store, string) error {
 		return func(*IO, *globalOpts, *store.Store, string) error { opened = append(opened, name); return nil }
 	}
-	showScreen, asksScreen, checksScreen = screen("show"), screen("asks"), screen("checks")
+	screens := &Screens{
+		Home: func(*cobra.Command, *IO, *globalOpts) error { opened = append(opened, "home"); return nil },
+		Land: func(_ *cobra.Command, _ *IO, _ *globalOpts, file string, _ landOptions) error {
+			opened = append(opened, "land")
+			return nil
+		},
+		Show: screen("show"), Asks: screen("asks"), Checks: screen("checks"),
+	}
 	var out, errb bytes.Buffer
-	io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }}
+	io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }, Screens: screens}
 	code = run(args, io)
 	return code, errb.String(), opened
 }

@@ -15,15 +15,12 @@ import (
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
-// runHome is plain `tp` on a terminal (the home screen); the UI wiring sets
-// it. Without a terminal, or with --plain or --json, `tp` prints the home
-// summary instead (runHomeSummary).
-var runHome func(cmd *cobra.Command, io *IO, g *globalOpts) error
-
-// homeCmd is what `tp` with no command does.
+// homeCmd is what `tp` with no command does: the home screen on a terminal
+// (io.Screens.Home); without a terminal, or with --plain or --json, the
+// home summary (runHomeSummary).
 func homeCmd(cmd *cobra.Command, io *IO, g *globalOpts) error {
-	if io.Interactive(g) && runHome != nil {
-		return runHome(cmd, io, g)
+	if home := io.screens().Home; io.Interactive(g) && home != nil {
+		return home(cmd, io, g)
 	}
 	return runHomeSummary(io, g)
 }

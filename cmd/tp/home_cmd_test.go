@@ -77,12 +77,10 @@ func TestScreenHooks(t *testing.T) {
 	}
 	id := v.Get("id").Text()
 	called := ""
-	old := asksScreen
-	defer func() { asksScreen = old }()
-	asksScreen = func(io *IO, g *globalOpts, s *store.Store, id string) error { called = "asks " + id; return nil }
+	screens := &Screens{Asks: func(io *IO, g *globalOpts, s *store.Store, id string) error { called = "asks " + id; return nil }}
 	tty := func(args ...string) {
 		var out, errb bytes.Buffer
-		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }})
+		run(args, &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }, Screens: screens})
 	}
 	tty("asks", id)
 	if called != "asks "+id {

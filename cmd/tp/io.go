@@ -4,7 +4,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/tp-dev/tp/internal/store"
 )
 
 // IO is the one place the command line touches the process's streams. Tests
@@ -16,17 +19,47 @@ type IO struct {
 	// TTY reports whether stdin and stdout are both terminals, so an
 	// interactive screen may open. Tests set it explicitly.
 	TTY bool
-	// Env reads the environment; tests pass their own map.
+	// Env reads the environment; tests pass their own map. The UI sees
+	// this environment too, never the process's directly.
 	Env func(string) string
+	// Screens are the interactive screens the commands may open (tui.go);
+	// nil means every command stays headless. main and the testscript
+	// entry point pass the real ones; tests pass their own.
+	Screens *Screens
+}
+
+// Screens are the terminal UI's entry points, passed into each command as
+// a dependency (cli/cli's Factory/runF pattern) so that the headless
+// command files never import the UI and tests can replace any of them. A
+// nil field means that command has no screen and prints plain text on a
+// terminal too. Each is used only when io.Interactive(g) and the command
+// was given nothing to change (no --answer/--drop/--set).
+type Screens struct {
+	Home   func(cmd *cobra.Command, io *IO, g *globalOpts) error // plain tp
+	Land   func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error
+	List   func(io *IO, g *globalOpts, s *store.Store) error
+	Show   func(io *IO, g *globalOpts, s *store.Store, id string) error
+	Asks   func(io *IO, g *globalOpts, s *store.Store, id string) error
+	Checks func(io *IO, g *globalOpts, s *store.Store, id string) error
+	Inbox  func(cmd *cobra.Command, io *IO, g *globalOpts) error // tp acts
+}
+
+// screens returns the injected screens, or none.
+func (o *IO) screens() Screens {
+	if o.Screens == nil {
+		return Screens{}
+	}
+	return *o.Screens
 }
 
 func stdIO() *IO {
 	return &IO{
-		In:  os.Stdin,
-		Out: os.Stdout,
-		Err: os.Stderr,
-		TTY: term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
-		Env: os.Getenv,
+		In:      os.Stdin,
+		Out:     os.Stdout,
+		Err:     os.Stderr,
+		TTY:     term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+		Env:     os.Getenv,
+		Screens: tuiScreens(),
 	}
 }
 

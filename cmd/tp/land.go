@@ -28,10 +28,8 @@ type landOptions struct {
 	TrustOwnFacts bool
 }
 
-// runLandTUI is set by the terminal UI; tp land uses it only when
-// io.Interactive(g). Every headless path below prints the plan and never
-// runs a check's how (D12).
-var runLandTUI func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error
+// tp land opens io.Screens.Land only when io.Interactive(g). Every headless
+// path below prints the plan and never runs a check's how (D12).
 
 // landJSON is tp land --json: one document.
 type landJSON struct {
@@ -68,11 +66,11 @@ credential-like strings and every repair the reader made are listed.
   tp land answers.taskpack.json --into TP-K7WF-3NQX`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if io.Interactive(g) && runLandTUI != nil {
+			if landTUI := io.screens().Land; io.Interactive(g) && landTUI != nil {
 				if err := pack.Precheck(args[0]); err != nil {
 					return safeErr(err) // a line and exit 1, not a screen
 				}
-				return runLandTUI(cmd, io, g, args[0], o)
+				return landTUI(cmd, io, g, args[0], o)
 			}
 			return safeErr(runLandPlain(io, g, args[0], o))
 		},

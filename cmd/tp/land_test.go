@@ -205,12 +205,10 @@ func TestCLIPlanGolden(t *testing.T) {
 // The TUI hook is used only on a terminal without --plain/--json.
 func TestLandTUIHook(t *testing.T) {
 	called := false
-	old := runLandTUI
-	t.Cleanup(func() { runLandTUI = old })
-	runLandTUI = func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error {
+	screens := &Screens{Land: func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error {
 		called = true
 		return nil
-	}
+	}}
 	dir := t.TempDir()
 	pk := filepath.Join(dir, "p.taskpack.json") // only its head is read before the TUI opens
 	if err := os.WriteFile(pk, []byte(`{"taskpack":"0.1"}`), 0o644); err != nil {
@@ -223,7 +221,7 @@ func TestLandTUIHook(t *testing.T) {
 	}{{true, nil, true}, {true, []string{"--plain"}, false}, {true, []string{"--json"}, false}, {false, nil, false}} {
 		called = false
 		var out, errb bytes.Buffer
-		io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: tc.tty, Env: func(string) string { return "" }}
+		io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: tc.tty, Env: func(string) string { return "" }, Screens: screens}
 		run(append([]string{"--store", dir, "land", pk}, tc.flags...), io)
 		if called != tc.want {
 			t.Errorf("tty=%v flags=%v: TUI called = %v", tc.tty, tc.flags, called)

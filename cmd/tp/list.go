@@ -32,7 +32,7 @@ that cannot be read are reported on stderr and skipped.`,
 			if err != nil {
 				return err
 			}
-			if io.Interactive(g) && listScreen != nil {
+			if listScreen := io.screens().List; io.Interactive(g) && listScreen != nil {
 				return listScreen(io, g, s)
 			}
 			entries, skipped, err := s.List()

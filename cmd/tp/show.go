@@ -29,7 +29,7 @@ decisions, artifacts, next steps, asks, landing checks and lineage.
 			if err != nil {
 				return err
 			}
-			if io.Interactive(g) && showScreen != nil {
+			if showScreen := io.screens().Show; io.Interactive(g) && showScreen != nil {
 				if err := passportThere(s, args[0]); err != nil {
 					return err
 				}

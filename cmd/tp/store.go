@@ -7,17 +7,6 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 )
 
-// Interactive screens for the home commands, the way runHome is for plain
-// `tp`: the UI wiring sets them; while one is nil its command prints plain
-// text on a terminal too. They are used only when io.Interactive(g) and the
-// command was given nothing to change (no --answer/--drop/--set).
-var (
-	listScreen   func(io *IO, g *globalOpts, s *store.Store) error
-	showScreen   func(io *IO, g *globalOpts, s *store.Store, id string) error
-	asksScreen   func(io *IO, g *globalOpts, s *store.Store, id string) error
-	checksScreen func(io *IO, g *globalOpts, s *store.Store, id string) error
-)
-
 // openStore opens the passport store the command line points at: --store,
 // else D15's default ($TP_STORE, $TASK_PASSPORT_STORE, the XDG data dir).
 func openStore(io *IO, g *globalOpts) (*store.Store, error) {

@@ -1,10 +1,9 @@
 package main
 
-// The terminal UI's wiring: the only place a tea.Program is built. It sets
-// the interactive hooks the commands expose (plain `tp`, tp land, tp asks,
-// and the principal's inbox when tp acts has one); each hook is used only
-// when io.Interactive(g), so --plain, --json and pipes keep their headless
-// output and never prompt.
+// The terminal UI's wiring: the only place a tea.Program is built. It makes
+// the Screens the commands are given (plain `tp`, tp land, tp asks, ...,
+// and the principal's inbox); each is used only when io.Interactive(g), so
+// --plain, --json and pipes keep their headless output and never prompt.
 
 import (
 	"context"
@@ -25,18 +24,18 @@ import (
 	"github.com/tp-dev/tp/ui/backend"
 )
 
-// The hooks are set in init, not from main: they are function values, set
-// once before any command runs and never changed after (tests swap and
-// restore them), and every entry point — main, the testscript "tp" command,
-// the tests calling run — gets the same wiring without repeating it.
-func init() {
-	runHome = homeTUI
-	runLandTUI = landTUI
-	asksScreen = asksTUI
-	checksScreen = checksTUI
-	showScreen = showTUI
-	listScreen = listTUI
-	runInbox = inboxTUI
+// tuiScreens are the real screens; stdIO passes them to every command
+// (main and the testscript "tp" command), tests pass their own.
+func tuiScreens() *Screens {
+	return &Screens{
+		Home:   homeTUI,
+		Land:   landTUI,
+		List:   listTUI,
+		Show:   showTUI,
+		Asks:   asksTUI,
+		Checks: checksTUI,
+		Inbox:  inboxTUI,
+	}
 }
 
 // uiTheme picks the theme for --theme, honouring NO_COLOR.
@@ -48,7 +47,14 @@ func uiTheme(io *IO, g *globalOpts) (*themes.Theme, error) {
 // envOf lets termenv read the same environment as the rest of tp.
 type environ struct{ get func(string) string }
 
-func (e environ) Environ() []string { return os.Environ() }
+// Environ lists the process environment only when tp reads the process's
+// own; an injected environment cannot be listed, so termenv sees none.
+func (e environ) Environ() []string {
+	if e.get == nil {
+		return os.Environ()
+	}
+	return nil
+}
 func (e environ) Getenv(k string) string {
 	if e.get == nil {
 		return os.Getenv(k)

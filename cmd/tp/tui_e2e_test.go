@@ -209,20 +209,13 @@ func TestTUIEndToEnd(t *testing.T) {
 	})
 }
 
-// hooksSetAtInit records whether tui.go's init set every hook (this file's
-// init runs after tui.go's); other tests may clear hooks later.
-var hooksSetAtInit bool
-
-func init() {
-	hooksSetAtInit = runLandTUI != nil && runInbox != nil && asksScreen != nil && checksScreen != nil && showScreen != nil
-}
-
-// The UI's hooks are set, and without a terminal every command stays
-// headless: plain `tp` prints the home summary instead of opening the home
-// screen.
+// The process's IO carries every screen, and without a terminal every
+// command stays headless: plain `tp` prints the home summary instead of
+// opening the home screen.
 func TestTUIHooksAndHeadlessFallback(t *testing.T) {
-	if !hooksSetAtInit {
-		t.Fatal("a UI hook is not set")
+	s := stdIO().Screens
+	if s == nil || s.Home == nil || s.Land == nil || s.List == nil || s.Show == nil || s.Asks == nil || s.Checks == nil || s.Inbox == nil {
+		t.Fatalf("stdIO's screens are not all set: %+v", s)
 	}
 	code, out, _ := runWith(map[string]string{"TP_STORE": t.TempDir(), "TP_ACTS": t.TempDir()})
 	if code != exitOK || !strings.Contains(out, "passports  none") || strings.Contains(out, "tp carries unfinished work") {

@@ -36,7 +36,7 @@ func TestLandFlagsStayHeadlessOnATerminal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{"TP_STORE": t.TempDir(), "TP_MACHINE": "beta", "TP_ACTOR": "bob", "NO_COLOR": "1"}
 			var out, errb bytes.Buffer
-			io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }}
+			io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, TTY: true, Env: func(k string) string { return env[k] }, Screens: tuiScreens()}
 			done := make(chan exitCode, 1)
 			go func() { done <- run(append([]string{"land", pack}, tc.args...), io) }()
 			var code exitCode
