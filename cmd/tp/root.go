@@ -128,6 +128,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 	// commands
 	)
 	tidyCommands(root, g)
+	completions(root, io, g)
 	return root, g
 }
 
