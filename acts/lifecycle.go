@@ -76,6 +76,7 @@ func Lifecycle(records []Record) (*ActState, error) {
 	needPath, needStale := chain(need)
 	setPath, setStale := chain(settle)
 	st.History = needPath
+	st.Settlements = setPath
 	st.Stale = append(needStale, setStale...)
 	sortRecords(st.Stale)
 

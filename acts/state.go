@@ -21,11 +21,12 @@ type ActState struct {
 	SettledRev   int    // terms_rev the current settlement was made against (0 when none)
 	Reopens      int    // reopened records in the settlement chain; the registrar's claim id is c:<key>:r<Reopens>
 
-	History   []Record // need records, oldest first (raised, amended…, withdrawn)
-	Claims    []Record // claimed records
-	Relations []Record // related records
-	Notes     []Record // note records
-	Stale     []Record // records whose supersedes did not name the current record of their chain: kept, reported, not applied
+	History     []Record // need records, oldest first (raised, amended…, withdrawn)
+	Settlements []Record // the settlement chain, oldest first (settled, reopened…); SignedBy says who signed each
+	Claims      []Record // claimed records
+	Relations   []Record // related records
+	Notes       []Record // note records
+	Stale       []Record // records whose supersedes did not name the current record of their chain: kept, reported, not applied
 }
 
 // Lifecycle states (D8).

@@ -587,6 +587,12 @@ func (s *InboxScreen) detail() []string {
 			st += th.Warn.Render(fmt.Sprintf(" · the terms changed after (settled at rev %d)", a.SettledRev))
 		}
 		out = append(out, st+th.Muted.Render(" · r reopens"))
+		// Who signed it (D19), on its own line: a fingerprint is long.
+		if a.SignedBy != "" {
+			out = append(out, th.Muted.Render("  signed by ")+line(a.SignedBy))
+		} else {
+			out = append(out, th.Warn.Render("  unsigned: the project has no principal"))
+		}
 	}
 	if a.Withdrawn && a.Status != "settled" {
 		for _, ln := range wrap("⊘ no longer needed, says the requester — drop it? (x drops; it stays open until you settle it)", s.w) {

@@ -197,3 +197,18 @@ func TestInboxPreviewScrolls(t *testing.T) {
 		t.Fatal("not written after scrolling")
 	}
 }
+
+// The inbox says who signed a settlement (D19), and says so when nobody did.
+func TestInboxShowsSigner(t *testing.T) {
+	for _, tc := range []struct{ signedBy, want string }{
+		{"alice SHA256:Zm9vYmFy", "signed by alice SHA256:Zm9vYmFy"},
+		{"", "unsigned: the project has no principal"},
+	} {
+		f := &fakeInbox{acts: []Act{{Key: "k-old", Project: "shop", Status: "settled", Outcome: "done", Text: "Buy the part", TermsRev: 1, SettledRev: 1, SignedBy: tc.signedBy}}}
+		d := newInboxApp(t, f)
+		d.keys("S")
+		if v := d.view(); !strings.Contains(v, tc.want) {
+			t.Fatalf("want %q in\n%s", tc.want, v)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 			if inbox := io.screens().Inbox; inbox != nil && io.Interactive(g) {
 				return inbox(cmd, io, g)
 			}
-			return runActsList(io, g, "")
+			return runActsList(io, g, actsListOpts{})
 		},
 	}
 	pf := cmd.PersistentFlags()
@@ -64,6 +64,7 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 		newActsPrincipalCmd(io, g),
 		newActsVerifyCmd(io, g),
 		newActsInitCmd(io, g),
+		newActsShowCmd(io, g),
 	)
 	return cmd
 }

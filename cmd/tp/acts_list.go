@@ -2,29 +2,79 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
+type actsListOpts struct {
+	project, status, since string
+}
+
 func newActsListCmd(io *IO, g *globalOpts) *cobra.Command {
-	var project string
+	o := actsListOpts{}
 	cmd := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--project P] [--status open|settled|all] [--since DATE]",
 		Short: "List the acts of the record log and their state",
 		Long: `List every act of the record log (or of one project) with its state:
 open, open with the need withdrawn (still waiting for a settlement, §2), or
-settled with its outcome. Claims waiting for the principal are shown under
-their act. Files of the log that are not valid records are reported on
-stderr and skipped.`,
+settled with its outcome, and who signed the settlement (D19). Claims
+waiting for the principal are shown under their act. Files of the log that
+are not valid records, and principal-side records whose signature did not
+verify, are reported on stderr and left out.
+
+--status keeps only open or only settled acts; --since DATE (YYYY-MM-DD or
+an RFC 3339 time) keeps acts with a record from DATE on.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runActsList(io, g, project)
+			return runActsList(io, g, o)
 		},
 	}
-	cmd.Flags().StringVar(&project, "project", "", "only this project")
+	cmd.Flags().StringVar(&o.project, "project", "", "only this project")
+	cmd.Flags().StringVar(&o.status, "status", "all", "open, settled or all")
+	cmd.Flags().StringVar(&o.since, "since", "", "only acts with a record from this date (YYYY-MM-DD) or time (RFC 3339) on")
 	return cmd
+}
+
+// actsSince parses --since: a date is its midnight UTC.
+func actsSince(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: a date (YYYY-MM-DD) or an RFC 3339 time", sanitize.Line(s))
+}
+
+// actsLastActivity is the latest ts among an act's records.
+func actsLastActivity(st *acts.ActState) time.Time {
+	var last time.Time
+	for _, list := range [][]acts.Record{st.History, st.Settlements, st.Claims, st.Notes, st.Relations, st.Stale} {
+		for _, r := range list {
+			if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil && t.After(last) {
+				last = t
+			}
+		}
+	}
+	return last
+}
+
+// actsSignerText says who signed the act's current settlement.
+func actsSignerText(st *acts.ActState) string {
+	n := len(st.Settlements)
+	if n == 0 {
+		return ""
+	}
+	if by := st.Settlements[n-1].SignedBy; by != nil {
+		return "signed by " + sanitize.Line(by.Principal) + " " + by.Fingerprint
+	}
+	return "unsigned (the project has no principal)"
 }
 
 type actsActJSON struct {
@@ -43,6 +93,9 @@ type actsActJSON struct {
 	Claims       []string `json:"claims"`
 	Notes        []string `json:"notes"`
 	Stale        []string `json:"stale"`
+	// SignedBy is who signed the current settlement (D19); null when
+	// there is none or it is unsigned.
+	SignedBy *acts.SignedBy `json:"signed_by"`
 }
 
 type actsListJSON struct {
@@ -51,12 +104,22 @@ type actsListJSON struct {
 	Problems []string      `json:"problems"`
 }
 
-func runActsList(io *IO, g *globalOpts, project string) error {
+func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
+	project := o.project
+	switch o.status {
+	case "", "all", acts.StatusOpen, acts.StatusSettled:
+	default:
+		return fmt.Errorf("--status %q: open, settled or all", sanitize.Line(o.status))
+	}
+	since, err := actsSince(o.since)
+	if err != nil {
+		return err
+	}
 	l, err := openActsLog(io, g)
 	if err != nil {
 		return err
 	}
-	if err := actsPull(io, g, l); err != nil {
+	if err = actsPull(io, g, l); err != nil {
 		return err
 	}
 	projects := []string{project}
@@ -74,11 +137,22 @@ func runActsList(io *IO, g *globalOpts, project string) error {
 			return err
 		}
 		probs = append(probs, ld.Problems...)
+		for _, rj := range ld.Rejected {
+			errs = append(errs, rj.String())
+		}
 		m, es := acts.States(ld.Records)
 		for _, e := range es {
 			errs = append(errs, e.Error())
 		}
-		states = append(states, actsSortedStates(m)...)
+		for _, st := range actsSortedStates(m) {
+			if (o.status == acts.StatusOpen || o.status == acts.StatusSettled) && st.Status != o.status {
+				continue
+			}
+			if !since.IsZero() && actsLastActivity(st).Before(since) {
+				continue
+			}
+			states = append(states, st)
+		}
 	}
 	problems := actsProblemStrings(probs)
 	for _, e := range errs {
@@ -113,6 +187,9 @@ func runActsList(io *IO, g *globalOpts, project string) error {
 				fmt.Fprintf(io.Out, "  claimed %s by %s: %s\n", sanitize.Line(c.Outcome), sanitize.Line(c.By), q(basis))
 			}
 		}
+		if signer := actsSignerText(st); signer != "" && st.Status == acts.StatusSettled {
+			fmt.Fprintf(io.Out, "  %s\n", signer)
+		}
 		if len(st.Stale) > 0 {
 			fmt.Fprintf(io.Out, "  %d stale record(s) set aside\n", len(st.Stale))
 		}
@@ -137,6 +214,11 @@ func toActsActJSON(st *acts.ActState) actsActJSON {
 	if st.Outcome != "" {
 		o := st.Outcome
 		a.Outcome = &o
+	}
+	if n := len(st.Settlements); n > 0 && st.Settlements[n-1].SignedBy != nil {
+		by := *st.Settlements[n-1].SignedBy
+		by.Principal = sanitize.Line(by.Principal)
+		a.SignedBy = &by
 	}
 	return a
 }

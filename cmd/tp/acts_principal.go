@@ -120,6 +120,19 @@ revision it answers. The next "tp acts sync" strikes the act's line.`,
 				return withHint(fmt.Errorf("settle needs --outcome"), "--outcome done, dropped or already_done")
 			}
 			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+				if sameAs != "" {
+					// §2: same_as names the item this repeats; it must be one.
+					found, err := actsHasKey(l, st.Project, sameAs)
+					if err != nil {
+						return nil, err
+					}
+					if !found {
+						return nil, withHint(fmt.Errorf("--same-as %s: no act with that key in project %s; nothing was written", sanitize.Line(sameAs), sanitize.Line(st.Project)),
+							"tp acts list --project "+sanitize.Line(st.Project)+" shows its acts")
+					}
+				} else if outcome == "already_done" {
+					fmt.Fprintf(io.Err, "tp: warning: already_done without --same-as: §2 says the settlement should name the item it repeats (--same-as KEY), if there is one\n")
+				}
 				return acts.BuildSettle(st, actsPrincipalSender(io), outcome, sameAs, note)
 			})
 		},
@@ -223,4 +236,18 @@ func actsCommitSubject(rs []acts.Record) string {
 		parts = append(parts, r.Type+" "+r.ID)
 	}
 	return fmt.Sprintf("tp acts: %s: %s", sanitize.Line(rs[0].Project), sanitize.Line(strings.Join(parts, ", ")))
+}
+
+// actsHasKey reports whether project's log holds any record for key.
+func actsHasKey(l *acts.Log, project, key string) (bool, error) {
+	ld, err := l.Load(project)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range ld.Records {
+		if r.Key == key {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/howrun"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
@@ -97,7 +98,27 @@ func inboxBackend(io *IO, g *globalOpts) ui.Inbox {
 	if err != nil {
 		return nil
 	}
-	return &backend.Inbox{Log: l, Build: principalRecords(io)}
+	return &backend.Inbox{Log: l, Build: principalRecords(io),
+		Sign: func(project string, rs []acts.Record, register bool) (string, error) {
+			s, tofu, err := actsAuthorize(io, g, l, project, register)
+			if err != nil {
+				return "", err
+			}
+			if rs != nil {
+				if err := acts.SignAll(rs, s); err != nil {
+					return "", err
+				}
+			}
+			if tofu == nil {
+				return "", nil
+			}
+			if !register {
+				return "Writing this will register your key: " + tofu.String(), nil
+			}
+			return tofu.String(), nil
+		},
+		AfterWrite: func(rs []acts.Record) error { return actsCommitPush(io, g, l, actsCommitSubject(rs)) },
+	}
 }
 
 // homeTUI is plain `tp` on a terminal.
@@ -216,6 +237,11 @@ func checksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 
 // inboxTUI is tp acts on a terminal: the principal's inbox.
 func inboxTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
+	if l, err := openActsLog(io, g); err == nil {
+		if err := actsPull(io, g, l); err != nil {
+			return err
+		}
+	}
 	inbox := inboxBackend(io, g)
 	if inbox == nil {
 		_, err := openActsLog(io, g)

@@ -120,7 +120,11 @@ func TestTUIEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	storeA, storeB, actsDir := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "acts")
 	alice := []string{"TP_STORE=" + storeA, "TP_MACHINE=alpha", "TP_ACTOR=alice", "NO_COLOR=1"}
-	bob := []string{"TP_STORE=" + storeB, "TP_MACHINE=beta", "TP_ACTOR=bob", "NO_COLOR=1", "TP_ACTS=" + actsDir, "TERM=xterm-256color"}
+	bobKey := filepath.Join(dir, "bob", "id_ed25519")
+	if err := writeTestKey(bobKey, "bob@beta"); err != nil {
+		t.Fatal(err)
+	}
+	bob := []string{"TP_STORE=" + storeB, "TP_MACHINE=beta", "TP_ACTOR=bob", "NO_COLOR=1", "TP_ACTS=" + actsDir, "TERM=xterm-256color", "TP_SIGNING_KEY=" + bobKey}
 
 	runTP(t, bin, dir, alice, "new", "--title", "Image pipeline", "--goal", "Generate product images", "--plain")
 	st, _ := store.Open(storeA)
@@ -193,6 +197,7 @@ func TestTUIEndToEnd(t *testing.T) {
 		tm.waitFor(text)
 		tm.keys("d")
 		tm.waitFor("Write this?")
+		tm.waitFor("register your key") // trust on first use, said before anything is written
 		tm.keys("y")
 		tm.waitFor("written: settled")
 		tm.keys("q")
@@ -205,6 +210,15 @@ func TestTUIEndToEnd(t *testing.T) {
 		st := states[acts.ProjectKey{Project: "shop", Key: key}]
 		if st == nil || st.Status != acts.StatusSettled || st.Outcome != "done" {
 			t.Fatalf("act not settled: %+v", st)
+		}
+		// The inbox signed it, and registered bob as the principal (D19).
+		if ld.Unauthenticated() || len(ld.Rejected) != 0 {
+			t.Fatalf("inbox settlement not signed: %v", ld.Rejected)
+		}
+		for _, r := range ld.Records {
+			if r.Type == acts.TypeSettled && (r.SignedBy == nil || r.SignedBy.Principal != "bob") {
+				t.Fatalf("settled by %+v", r.SignedBy)
+			}
 		}
 	})
 }

@@ -23,6 +23,15 @@ type Principal func(st *acts.ActState, a ui.Action) ([]acts.Record, error)
 type Inbox struct {
 	Log   *acts.Log
 	Build Principal
+	// Sign, when set, signs the principal-side records of rs in place for
+	// project (D19) and returns a notice for the person (trust on first
+	// use). With register false it only describes a registration (the
+	// preview); with true it makes it (just before the write). rs may be
+	// nil (register only).
+	Sign func(project string, rs []acts.Record, register bool) (notice string, err error)
+	// AfterWrite, when set, runs after the records are written (the acts
+	// dir's git commit and push, D20).
+	AfterWrite func(rs []acts.Record) error
 
 	// previewed keeps the records shown for an action, so the records
 	// written are exactly the ones the person saw (ids and timestamps
@@ -100,6 +109,11 @@ func actOf(st *acts.ActState) ui.Act {
 	for _, n := range st.Notes {
 		a.Notes = append(a.Notes, n.NoteText())
 	}
+	if n := len(st.Settlements); n > 0 {
+		if by := st.Settlements[n-1].SignedBy; by != nil {
+			a.SignedBy = by.Principal + " " + by.Fingerprint
+		}
+	}
 	return a
 }
 
@@ -132,9 +146,20 @@ func (in *Inbox) records(a ui.Action) ([]acts.Record, *acts.ActState, error) {
 	return rs, st, err
 }
 
+func (in *Inbox) sign(project string, rs []acts.Record, register bool) (string, error) {
+	if in.Sign == nil {
+		return "", nil
+	}
+	return in.Sign(project, rs, register)
+}
+
 // Preview returns the records the action would write, as canonical JSON.
 func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 	rs, _, err := in.records(a)
+	if err != nil {
+		return "", err
+	}
+	notice, err := in.sign(a.Project, rs, false)
 	if err != nil {
 		return "", err
 	}
@@ -145,6 +170,9 @@ func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 	in.previewed[a] = rs
 	in.mu.Unlock()
 	var b strings.Builder
+	if notice != "" {
+		b.WriteString(notice + "\n\n")
+	}
 	for _, r := range rs {
 		j, err := ojson.MarshalCanonical(r)
 		if err != nil {
@@ -161,14 +189,24 @@ func (in *Inbox) Apply(ctx context.Context, a ui.Action) (*ui.Act, error) {
 	rs, ok := in.previewed[a]
 	delete(in.previewed, a)
 	in.mu.Unlock()
+	var signMe []acts.Record // previewed records are signed already
 	if !ok {
 		var err error
 		if rs, _, err = in.records(a); err != nil {
 			return nil, err
 		}
+		signMe = rs
+	}
+	if _, err := in.sign(a.Project, signMe, true); err != nil {
+		return nil, err
 	}
 	for _, r := range rs {
 		if _, err := in.Log.WriteRecord(r); err != nil {
+			return nil, err
+		}
+	}
+	if in.AfterWrite != nil {
+		if err := in.AfterWrite(rs); err != nil {
 			return nil, err
 		}
 	}

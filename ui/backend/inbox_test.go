@@ -2,12 +2,15 @@ package backend
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/ui"
+	"golang.org/x/crypto/ssh"
 )
 
 func principal(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
@@ -89,5 +92,40 @@ func TestInboxWithoutBuilder(t *testing.T) {
 	in := &Inbox{Log: l}
 	if _, err := in.Preview(context.Background(), ui.Action{Kind: ui.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
 		t.Fatal("no builder, yet a preview")
+	}
+}
+
+// With Sign set, the inbox signs what it writes (registering the principal
+// only when the person confirms, never in a preview) and shows the signer.
+func TestInboxSignsSettlements(t *testing.T) {
+	ctx := context.Background()
+	l := acts.OpenLog(t.TempDir())
+	k := raise(t, l, "shop", "Pay the ACME invoice")
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, _ := ssh.NewSignerFromKey(priv)
+	registered := 0
+	in := &Inbox{Log: l, Build: principal, Sign: func(project string, rs []acts.Record, register bool) (string, error) {
+		if register {
+			registered++
+			if _, err := l.ChangePrincipal(project, acts.PrincipalAdded, "alice", signer.PublicKey(), signer, "ps:test", "2026-11-29T10:00:00Z", "n"); err != nil {
+				return "", err
+			}
+		}
+		return "first use", acts.SignAll(rs, signer)
+	}}
+	a := ui.Action{Kind: ui.ActSettle, Key: k, Project: "shop", Outcome: "done"}
+	text, err := in.Preview(ctx, a)
+	if err != nil || !strings.HasPrefix(text, "first use\n\n") || !strings.Contains(text, `"sig": "-----BEGIN SSH SIGNATURE-----`) {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if registered != 0 {
+		t.Fatal("a preview registered a principal")
+	}
+	act, err := in.Apply(ctx, a)
+	if err != nil || registered != 1 {
+		t.Fatalf("%v registered=%d", err, registered)
+	}
+	if act.Status != "settled" || !strings.HasPrefix(act.SignedBy, "alice SHA256:") {
+		t.Fatalf("%+v", act)
 	}
 }

@@ -321,6 +321,9 @@ type Act struct {
 	History      []Revision
 	Claims       []Claim
 	Notes        []string
+	// SignedBy says who signed the current settlement (D19): "alice
+	// SHA256:…"; "" when it is unsigned (a project without principal).
+	SignedBy string
 }
 
 // Revision is one need record.
