@@ -36,7 +36,7 @@ func (k LineKind) String() string {
 type Line struct {
 	Num  int    // 1-based line number
 	Text string // the line without its line end
-	End  string // "\n", "\r\n" or "" (last line without a line end)
+	End  string // "\n", "\r\n", "\r" (a bare CR) or "" (last line without a line end)
 	Kind LineKind
 
 	// Group headings: Group is the class the group becomes ("" when the
@@ -136,7 +136,10 @@ func Parse(doc []byte, p Profile) (*Document, error) {
 	return d, nil
 }
 
-// splitLines splits s into lines, keeping each line's end. A final line
+// splitLines splits s into lines, keeping each line's end. A line ends at
+// LF, CRLF or a bare CR — CommonMark's line endings, and what a person sees:
+// "One\r- [ ] [owner] Two" is two lines on a screen, so it is two lines
+// here, and a strike of the second never deletes the first. A final line
 // without a line end is kept; an empty document has no lines.
 func splitLines(s string) []Line {
 	lines := make([]Line, 0, strings.Count(s, "\n")+1)
@@ -144,6 +147,16 @@ func splitLines(s string) []Line {
 	for len(s) > 0 {
 		n++
 		i := strings.IndexByte(s, '\n')
+		limit := i
+		if limit < 0 {
+			limit = len(s)
+		}
+		if j := strings.IndexByte(s[:limit], '\r'); j >= 0 && j < limit-1 || j >= 0 && i < 0 {
+			// A bare CR: one not followed by the LF that ends this line.
+			lines = append(lines, Line{Num: n, Text: s[:j], End: "\r"})
+			s = s[j+1:]
+			continue
+		}
 		if i < 0 {
 			lines = append(lines, Line{Num: n, Text: s})
 			break

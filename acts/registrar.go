@@ -355,19 +355,25 @@ func insertLine(lines []Line, at int, text, eol string) []Line {
 	return lines
 }
 
-// lineEnd is the line end new lines get: CRLF when most lines use it.
+// lineEnd is the line end new lines get: the one most lines use (CRLF
+// documents stay CRLF, a CR-only document stays CR-only), LF on a tie.
 func (d *Document) lineEnd() string {
-	crlf, lf := 0, 0
+	crlf, lf, cr := 0, 0, 0
 	for i := range d.Lines {
 		switch d.Lines[i].End {
 		case "\r\n":
 			crlf++
 		case "\n":
 			lf++
+		case "\r":
+			cr++
 		}
 	}
-	if crlf > lf {
+	switch {
+	case crlf > lf && crlf >= cr:
 		return "\r\n"
+	case cr > lf && cr > crlf:
+		return "\r"
 	}
 	return "\n"
 }
