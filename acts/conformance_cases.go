@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 )
 
 // One function per fixture kind (docs/acts-fixtures.md).
@@ -339,7 +340,7 @@ func caseRun(c *fixtureCase) string {
 		for _, r := range log {
 			byID[r.ID] = r
 		}
-		return Run(RunInput{Document: doc, Profile: p, Project: project, Acts: acts, Acked: acked, Records: byID, Now: "2026-01-01T00:00:00Z"})
+		return Run(RunInput{Document: doc, Profile: p, Project: project, Acts: acts, Acked: acked, Records: byID, Now: fixtureNow(log)})
 	}
 	out, err := run([]byte(doc), log, acked)
 	if err != nil {
@@ -374,4 +375,18 @@ func caseRun(c *fixtureCase) string {
 		return "second run changed the document (I3): " + diffDocuments(string(out2.Document), string(out.Document))
 	}
 	return ""
+}
+
+// fixtureNow is the clock of a fixture run: a second after the latest
+// record of its log (a run comes after the records it reads, and the
+// registrar's step 5 reads the order of raised records), and never before
+// 2026-01-01.
+func fixtureNow(log []Record) string {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, r := range log {
+		if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil && !t.Before(now) {
+			now = t.Add(time.Second)
+		}
+	}
+	return now.Format(time.RFC3339)
 }

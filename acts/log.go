@@ -14,6 +14,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // The record log is the transport between the registrar and the principal
@@ -194,6 +195,10 @@ func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 	}
 	id, project := m["id"].(string), m["project"].(string)
 	data := ojson.Canonical(v)
+	if len(data) > maxRecordFile {
+		// A reader skips it (Load): writing it would make the act vanish.
+		return 0, fmt.Errorf("record log: record %q is %d bytes, more than the %d any reader takes; not written", sanitize.Line(id), len(data), maxRecordFile)
+	}
 	dir := l.RecordsDir(project)
 	path := l.RecordPath(project, id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {

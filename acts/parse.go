@@ -328,6 +328,13 @@ func (p Profile) labelled(t string) (class, body string, ok bool) {
 	return class, body, true
 }
 
+// MaxTaskTextBytes bounds a task's text. A record carries the text (terms,
+// restore_text), escaped as JSON, and a reader takes records of at most
+// maxRecordFile bytes: a line whose record would pass that is reported as
+// malformed instead of raised, so the registrar never writes a record its
+// own reader refuses (issue 11).
+const MaxTaskTextBytes = 64 << 10
+
 // task finishes a labelled or grouped item: marker, text, §6.1 (§5.3).
 func (p Profile) task(l *Line, class, body string, grouped bool) {
 	l.Class, l.Body, l.Grouped = class, body, grouped
@@ -345,6 +352,14 @@ func (p Profile) task(l *Line, class, body string, grouped bool) {
 		l.Key = key
 	case text == "":
 		l.Reason = "empty task: write what is to be done"
+	case len(text) > MaxTaskTextBytes:
+		// Its raised record would be larger than any record a reader takes
+		// (maxRecordFile): the act would vanish from every reader. Never
+		// raised; a marker it carries still holds its key (D16).
+		l.Reason = fmt.Sprintf("the task text is %d bytes, more than the %d a task line may hold: shorten it (put the detail in a linked file)", len(text), MaxTaskTextBytes)
+		if found {
+			l.Key = key
+		}
 	default:
 		l.Kind = KindTask
 		l.TaskText = text

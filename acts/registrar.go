@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -123,6 +124,7 @@ type registrar struct {
 	order         []string             // keys of the project's acts from the log, ascending
 	carry         map[string][]int     // key → indexes of the section's lines carrying it
 	fresh         map[string]bool      // keys raised by this run
+	arrived       map[int]bool         // task lines (by index) that carried no key when step 3 began
 	warnedSettled map[string]bool
 }
 
@@ -454,6 +456,12 @@ func (r *registrar) relink() {
 // after the sends succeeded (RunOutput).
 func (r *registrar) raise() {
 	carried := r.carry
+	r.arrived = map[int]bool{}
+	for i := range r.d.Lines {
+		if l := &r.d.Lines[i]; l.Kind == KindTask && l.Key == "" {
+			r.arrived[i] = true
+		}
+	}
 	for i := range r.d.Lines {
 		l := &r.d.Lines[i]
 		if l.Kind != KindTask || l.Class != ClassPrincipal || l.Key != "" {
@@ -649,7 +657,7 @@ func (r *registrar) reconcile(order []string) {
 			feats = r.taskFeatures()
 		}
 		f := features(a.Text)
-		if n, ok := feats.rewriteOf(f); ok {
+		if n, ok := feats.rewriteOf(f, func(i int, l *Line) bool { return r.mayBeRewriteOf(a, i, l) }); ok {
 			r.warn(Warning{Key: k, Line: n, Kind: WarnRewrite, Message: fmt.Sprintf("no line carries this key any more, and line %d looks like a rewrite of its terms (%q); nothing was sent — relabel or settle it by hand", n, a.Text)})
 			continue
 		}
@@ -668,6 +676,58 @@ func (r *registrar) reconcile(order []string) {
 	if claims > 0 && !r.d.HasSection {
 		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %d open act(s) are claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, claims)})
 	}
+}
+
+// mayBeRewriteOf reports whether line i (carrying key l.Key, or none) can
+// be where vanished act a's line went (§4 step 5): a line that arrived
+// without a key in this run, a line whose key the log does not know, or a
+// line whose act was raised after a's terms were last declared. A line whose
+// act was raised no later than a's terms — the two lines stood side by side
+// — is its own act, whatever it resembles: deleting a's line beside it is a
+// deletion, and gets its claim (issue 11). The test depends only on the
+// records, so a second run decides as the first did (I3).
+func (r *registrar) mayBeRewriteOf(a *ActState, i int, l *Line) bool {
+	if l.Key == "" || r.arrived[i] {
+		return true
+	}
+	if l.Key == a.Key {
+		return false
+	}
+	other := r.acts[l.Key]
+	if other == nil {
+		return true
+	}
+	raisedAt := ""
+	for _, h := range other.History {
+		if h.Type == TypeRaised {
+			raisedAt = h.TS
+			break
+		}
+	}
+	if raisedAt == "" {
+		return true
+	}
+	declaredAt := ""
+	for _, h := range a.History {
+		if h.ID == a.NeedID {
+			declaredAt = h.TS
+		}
+	}
+	return laterTS(raisedAt, declaredAt)
+}
+
+// laterTS reports whether timestamp x is strictly later than y (RFC 3339;
+// y empty: any x is later). Unreadable times compare as strings.
+func laterTS(x, y string) bool {
+	if y == "" {
+		return true
+	}
+	tx, ex := time.Parse(time.RFC3339Nano, x)
+	ty, ey := time.Parse(time.RFC3339Nano, y)
+	if ex != nil || ey != nil {
+		return x > y
+	}
+	return tx.After(ty)
 }
 
 // raisedOutside reports an act a requester raised itself, outside the
@@ -711,6 +771,7 @@ const (
 // vanished key is compared with it.
 type lineIndex struct {
 	lines []*Line
+	idx   []int // each line's index in the document
 	feats []*textFeatures
 }
 
@@ -836,16 +897,20 @@ func (r *registrar) taskFeatures() *lineIndex {
 	for i := range r.d.Lines {
 		if l := &r.d.Lines[i]; l.Kind == KindTask {
 			x.lines = append(x.lines, l)
+			x.idx = append(x.idx, i)
 		}
 	}
 	x.feats = make([]*textFeatures, len(x.lines))
 	return x
 }
 
-// rewriteOf returns the number of the first task line that looks like a
-// rewrite of a text with features f.
-func (x *lineIndex) rewriteOf(f textFeatures) (int, bool) {
+// rewriteOf returns the number of the first task line that may be (may)
+// and looks like a rewrite of a text with features f.
+func (x *lineIndex) rewriteOf(f textFeatures, may func(i int, l *Line) bool) (int, bool) {
 	for i, l := range x.lines {
+		if !may(x.idx[i], l) {
+			continue
+		}
 		if x.feats[i] == nil {
 			lf := features(l.TaskText)
 			x.feats[i] = &lf
