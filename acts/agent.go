@@ -87,13 +87,33 @@ func (l *Log) AgentWrite(ctx context.Context, project, key string, build func(*A
 	return r, next, err
 }
 
-// WaitSettled reads the act every poll until it is settled, ctx ends or
+// WaitOptions bound a wait for the principal's settlement.
+type WaitOptions struct {
+	Timeout time.Duration // how long to wait; 0 reads the act once
+	Poll    time.Duration // how often the log is read; default 250 ms
+	// Waiting, when set, is told the act is still open: on the first read
+	// that finds it unsettled (even when the timeout has passed by then),
+	// then at most every Every (default 10 s), so a client can show that
+	// the wait is alive.
+	Waiting func(st *ActState, waited time.Duration)
+	Every   time.Duration
+}
+
+// WaitSettled reads the act every poll until it is settled, ctx ends or the
 // timeout passes; it returns the last state read and whether it settled.
-func (l *Log) WaitSettled(ctx context.Context, project, key string, timeout, poll time.Duration) (*ActState, bool, error) {
-	if poll <= 0 {
-		poll = 250 * time.Millisecond
+// Only settlements the log accepts count: in a project with principals an
+// unsigned or forged settled record is rejected by Load and never ends the
+// wait (D19).
+func (l *Log) WaitSettled(ctx context.Context, project, key string, o WaitOptions) (*ActState, bool, error) {
+	if o.Poll <= 0 {
+		o.Poll = 250 * time.Millisecond
 	}
-	deadline := time.Now().Add(timeout)
+	if o.Every <= 0 {
+		o.Every = 10 * time.Second
+	}
+	start := time.Now()
+	deadline := start.Add(o.Timeout)
+	var told time.Time
 	for {
 		st, _, err := l.FindAct(project, key)
 		if err != nil {
@@ -102,11 +122,15 @@ func (l *Log) WaitSettled(ctx context.Context, project, key string, timeout, pol
 		if st.Status == StatusSettled {
 			return st, true, nil
 		}
+		if o.Waiting != nil && (told.IsZero() || time.Since(told) >= o.Every) {
+			told = time.Now()
+			o.Waiting(st, told.Sub(start))
+		}
 		left := time.Until(deadline)
 		if left <= 0 {
 			return st, false, nil
 		}
-		t := time.NewTimer(min(poll, left))
+		t := time.NewTimer(min(o.Poll, left))
 		select {
 		case <-ctx.Done():
 			t.Stop()

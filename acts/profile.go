@@ -115,6 +115,27 @@ func ProfileByName(name string, params map[string]string) (Profile, error) {
 	return Profile{}, fmt.Errorf("acts: unknown profile %q (known: %s)", name, strings.Join(ProfileNames(), ", "))
 }
 
+// ProfileFor is the profile a front end names: a built-in profile's name
+// and, for a profile that declares {principal_tag} (zh-hant), the
+// principal's tag. A tag given to a profile without that parameter is an
+// error, so a mistaken flag or argument does not pass silently. The command
+// line, the inbox and the MCP server all look profiles up here.
+func ProfileFor(name, principalTag string) (Profile, error) {
+	params := map[string]string{}
+	for _, d := range profileDefs {
+		if d.Name != name {
+			continue
+		}
+		if principalTag != "" {
+			if !containsString(d.Params, "principal_tag") {
+				return Profile{}, fmt.Errorf("acts: a principal tag does not apply to the %s profile", name)
+			}
+			params["principal_tag"] = principalTag
+		}
+	}
+	return ProfileByName(name, params)
+}
+
 // Instantiate fills the definition's parameters in and compiles its patterns.
 func (d ProfileDef) Instantiate(params map[string]string) (Profile, error) {
 	for k := range params {

@@ -192,3 +192,33 @@ func TestProfileValues(t *testing.T) {
 		t.Errorf("principal_tag must be regex-escaped in the pattern only: %+v", star)
 	}
 }
+
+// ProfileFor is the one lookup every front end uses: a tag only where the
+// profile declares {principal_tag}, and the declared one always needed.
+func TestProfileFor(t *testing.T) {
+	for _, c := range []struct {
+		name, tag string
+		want      string // error substring; "" for success
+	}{
+		{"en", "", ""},
+		{"zh-hant", "Owner", ""},
+		{"en", "Owner", "a principal tag does not apply to the en profile"},
+		{"zh-hant", "", "needs the parameter principal_tag"},
+		{"fr", "", "unknown profile"},
+		{"fr", "Owner", "unknown profile"},
+	} {
+		p, err := ProfileFor(c.name, c.tag)
+		if c.want == "" {
+			if err != nil || p.Name != c.name {
+				t.Errorf("ProfileFor(%q, %q) = %v, %v", c.name, c.tag, p.Name, err)
+			}
+			if c.tag != "" && p.Labels.Principal != c.tag {
+				t.Errorf("ProfileFor(%q, %q): principal label %q", c.name, c.tag, p.Labels.Principal)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ProfileFor(%q, %q) = %v; want error containing %q", c.name, c.tag, err, c.want)
+		}
+	}
+}

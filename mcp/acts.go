@@ -72,6 +72,7 @@ type actDoc struct {
 	Project    string `json:"project"`
 	Status     string `json:"status"`
 	Outcome    string `json:"outcome,omitempty"`
+	Settlement string `json:"settlement,omitempty"` // the settlement record's id, when settled
 	Need       string `json:"need"`
 	Text       string `json:"text"`
 	Due        string `json:"due,omitempty"`
@@ -81,8 +82,12 @@ type actDoc struct {
 }
 
 func actOf(st *acts.ActState) actDoc {
-	return actDoc{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome, Need: st.Need,
+	d := actDoc{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome, Need: st.Need,
 		Text: st.Text, Due: st.Due, Claims: len(st.Claims), Notes: len(st.Notes), DataNotice: DataNotice}
+	if st.Status == acts.StatusSettled {
+		d.Settlement = st.SettlementID
+	}
+	return d
 }
 
 func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error) {
@@ -102,11 +107,7 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	if in.Profile == "" {
 		in.Profile = "en"
 	}
-	params := map[string]string{}
-	if in.PrincipalTag != "" {
-		params["principal_tag"] = in.PrincipalTag
-	}
-	prof, err := acts.ProfileByName(in.Profile, params)
+	prof, err := acts.ProfileFor(in.Profile, in.PrincipalTag)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +236,13 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	st, settled, err := l.WaitSettled(ctx, in.Project, in.Key, timeout, 0)
+	opts := acts.WaitOptions{Timeout: timeout}
+	if progress := progressOf(ctx); progress != nil {
+		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
+			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %d claims)", st.Key, st.Status, len(st.Claims)))
+		}
+	}
+	st, settled, err := l.WaitSettled(ctx, in.Project, in.Key, opts)
 	if err != nil {
 		return nil, err
 	}

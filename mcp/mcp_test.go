@@ -48,10 +48,17 @@ func env(t *testing.T, store, machine string) []string {
 // connect starts `tp mcp` with env and initialises a client session.
 func connect(t *testing.T, environ []string, version string) *sdk.ClientSession {
 	t.Helper()
+	return connectWith(t, environ, version, nil)
+}
+
+// connectWith is connect with the client's options (handlers for the
+// server's notifications).
+func connectWith(t *testing.T, environ []string, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
 	cmd := exec.Command(tpBin, "mcp")
 	cmd.Env = environ
 	cmd.Stderr = &testLog{t: t}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: version})

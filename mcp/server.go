@@ -139,6 +139,13 @@ func (s *Server) add(name, desc string, h hints, schema string, fn handler) {
 				res, err = errorResult(fmt.Errorf("%s failed inside tp (a bug): %v", name, r)), nil
 			}
 		}()
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			ctx = context.WithValue(ctx, progressKey{}, progressFunc(func(progress, total float64, msg string) {
+				// A client that went away is not this call's failure.
+				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+					ProgressToken: tok, Progress: progress, Total: total, Message: sanitize.Line(msg)})
+			}))
+		}
 		out, err := fn(ctx, req.Params.Arguments)
 		if err != nil {
 			return errorResult(err), nil
@@ -152,6 +159,19 @@ func (s *Server) add(name, desc string, h hints, schema string, fn handler) {
 			StructuredContent: json.RawMessage(b),
 		}, nil
 	})
+}
+
+// progressFunc reports how a long call is going (notifications/progress);
+// it is in a call's context only when the client asked for progress with a
+// progressToken.
+type progressFunc func(progress, total float64, message string)
+
+type progressKey struct{}
+
+// progressOf is the call's progress reporter, or nil.
+func progressOf(ctx context.Context) progressFunc {
+	f, _ := ctx.Value(progressKey{}).(progressFunc)
+	return f
 }
 
 // errorResult is a failed call as the protocol wants it: a result with

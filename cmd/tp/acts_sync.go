@@ -55,25 +55,6 @@ as warnings.`,
 	return cmd
 }
 
-// actsProfile builds the profile the flags name.
-func actsProfile(name, tag string) (acts.Profile, error) {
-	params := map[string]string{}
-	for _, d := range acts.ProfileDefs() {
-		if d.Name != name {
-			continue
-		}
-		for _, p := range d.Params {
-			if p == "principal_tag" && tag != "" {
-				params[p] = tag
-			}
-		}
-		if tag != "" && len(params) == 0 {
-			return acts.Profile{}, fmt.Errorf("--principal-tag does not apply to the %s profile", name)
-		}
-	}
-	return acts.ProfileByName(name, params)
-}
-
 func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	if o.project == "" {
 		return withHint(errors.New("sync needs --project: the project is part of every key (§6.1)"), "tp acts sync STATE.md --project NAME")
@@ -81,7 +62,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	if strings.ContainsAny(o.project, "/\\\x00\r\n") || strings.TrimSpace(o.project) != o.project {
 		return fmt.Errorf("--project %q: a project name is one line without slashes or surrounding spaces", sanitize.Line(o.project))
 	}
-	prof, err := actsProfile(o.profile, o.principalTag)
+	prof, err := acts.ProfileFor(o.profile, o.principalTag)
 	if err != nil {
 		return err
 	}
@@ -211,7 +192,7 @@ does (§5.2–§5.4) and report each malformed line with its number and a
 reason a person can act on. Exits 1 when there is any.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prof, err := actsProfile(profile, tag)
+			prof, err := acts.ProfileFor(profile, tag)
 			if err != nil {
 				return err
 			}
