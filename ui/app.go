@@ -192,7 +192,7 @@ func (a *App) View() string {
 	} else if a.fullHelp {
 		helpView = strings.Join(a.fullHelpLines(), "\n")
 	} else {
-		helpView = a.help.ShortHelpView(append(top.ShortHelp(), a.c.Keys.Help, a.c.Keys.Quit))
+		helpView = a.shortHelp(top.ShortHelp())
 	}
 	hl := strings.Split(helpView, "\n")
 	for i := range hl {
@@ -237,4 +237,24 @@ func (a *App) fullHelpKeys() [][]key.Binding {
 		}
 	}
 	return out
+}
+
+// shortHelp is the help line: the screen's keys, then ? and q, which are
+// always shown whole — when the screen's keys do not all fit, they are cut
+// (with …) so that the key to the full list stays in sight.
+func (a *App) shortHelp(keys []key.Binding) string {
+	q := a.c.Keys.Quit
+	q.SetHelp(q.Help().Key, "quit")
+	globals := a.help.ShortHelpView([]key.Binding{a.c.Keys.Help, q})
+	if len(keys) == 0 {
+		return globals
+	}
+	sep := a.c.Theme.Help.ShortSeparator.Render(a.help.ShortSeparator)
+	h := a.help
+	h.Width = max(a.c.Width-lipgloss.Width(globals)-lipgloss.Width(sep), 1)
+	screen := h.ShortHelpView(keys)
+	if screen == "" {
+		return globals
+	}
+	return screen + sep + globals
 }

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/components"
 	"github.com/tp-dev/tp/ui/landing"
 )
 
@@ -17,19 +19,36 @@ type ChecksLoadedMsg struct {
 
 // ChecksSavedMsg is sent by the checks screen when the statuses were saved.
 type ChecksSavedMsg struct {
+	Sheet *CheckSheet // the checks as saved
 	Saved int
 	Err   error
 }
 
-// ChecksScreenKeys are the checks screen's own keys, beside the step's.
+// ChecksScreenKeys are the checks screen's own keys, beside the step's: the
+// same way to save as the asks screen (review, then confirm).
 type ChecksScreenKeys struct {
-	Save, Back key.Binding
+	List        ListKeys // scroll a review longer than the screen
+	Write, Back key.Binding
+	Yes, No     key.Binding
+	Finish      key.Binding
+}
+
+// DefaultChecksScreenKeys returns the checks screen's keys.
+func DefaultChecksScreenKeys() ChecksScreenKeys {
+	return ChecksScreenKeys{
+		List:   DefaultListKeys(),
+		Write:  kb([]string{"w"}, "w", "review and save…"),
+		Back:   kb([]string{"esc"}, "esc", "back"),
+		Yes:    kb([]string{"y"}, "y", "save"),
+		No:     kb([]string{"n", "esc"}, "n/esc", "back, nothing saved"),
+		Finish: kb([]string{"enter", "esc"}, "enter/esc", "back"),
+	}
 }
 
 // ChecksScreen is `tp checks ID` on a terminal: the landing walkthrough's
 // checks step over a stored passport, with the sender's `how` run only
-// after the same confirmation as when landing (D12), and the statuses the
-// person attests saved with w.
+// after the same confirmation as when landing (D12), and what the person
+// attests reviewed with w and saved with y, as on the asks screen.
 type ChecksScreen struct {
 	c       *Common
 	id      string
@@ -40,21 +59,21 @@ type ChecksScreen struct {
 	step    *landing.ChecksStep
 	err     error
 	status  string
+	review  bool // the changes are shown, waiting for y
+	revOff  int  // scroll offset of the review
+	saving  bool
 }
 
 // NewChecks returns the checks screen for passport id.
 func NewChecks(c *Common, id string) *ChecksScreen {
-	s := &ChecksScreen{c: c, id: id, keys: ChecksScreenKeys{
-		Save: kb([]string{"w"}, "w", "save statuses"),
-		Back: kb([]string{"esc"}, "esc", "back"),
-	}}
+	s := &ChecksScreen{c: c, id: id, keys: DefaultChecksScreenKeys()}
 	s.SetSize(c.Width, c.Height-chrome)
 	return s
 }
 
 func (s *ChecksScreen) Title() string { return "checks " + line(s.id) }
 func (s *ChecksScreen) Capturing() bool {
-	return s.step != nil && s.step.Capturing()
+	return !s.review && s.step != nil && s.step.Capturing()
 }
 func (s *ChecksScreen) Busy() bool { return s.step != nil && s.step.Busy() }
 func (s *ChecksScreen) SetSize(w, h int) {
@@ -63,20 +82,36 @@ func (s *ChecksScreen) SetSize(w, h int) {
 		s.step.SetSize(w, h-2, h-2)
 	}
 }
+
+// ShortHelp lists the keys of what the screen shows now.
 func (s *ChecksScreen) ShortHelp() []key.Binding {
-	if s.step == nil {
-		return nil
-	}
-	if s.step.Modal() || s.step.Busy() {
+	k := s.keys
+	switch {
+	case s.step == nil:
+		return []key.Binding{k.Finish}
+	case s.review:
+		if len(s.changes()) > s.reviewHeight() {
+			return []key.Binding{k.Yes, k.No, k.List.Down, k.List.Up}
+		}
+		return []key.Binding{k.Yes, k.No}
+	case s.step.Modal() || s.step.Busy():
 		return s.step.ShortHelp()
 	}
-	return append(s.step.ShortHelp(), s.keys.Save)
+	return append(s.step.ShortHelp(), k.Write, k.Back)
 }
+
+// FullHelp lists every key of what the screen shows now.
 func (s *ChecksScreen) FullHelp() [][]key.Binding {
-	if s.step == nil {
-		return nil
+	k := s.keys
+	switch {
+	case s.step == nil:
+		return [][]key.Binding{{k.Finish}}
+	case s.review:
+		return [][]key.Binding{{k.Yes, k.No}, {k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown}}
+	case s.step.Modal() || s.step.Busy():
+		return s.step.FullHelp()
 	}
-	return append(s.step.FullHelp(), []key.Binding{s.keys.Save})
+	return append(s.step.FullHelp(), []key.Binding{k.Write, k.Back})
 }
 
 // Decisions are the statuses attested so far.
@@ -86,6 +121,9 @@ func (s *ChecksScreen) Decisions() map[string]CheckDecision {
 	}
 	return s.session.Decisions().Checks
 }
+
+// Sheet is the passport's checks as last read or saved.
+func (s *ChecksScreen) Sheet() *CheckSheet { return s.sheet }
 
 // Init reads the passport's checks.
 func (s *ChecksScreen) Init() tea.Cmd {
@@ -104,6 +142,9 @@ func (s *ChecksScreen) Init() tea.Cmd {
 // stays as it was (D12).
 func (s *ChecksScreen) changes() map[string]CheckDecision {
 	out := map[string]CheckDecision{}
+	if s.sheet == nil {
+		return out
+	}
 	for _, c := range s.sheet.Checks {
 		d, ok := s.session.Checks[c.ID]
 		if !ok {
@@ -119,55 +160,64 @@ func (s *ChecksScreen) changes() map[string]CheckDecision {
 	return out
 }
 
+// setSheet shows sh: the checks as read, or as saved — the new version, its
+// statuses and recorded runs, with nothing left unsaved.
+func (s *ChecksScreen) setSheet(sh *CheckSheet) {
+	s.sheet = sh
+	plan := &Plan{File: s.id, Origin: sh.Origin, Checks: sh.Checks}
+	if s.session == nil {
+		s.session = landing.NewSession(s.c, plan)
+		if sh.FilesDir != "" {
+			s.session.Dir = sh.FilesDir // where the luggage is
+		}
+		s.step = landing.NewChecksStep(s.session)
+	} else {
+		s.session.Checks = map[string]CheckDecision{}
+		s.session.SetPlan(plan)
+	}
+	s.SetSize(s.w, s.h)
+}
+
 // Update handles messages.
 func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ChecksLoadedMsg:
-		s.sheet, s.err = msg.Sheet, msg.Err
-		if s.sheet != nil {
-			s.session = landing.NewSession(s.c, &Plan{File: s.id, Origin: s.sheet.Origin, Checks: s.sheet.Checks})
-			if s.sheet.FilesDir != "" {
-				s.session.Dir = s.sheet.FilesDir // where the luggage is
-			}
-			s.step = landing.NewChecksStep(s.session)
-			s.SetSize(s.w, s.h)
+		s.err = msg.Err
+		if msg.Sheet != nil {
+			s.setSheet(msg.Sheet)
 		}
 		return s, nil
 	case ChecksSavedMsg:
+		s.saving, s.review = false, false
 		if msg.Err != nil {
 			s.err = msg.Err
 			return s, nil
 		}
 		s.err = nil
-		s.status = fmt.Sprintf("✓ saved (checks changed: %d)", msg.Saved)
-		for i, c := range s.sheet.Checks {
-			if d, ok := s.session.Checks[c.ID]; ok && d.Status != "" {
-				s.sheet.Checks[i].Status = d.Status
-			}
-			// A run is saved once; another run makes it a change again.
-			if d, ok := s.session.Checks[c.ID]; ok && d.Ran {
-				d.Ran = false
-				s.session.Checks[c.ID] = d
-			}
+		if msg.Sheet != nil {
+			s.setSheet(msg.Sheet)
 		}
+		s.status = fmt.Sprintf("✓ saved as version %d (%s changed)", s.sheet.Version, components.Count(msg.Saved, "check", "checks"))
 		return s, nil
 	case tea.KeyMsg:
 		if s.step == nil {
-			if key.Matches(msg, s.keys.Back) || msg.Type == tea.KeyEnter {
+			if key.Matches(msg, s.keys.Finish) {
 				return s, pop
 			}
 			return s, nil
 		}
+		if s.review {
+			return s, s.reviewKey(msg)
+		}
 		if !s.step.Modal() && !s.step.Busy() {
 			switch {
-			case key.Matches(msg, s.keys.Save):
-				ch := s.changes()
-				if len(ch) == 0 {
+			case key.Matches(msg, s.keys.Write):
+				if len(s.changes()) == 0 {
 					s.status = "nothing to save"
 					return s, nil
 				}
-				src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
-				return s, func() tea.Msg { return ChecksSavedMsg{Saved: len(ch), Err: src.SaveChecks(ctx, id, ch)} }
+				s.review, s.revOff, s.status = true, 0, ""
+				return s, nil
 			case key.Matches(msg, s.keys.Back):
 				return s, pop
 			}
@@ -180,7 +230,65 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return s, s.step.Update(msg)
 }
 
-// View draws the passport line, the checks and the save state.
+func (s *ChecksScreen) reviewKey(msg tea.KeyMsg) tea.Cmd {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Yes) && !s.saving:
+		s.saving = true
+		ch := s.changes()
+		src, ctx, id := s.c.Deps.Checks, s.c.Ctx, s.id
+		return func() tea.Msg {
+			sh, err := src.SaveChecks(ctx, id, ch)
+			return ChecksSavedMsg{Sheet: sh, Saved: len(ch), Err: err}
+		}
+	case key.Matches(msg, k.No) && !s.saving:
+		s.review = false
+	default:
+		n := len(s.reviewRows())
+		if off, ok := k.List.move(msg, s.revOff, n, s.reviewHeight()); ok {
+			s.revOff = components.Clamp(off, n, s.reviewHeight())
+		}
+	}
+	return nil
+}
+
+// reviewHeight is how many changes the review shows at once: the screen less
+// the header, the question, the "more" line and the closing prompt.
+func (s *ChecksScreen) reviewHeight() int { return max(s.h-7, 1) }
+
+// reviewRows are the changes, one or more rows each, in the sheet's order.
+func (s *ChecksScreen) reviewRows() []string {
+	th := s.c.Theme
+	ch := s.changes()
+	var rows []string
+	for _, c := range s.sheet.Checks {
+		d, ok := ch[c.ID]
+		if !ok {
+			continue
+		}
+		var what []string
+		if d.Status != "" {
+			what = append(what, line(d.Status))
+		}
+		if d.Ran {
+			ran := "ran the sender's command"
+			if d.Command != c.How {
+				ran = "ran your command"
+			}
+			what = append(what, fmt.Sprintf("%s (exit %d)", ran, d.Exit))
+		}
+		rows = append(rows, "  "+th.Muted.Render(line(c.ID))+" → "+strings.Join(what, " · "))
+		if d.Ran && d.Command != c.How {
+			for _, ln := range wrap(d.Command, s.w-6) {
+				rows = append(rows, "      "+th.Data.Render(ln))
+			}
+		}
+	}
+	return rows
+}
+
+// View draws the passport line, the checks and the save state, or the
+// review of the changes.
 func (s *ChecksScreen) View() string {
 	th := s.c.Theme
 	if s.sheet == nil {
@@ -189,16 +297,32 @@ func (s *ChecksScreen) View() string {
 		}
 		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
 	}
-	head := th.Title.Render(line(s.sheet.ID)) + " " + line(s.sheet.Title)
-	if n := len(s.changes()); n > 0 {
-		head += th.Warn.Render(fmt.Sprintf(" · %d unsaved (w saves, q quits without saving)", n))
+	head := th.Title.Render(line(s.sheet.ID)) + " " + line(s.sheet.Title) + th.Muted.Render(fmt.Sprintf(" · version %d", s.sheet.Version))
+	if s.review {
+		out := []string{fit(head, s.w), "", th.Warn.Render("Save these changes to " + line(s.sheet.ID) + "?")}
+		rows := s.reviewRows()
+		vis, off := window(rows, s.revOff, s.reviewHeight())
+		out = append(out, vis...)
+		if len(rows) > len(vis) {
+			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
+		}
+		out = append(out, "")
+		for _, ln := range wrap("checked_by and checked_at are recorded with each status; a command you ran is recorded with its exit status and when it ran. y saves · n/esc goes back", s.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
+		if s.err != nil {
+			out = append(out, "", th.Error.Render("✗ ")+line(s.err.Error()))
+		}
+		return pad(out, s.w, s.h)
 	}
 	foot := ""
-	switch {
+	switch n := len(s.changes()); {
 	case s.err != nil:
 		foot = th.Error.Render("✗ ") + line(s.err.Error())
 	case s.status != "":
 		foot = th.Pass.Render(s.status)
+	case n > 0:
+		foot = th.Warn.Render(components.Count(n, "unsaved change", "unsaved changes")) + th.Muted.Render(" · w to review and save · q quits without saving")
 	}
 	return fit(head, s.w) + "\n" + s.step.View() + "\n" + fit(foot, s.w)
 }

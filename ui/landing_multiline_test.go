@@ -190,7 +190,7 @@ func TestChecksScreenMultiLineEdit(t *testing.T) {
 	d.keys("ctrl+s")
 	want := twoLineHow + "\necho third-line"
 	hasLines(t, d.view(), strings.Split(want, "\n")...)
-	d.keys("y", "p", "w")
+	d.keys("y", "p", "w", "y")
 	if len(rr.got) != 1 || rr.got[0].Command != want {
 		t.Fatalf("ran %+v", rr.got)
 	}

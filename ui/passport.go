@@ -93,11 +93,17 @@ func (s *PassportScreen) Init() tea.Cmd {
 func (s *PassportScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case PassportLoadedMsg:
-		s.view, s.err = msg.View, msg.Err
+		if msg.View != nil || s.view == nil {
+			s.view = msg.View
+		}
+		s.err = msg.Err
 		if s.view != nil {
 			s.render()
 		}
 		return s, nil
+	case ResumedMsg:
+		// The asks or checks screen above may have saved a new version.
+		return s, s.Init()
 	case tea.KeyMsg:
 		switch {
 		case msg.String() == "esc":

@@ -22,6 +22,7 @@ type (
 	LuggageFile    = common.LuggageFile
 	Decisions      = common.Decisions
 	CheckDecision  = common.CheckDecision
+	CheckRun       = common.CheckRun
 	Landed         = common.Landed
 	MergePlan      = common.MergePlan
 	Refusal        = common.Refusal

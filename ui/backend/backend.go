@@ -496,13 +496,14 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 	}
 	p := st.Passport()
 	o := st.V.Get("landed_from").Get("origin")
-	sh := &ui.CheckSheet{ID: p.ID(), Title: p.Title(),
+	sh := &ui.CheckSheet{ID: p.ID(), Title: p.Title(), Version: st.Version,
 		Origin: ui.Origin{Actor: o.Get("actor").Text(), Machine: o.Get("machine").Text(), Harness: o.Get("harness").Text()}}
 	if sh.ID == "" {
 		sh.ID = id
 	}
 	for _, x := range store.Checks(st.V) {
-		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(), Status: store.CheckStatus(x)})
+		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(),
+			Status: store.CheckStatus(x), Run: checkRun(x.V.Get("run"))})
 	}
 	// The checks run where the passport's luggage is (issue 10).
 	dir := st.V.Get("landed_from").Get("files_dir").Text()
@@ -515,16 +516,30 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 	return sh, nil
 }
 
+// checkRun reads a check's recorded run (store.RecordCheckRun); nil when
+// none was recorded.
+func checkRun(v *ojson.Value) *ui.CheckRun {
+	if v.Obj() == nil {
+		return nil
+	}
+	exit, _ := v.Get("exit_code").Int()
+	edited, _ := v.Get("edited").Bool()
+	return &ui.CheckRun{Command: v.Get("command").Text(), Edited: edited, Exit: int(exit),
+		By: v.Get("ran_by").Text(), At: v.Get("ran_at").Text()}
+}
+
 // SaveChecks records the attested statuses, and the commands the person
 // confirmed and ran (D12), together, or none of them (landing.EditChecks,
-// the job tp checks runs too).
-func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) error {
+// the job tp checks runs too), and returns the checks as saved.
+func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) (*ui.CheckSheet, error) {
 	req := landing.ChecksRequest{ID: id, By: store.By(c.Actor, c.Machine)}
 	for k, d := range checks {
 		req.Edits = append(req.Edits, landing.CheckEdit{ID: k, Status: d.Status, Ran: d.Ran, Command: d.Command, Exit: d.Exit, At: d.RanAt})
 	}
-	_, err := landing.EditChecks(ctx, c.Store, req)
-	return err
+	if _, err := landing.EditChecks(ctx, c.Store, req); err != nil {
+		return nil, err
+	}
+	return c.LoadChecks(ctx, id)
 }
 
 // Passports is ui.PassportSource over a home store.

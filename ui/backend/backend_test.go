@@ -247,7 +247,10 @@ func TestChecksAdapter(t *testing.T) {
 	if err != nil || len(sh.Checks) != 1 || sh.Checks[0].Status != "pending" || sh.Origin.By() != "alice@alpha" {
 		t.Fatalf("%v %+v", err, sh)
 	}
-	if err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{sh.Checks[0].ID: {Status: "skipped"}}); err != nil {
+	if sh.Checks[0].Run != nil {
+		t.Fatalf("a check nobody ran has a run: %+v", sh.Checks[0].Run)
+	}
+	if _, err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{sh.Checks[0].ID: {Status: "skipped"}}); err != nil {
 		t.Fatal(err)
 	}
 	sh, _ = c.LoadChecks(ctx, landed.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
@@ -93,10 +94,18 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 		{"", ch.How, false, "pending"},
 		{"passed", ch.How + " # mine", true, "passed"},
 	} {
-		err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{ch.ID: {Status: tc.status, Ran: true, Command: tc.command, Exit: 2}})
+		at := time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
+		saved, err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{ch.ID: {Status: tc.status, Ran: true, Command: tc.command, Exit: 2, RanAt: at}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The sheet returned is the one saved: its new version and the run
+		// as recorded, for the screen to show (issue 10).
+		want := ui.CheckRun{Command: tc.command, Edited: tc.edited, Exit: 2, By: "carol@gamma", At: "2026-11-30T09:15:00Z"}
+		if saved.Version != sh.Version+1 || saved.Checks[0].Run == nil || *saved.Checks[0].Run != want || saved.Checks[0].Status != tc.wantStatus {
+			t.Fatalf("returned version %d (was %d), run %+v, status %s", saved.Version, sh.Version, saved.Checks[0].Run, saved.Checks[0].Status)
+		}
+		sh = saved
 		bs, _ := b.Get(landed.ID)
 		x := store.Checks(bs.V)[0]
 		run := x.V.Get("run")

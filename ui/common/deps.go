@@ -132,6 +132,19 @@ type Check struct {
 	How      string // the sender's suggestion; may be empty
 	Required bool
 	Status   string // pending, passed, failed, skipped
+	// Run is the command recorded with the check of a stored passport,
+	// when one was run for it (D12); nil for a pack's checks.
+	Run *CheckRun
+}
+
+// CheckRun is a run recorded on a stored landing check: what ran, whether
+// it was the person's edit of the sender's how, its exit status, who ran
+// it and when (run.ran_at).
+type CheckRun struct {
+	Command string
+	Edited  bool
+	Exit    int
+	By, At  string
 }
 
 // Fact is a passport fact (§4.2) as the core sealed it.
@@ -283,13 +296,15 @@ type PassportView struct {
 type ChecksStore interface {
 	LoadChecks(ctx context.Context, id string) (*CheckSheet, error)
 	// SaveChecks records what the person attests, by check id: the status
-	// when set, and the command they ran when Ran (D12).
-	SaveChecks(ctx context.Context, id string, checks map[string]CheckDecision) error
+	// when set, and the command they ran when Ran (D12), with one
+	// expected-version save; it returns the checks as saved.
+	SaveChecks(ctx context.Context, id string, checks map[string]CheckDecision) (*CheckSheet, error)
 }
 
 // CheckSheet is one passport's landing checks and who suggested their how.
 type CheckSheet struct {
 	ID, Title string
+	Version   int64
 	Origin    Origin // the sender the passport was landed from
 	Checks    []Check
 	// FilesDir is the passport's luggage folder, when it has one: its

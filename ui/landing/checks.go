@@ -108,7 +108,7 @@ func (m *ChecksStep) ShortHelp() []key.Binding {
 	case m.dialog.open:
 		return m.dialog.shortHelp()
 	}
-	return []key.Binding{m.keys.Run, m.keys.Pass, m.keys.Fail, m.keys.Skip}
+	return []key.Binding{c.KB([]string{"r"}, "r", "run…"), c.KB([]string{"p", "f", "s"}, "p/f/s", "passed/failed/skipped")}
 }
 
 // FullHelp lists every key of the step.
@@ -355,8 +355,8 @@ func (m *ChecksStep) headLines() []string {
 			out = append(out, th.Warn.Render("stopping…"))
 		}
 	} else if r, ok := m.results[ch.ID]; ok {
-		who := "the sender's command"
-		if d := m.s.Checks[ch.ID]; d.Command != ch.How {
+		who, mine := "the sender's command", r.Command != ch.How && r.Command != ""
+		if mine {
 			who = "your command"
 		}
 		st := th.Pass.Render("✓ " + r.Summary())
@@ -367,6 +367,64 @@ func (m *ChecksStep) headLines() []string {
 			st += th.Muted.Render(" · output cut")
 		}
 		out = append(out, th.Muted.Render("Ran "+who+": ")+st)
+		if mine {
+			// What ran is shown, not only what was suggested (issue 10).
+			out = append(out, m.commandRows(r.Command)...)
+		}
+	} else if ch.Run != nil {
+		out = append(out, m.recordedRun(ch)...)
 	}
 	return out
+}
+
+// recordedRun is the run stored with a check of a stored passport (D12):
+// the command when it was the person's edit, its exit status, who ran it
+// and when.
+func (m *ChecksStep) recordedRun(ch common.Check) []string {
+	th, r := m.s.theme(), ch.Run
+	var out []string
+	who := "the sender's command"
+	if r.Edited {
+		who = "the person's edit"
+	}
+	st := th.Pass.Render(fmt.Sprintf("✓ exit %d", r.Exit))
+	switch {
+	case r.Exit < 0:
+		st = th.Fail.Render("✗ stopped, or could not start")
+	case r.Exit != 0:
+		st = th.Fail.Render(fmt.Sprintf("✗ exit %d", r.Exit))
+	}
+	out = append(out, th.Muted.Render("Last run: "+who+" · ")+st)
+	for _, ln := range c.Wrap("by "+orUnknown(r.By)+" at "+orUnknown(r.At), m.w-2) {
+		out = append(out, th.Muted.Render("  "+ln))
+	}
+	if r.Edited {
+		out = append(out, m.commandRows(r.Command)...)
+	}
+	return out
+}
+
+// commandRows show a command that ran and is not the sender's, line by
+// line as the shell saw it (D11: each line sanitised; a row the width cut
+// is marked as continuing, never passed off as a new line).
+func (m *ChecksStep) commandRows(cmd string) []string {
+	th := m.s.theme()
+	var out []string
+	for _, ln := range strings.Split(c.ShownCommand(cmd), "\n") {
+		for i, seg := range c.CutRows(ln, max(m.w-6, 10)) {
+			lead := "  $ "
+			if i > 0 {
+				lead = "    " + th.Muted.Render(c.ContMark)
+			}
+			out = append(out, lead+th.Data.Render(seg))
+		}
+	}
+	return out
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }
