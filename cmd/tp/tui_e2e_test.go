@@ -2,8 +2,9 @@ package main
 
 // End-to-end in a real terminal: tmux runs the built tp at 80×24, the test
 // types keys (send-keys) and reads the screen (capture-pane). It lands a
-// pack (running no `how`), answers an ask on the way, and settles an act in
-// the principal's inbox. It skips cleanly where tmux is missing
+// pack — declining one check's `how`, running another that needs the
+// pack's luggage (r, then y) — answers an ask on the way, and settles an
+// act in the principal's inbox. It skips cleanly where tmux is missing
 // (apt-get install tmux) and under -short.
 
 import (
@@ -132,9 +133,19 @@ func TestTUIEndToEnd(t *testing.T) {
 	if len(es) != 1 {
 		t.Fatalf("%d passports", len(es))
 	}
-	runTP(t, bin, dir, alice, "pack", es[0].ID, "--out", "h.taskpack",
+	// The second check needs the luggage: data.txt travels in the pack and
+	// is gone from the folder tp land runs in, so the check passes only
+	// where the luggage was unpacked (issue 10: checks run where the work is).
+	if err := os.WriteFile(filepath.Join(dir, "data.txt"), []byte("x marks the spot\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runTP(t, bin, dir, alice, "pack", es[0].ID, "--out", "h.taskpack", "--file", "data.txt",
 		"--ask", "Which bucket should outputs go to?|a bucket name that exists|the old one is full",
-		"--check", "files can be created here|touch created-by-how", "--plain")
+		"--check", "files can be created here|touch created-by-how",
+		"--check", "the data came along|grep -q x data.txt", "--plain")
+	if err := os.Remove(filepath.Join(dir, "data.txt")); err != nil {
+		t.Fatal(err)
+	}
 
 	t.Run("land", func(t *testing.T) {
 		tm := newTmux(t, dir, bob, bin, "land", "h.taskpack")
@@ -145,8 +156,21 @@ func TestTUIEndToEnd(t *testing.T) {
 		tm.keys("r")
 		tm.waitFor("Run this command on your machine?")
 		tm.keys("n") // declined: nothing runs
-		tm.waitFor("r run the suggested command")
-		tm.keys("p") // attested passed without running it
+		tm.waitFor("r run…")
+		tm.keys("p") // attested passed without running it; the cursor moves to c2
+		tm.waitFor("grep -q x data.txt")
+		tm.keys("r")
+		s := tm.waitFor("Run this command on your machine?")
+		if !strings.Contains(s, "staged") {
+			t.Fatalf("the confirmation does not name the staging folder:\n%s", s)
+		}
+		if strings.Contains(s, "read to the end") {
+			tm.keys("G") // a command taller than the screen is read to its end first
+		}
+		tm.keys("y")
+		tm.waitFor("Ran the sender's command: ✓ exit 0")
+		tm.keys("p")
+		tm.waitFor("Checks ›") // no required check pending: the step bar shows no count
 		tm.keys("Tab", "Tab")
 		tm.waitFor("Which bucket should outputs go to?")
 		tm.keys("Enter")
@@ -176,8 +200,23 @@ func TestTUIEndToEnd(t *testing.T) {
 			t.Fatalf("ask not answered: %+v", asks)
 		}
 		checks := store.Checks(es[0].V)
-		if len(checks) != 1 || store.CheckStatus(checks[0]) != "passed" {
-			t.Fatal("check not attested")
+		if len(checks) != 2 || store.CheckStatus(checks[0]) != "passed" || store.CheckStatus(checks[1]) != "passed" {
+			t.Fatal("checks not attested")
+		}
+		if run := checks[0].V.Get("run"); run.Obj() != nil {
+			t.Fatalf("a declined command was recorded as run: %s", run.Get("command").Text())
+		}
+		// The run is recorded with its check (D12): the command, not edited,
+		// exit 0, who ran it, and when.
+		run := checks[1].V.Get("run")
+		exit, ok := run.Get("exit_code").Int()
+		edited, _ := run.Get("edited").Bool()
+		if run.Get("command").Text() != "grep -q x data.txt" || !ok || exit != 0 || edited ||
+			run.Get("ran_by").Text() != "bob@beta" || run.Get("ran_at").Text() == "" {
+			t.Fatalf("run not recorded: %s", checks[1].V.Get("run").Get("command").Text())
+		}
+		if _, err := os.Stat(filepath.Join(storeB, es[0].ID+".files", "data.txt")); err != nil {
+			t.Fatalf("the staged luggage did not move into place: %v", err)
 		}
 	})
 
