@@ -65,6 +65,7 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 		newActsVerifyCmd(io, g),
 		newActsInitCmd(io, g),
 		newActsShowCmd(io, g),
+		newActsWatchCmd(io, g),
 	)
 	return cmd
 }

@@ -1,0 +1,226 @@
+package acts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/tp-dev/tp/internal/durable"
+)
+
+// Watching the log: the operating system says when a record file appears
+// (fsnotify: inotify, kqueue, ReadDirectoryChangesW), so a watcher costs
+// nothing while nothing happens — no polling. Records are linked into place
+// whole (D9), so a file that appears is a complete record.
+
+// WatchTypes are the record types a principal wants to hear about by
+// default: a new act, a claim that one is done, a need withdrawn.
+var WatchTypes = []string{TypeRaised, TypeClaimed, TypeWithdrawn}
+
+// WatchRequest says what to watch.
+type WatchRequest struct {
+	Project string          // "" for every project, including ones created later
+	Types   map[string]bool // record types to report
+	// Ready is called once the watches are in place: records written
+	// after it are reported.
+	Ready func()
+	// Emit receives each new record, with its file's bytes, in the order
+	// the files appeared; an error stops the watch.
+	Emit func(r Record, raw []byte) error
+	// Problem receives files that appeared but are not valid records.
+	Problem func(LogProblem)
+}
+
+// Watch reports records written to the log from now on until ctx ends.
+func (l *Log) Watch(ctx context.Context, req WatchRequest) error {
+	if err := os.MkdirAll(l.Dir, 0o755); err != nil {
+		return fmt.Errorf("record log: %w", err)
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watching %s: %w", l.Dir, err)
+	}
+	defer w.Close()
+	x := &watch{l: l, w: w, req: req, seen: map[string]bool{}}
+	if err := w.Add(l.Dir); err != nil {
+		return fmt.Errorf("watching %s: %w", l.Dir, err)
+	}
+	entries, err := os.ReadDir(l.Dir)
+	if err != nil {
+		return fmt.Errorf("record log: %w", err)
+	}
+	for _, e := range entries {
+		if err := x.project(filepath.Join(l.Dir, e.Name()), false); err != nil {
+			return err
+		}
+	}
+	if req.Ready != nil {
+		req.Ready()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				// Events were dropped: look at every watched folder again.
+				if err := x.rescan(); err != nil {
+					return err
+				}
+				continue
+			}
+			return fmt.Errorf("watching %s: %w", l.Dir, err)
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if !ev.Has(fsnotify.Create) && !ev.Has(fsnotify.Rename) && !ev.Has(fsnotify.Write) {
+				continue
+			}
+			if err := x.event(ev.Name); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+type watch struct {
+	l    *Log
+	w    *fsnotify.Watcher
+	req  WatchRequest
+	seen map[string]bool // record files already there or reported
+	dirs []string        // records folders watched
+}
+
+// project starts watching a project folder and its records folder; with
+// emit, the records already in it are new (the folder just appeared, say
+// by a git pull) and are reported.
+func (x *watch) project(dir string, emit bool) error {
+	name := filepath.Base(dir)
+	if strings.HasPrefix(name, ".") {
+		return nil
+	}
+	p, ok := DecodeName(name)
+	if !ok || (x.req.Project != "" && p != x.req.Project) {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if err := x.w.Add(dir); err != nil {
+		return fmt.Errorf("watching %s: %w", dir, err)
+	}
+	return x.records(filepath.Join(dir, "records"), emit)
+}
+
+func (x *watch) records(dir string, emit bool) error {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	for _, d := range x.dirs {
+		if d == dir {
+			return x.scan(dir, emit)
+		}
+	}
+	if err := x.w.Add(dir); err != nil {
+		return fmt.Errorf("watching %s: %w", dir, err)
+	}
+	x.dirs = append(x.dirs, dir)
+	return x.scan(dir, emit)
+}
+
+func (x *watch) scan(dir string, emit bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("record log: %w", err)
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		if !emit {
+			x.seen[path] = true
+			continue
+		}
+		if err := x.file(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *watch) rescan() error {
+	for _, d := range x.dirs {
+		if err := x.scan(d, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *watch) event(path string) error {
+	parent := filepath.Dir(path)
+	switch {
+	case parent == x.l.Dir:
+		return x.project(path, true)
+	case filepath.Base(path) == "records" && filepath.Dir(parent) == x.l.Dir:
+		if p, ok := DecodeName(filepath.Base(parent)); ok && (x.req.Project == "" || p == x.req.Project) {
+			return x.records(path, true)
+		}
+		return nil
+	case filepath.Base(parent) == "records":
+		return x.file(path)
+	}
+	return nil
+}
+
+// file reports one record file the first time it is seen whole.
+func (x *watch) file(path string) error {
+	name := filepath.Base(path)
+	if x.seen[path] || durable.IsTemp(name) || !strings.HasSuffix(name, ".json") {
+		return nil
+	}
+	project, ok := DecodeName(filepath.Base(filepath.Dir(filepath.Dir(path))))
+	if !ok {
+		return nil
+	}
+	prob := func(msg string) error {
+		x.seen[path] = true
+		if x.req.Problem != nil {
+			x.req.Problem(LogProblem{Path: path, Msg: msg})
+		}
+		return nil
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil // gone again
+	}
+	if !fi.Mode().IsRegular() {
+		return prob("not a record file; skipped")
+	}
+	if fi.Size() > maxRecordFile {
+		return prob(fmt.Sprintf("larger than any record (limit %d bytes); skipped", maxRecordFile))
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return prob(fmt.Sprintf("unreadable: %v; skipped", err))
+	}
+	r, err := DecodeRecord(raw)
+	if err != nil {
+		return prob(fmt.Sprintf("invalid record: %v; skipped", err))
+	}
+	if r.Project != project || EncodeName(r.ID)+".json" != name {
+		return prob(fmt.Sprintf("holds record %q of project %q, which does not belong here; skipped", r.ID, r.Project))
+	}
+	x.seen[path] = true
+	if !x.req.Types[r.Type] {
+		return nil
+	}
+	return x.req.Emit(r, raw)
+}

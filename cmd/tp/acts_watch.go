@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/sanitize"
+)
+
+// tp acts watch: one line per new record (raised, claimed, withdrawn), or
+// a command run with the record on stdin — so a principal can wire
+// notifications. The log is watched with fsnotify (no polling); with the
+// acts dir in git it is pulled every --pull-every.
+
+type actsWatchOpts struct {
+	project, exec string
+	types         []string
+	count         int
+	execTimeout   time.Duration
+	pullEvery     time.Duration
+}
+
+// actsWatchReady is a test seam: called once the watch is in place.
+var actsWatchReady func()
+
+func newActsWatchCmd(io *IO, g *globalOpts) *cobra.Command {
+	o := &actsWatchOpts{}
+	cmd := &cobra.Command{
+		Use:   "watch [--project P] [--exec CMD]",
+		Short: "Wait for new records (raised, claimed, withdrawn) and print or hand on each",
+		Long: `Wait for records written to the log from now on and print one line for
+each, or run CMD (with sh -c) with the record's JSON on stdin and
+TP_RECORD_ID, TP_RECORD_TYPE, TP_RECORD_KEY and TP_RECORD_PROJECT set — one at
+a time, each with a time limit. By default raised, claimed and withdrawn
+records are reported (--type chooses). The log is watched through the
+operating system's file notifications, so waiting costs nothing; when the
+acts dir is a git repository with an upstream it is pulled every
+--pull-every (--offline: never). Stops on ctrl+c, or after --count records.`,
+		Example: `  tp acts watch
+  tp acts watch --project demo --exec 'notify-send "tp acts" "$(jq -r .terms.text)"'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runActsWatch(io, g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.project, "project", "", "only this project")
+	f.StringVar(&o.exec, "exec", "", "run this command (sh -c) for each record, the record's JSON on stdin")
+	f.StringSliceVar(&o.types, "type", acts.WatchTypes, "record types to report")
+	f.IntVar(&o.count, "count", 0, "stop after this many records (0: never)")
+	f.DurationVar(&o.execTimeout, "exec-timeout", time.Minute, "time limit of each --exec run")
+	f.DurationVar(&o.pullEvery, "pull-every", time.Minute, "with the acts dir in git: how often to pull")
+	return cmd
+}
+
+func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
+	types := map[string]bool{}
+	for _, t := range o.types {
+		if !oneOfTypes(t) {
+			return fmt.Errorf("--type %q: one of %s", sanitize.Line(t), strings.Join(acts.RecordTypes, ", "))
+		}
+		types[t] = true
+	}
+	if o.pullEvery < time.Second {
+		return fmt.Errorf("--pull-every %s: at least 1s", o.pullEvery)
+	}
+	l, err := openActsLog(io, g)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if repo, err := actsRepo(g, l); err == nil && repo != nil {
+		if err := actsPull(io, g, l); err != nil {
+			return err
+		}
+		go func() {
+			t := time.NewTicker(o.pullEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					// What the merge brings in appears as new files.
+					if warn, err := repo.Pull(ctx); err != nil || warn != nil {
+						if err == nil {
+							err = warn
+						}
+						fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(err.Error()))
+					}
+				}
+			}
+		}()
+	}
+	seen := 0
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	err = l.Watch(ctx, acts.WatchRequest{
+		Project: o.project,
+		Types:   types,
+		Ready: func() {
+			fmt.Fprintf(io.Err, "tp: watching %s for %s records (ctrl+c stops)\n", sanitize.Line(l.Dir), strings.Join(o.types, ", "))
+			if actsWatchReady != nil {
+				actsWatchReady()
+			}
+		},
+		Problem: func(p acts.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p.String())) },
+		Emit: func(r acts.Record, raw []byte) error {
+			if o.exec != "" {
+				actsWatchExec(ctx, io, o, r, raw)
+			} else {
+				fmt.Fprintln(io.Out, actsWatchLine(r))
+			}
+			seen++
+			if o.count > 0 && seen >= o.count {
+				cancel()
+			}
+			return nil
+		},
+	})
+	return err
+}
+
+func oneOfTypes(t string) bool {
+	for _, x := range acts.RecordTypes {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// actsWatchLine is one record in one line.
+func actsWatchLine(r acts.Record) string {
+	s := fmt.Sprintf("%s %s %s %s", r.TS, r.Type, sanitize.Line(r.Project), r.Key)
+	switch {
+	case r.Terms != nil:
+		s += " " + q(r.Terms.Text)
+	case r.Type == acts.TypeClaimed:
+		basis := ""
+		if r.Evidence != nil {
+			basis = r.Evidence.Basis
+		}
+		s += fmt.Sprintf(" %s by %s: %s", sanitize.Line(r.Outcome), sanitize.Line(r.By), q(basis))
+	case r.Type == acts.TypeWithdrawn:
+		s += " (no longer needed, by " + sanitize.Line(r.By) + ")"
+	}
+	return s
+}
+
+// actsWatchExec runs the person's command for one record: sh -c, the
+// record on stdin, a time limit; its failure is reported, not fatal.
+func actsWatchExec(ctx context.Context, io *IO, o *actsWatchOpts, r acts.Record, raw []byte) {
+	ctx, cancel := context.WithTimeout(ctx, o.execTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "sh", "-c", o.exec)
+	c.Stdin = bytes.NewReader(raw)
+	c.Stdout, c.Stderr = io.Out, io.Err
+	c.Env = append(os.Environ(), "TP_RECORD_ID="+r.ID, "TP_RECORD_TYPE="+r.Type, "TP_RECORD_KEY="+r.Key, "TP_RECORD_PROJECT="+r.Project)
+	c.WaitDelay = time.Second
+	if err := c.Run(); err != nil {
+		fmt.Fprintf(io.Err, "tp: warning: --exec for %s %s: %v\n", r.Type, sanitize.Line(r.ID), err)
+	}
+}
