@@ -212,3 +212,19 @@ func TestInboxShowsSigner(t *testing.T) {
 		}
 	}
 }
+
+// already_done asks which act it repeats; n says none, and the settlement
+// goes without same_as (§2 SHOULD, answered explicitly).
+func TestInboxAlreadyDoneNone(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	d.keys("a")
+	if v := d.view(); !strings.Contains(v, "which act does it repeat?") {
+		t.Fatalf("no question:\n%s", v)
+	}
+	d.keys("n")
+	s := inboxOf(d)
+	if s.action.Kind != ActSettle || s.action.Outcome != "already_done" || s.action.SameAs != "" {
+		t.Fatalf("action %+v", s.action)
+	}
+}
