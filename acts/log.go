@@ -211,6 +211,81 @@ func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 	if !errors.Is(err, fs.ErrExist) {
 		return 0, fmt.Errorf("record log: writing %s: %w", path, err)
 	}
+	return l.existing(path, id, data)
+}
+
+// WriteAll writes records in order, as WriteRecord does, and stops at the
+// first failure. The records are staged under temporary names, flushed
+// together (internal/durable.Staged: one syncfs for a large batch), and
+// only then linked into place, so a record file never appears short or
+// empty after a crash, and a batch of thousands costs one flush, not one
+// fsync per record. When WriteAll returns, every record it reports written
+// is durable.
+func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
+	type item struct {
+		id, path string
+		data     []byte
+	}
+	items := make([]item, 0, len(rs))
+	var ferr error
+	for _, r := range rs {
+		b, err := EncodeRecord(r)
+		if err != nil {
+			ferr = err
+			break
+		}
+		v, m, _, err := validateRaw(b)
+		if err != nil {
+			ferr = err
+			break
+		}
+		id, project := m["id"].(string), m["project"].(string)
+		items = append(items, item{id: id, path: l.RecordPath(project, id), data: ojson.Canonical(v)})
+	}
+	st := durable.NewStaged(len(items))
+	made := map[string]bool{}
+	staged := 0
+	for _, it := range items {
+		dir := filepath.Dir(it.path)
+		if !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				ferr = fmt.Errorf("record log: %w", err)
+				break
+			}
+			made[dir] = true
+		}
+		if err := st.Add(it.path, it.data, 0o644); err != nil {
+			ferr = fmt.Errorf("record log: writing %s: %w", it.path, err)
+			break
+		}
+		staged++
+	}
+	out := make([]WriteOutcome, 0, staged)
+	perr := st.Publish(func(i int, err error) error {
+		if err == nil {
+			out = append(out, Written)
+			return nil
+		}
+		it := items[i]
+		if !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("record log: writing %s: %w", it.path, err)
+		}
+		o, err := l.existing(it.path, it.id, it.data)
+		if err != nil {
+			return err
+		}
+		out = append(out, o)
+		return nil
+	})
+	if perr != nil {
+		ferr = perr
+	}
+	return out, ferr
+}
+
+// existing judges a record whose file is already in the log: the same
+// content is a Duplicate, other content a *LogConflictError.
+func (l *Log) existing(path, id string, data []byte) (WriteOutcome, error) {
 	old, rerr := os.ReadFile(path)
 	if rerr != nil {
 		return 0, fmt.Errorf("record log: reading %s: %w", path, rerr)
@@ -223,34 +298,6 @@ func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 		return 0, &LogConflictError{ID: id, Path: path}
 	}
 	return Duplicate, nil
-}
-
-// WriteAll writes records in order, as WriteRecord does, and stops at the
-// first failure. Each record file is synced before it is linked into place;
-// the folders are synced once at the end, so a batch costs one directory
-// sync, not one per record. When WriteAll returns, every record it reports
-// written is durable.
-func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
-	out := make([]WriteOutcome, 0, len(rs))
-	var batch durable.Batch // each record fsynced before it is linked
-	var ferr error
-	for _, r := range rs {
-		b, err := EncodeRecord(r)
-		if err != nil {
-			ferr = err
-			break
-		}
-		o, err := l.write(b, &batch)
-		if err != nil {
-			ferr = err
-			break
-		}
-		out = append(out, o)
-	}
-	if err := batch.Commit(); err != nil && ferr == nil {
-		ferr = fmt.Errorf("record log: %w", err)
-	}
-	return out, ferr
 }
 
 // WriteRecord is Write for a Record value.
