@@ -170,8 +170,6 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 		}
 		if len(plan.luggage) > 0 {
 			out.FilesDir, out.Files = filesDir, files
-		} else {
-			os.Remove(filesDir) // an empty staging folder: no files folder
 		}
 		out.Credentials = append(out.Credentials, found...)
 		for _, f := range found {
@@ -201,10 +199,20 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 
 	saved, err := st.Save(state, 0)
 	if err != nil {
-		if out.FilesDir != "" {
+		switch {
+		case d.Staged != nil:
+			// The staged luggage goes back to staging, not away: the
+			// checks ran there, and the person may land again.
+			if uerr := d.Staged.uncommit(filesDir); uerr != nil {
+				os.RemoveAll(filesDir)
+			}
+		case out.FilesDir != "":
 			os.RemoveAll(out.FilesDir)
 		}
 		return nil, err
+	}
+	if d.Staged != nil && len(plan.luggage) == 0 {
+		os.Remove(filesDir) // an empty staging folder: no files folder
 	}
 	out.Version, _ = saved.Get("version").Int()
 	out.Path = st.Path(plan.ID)

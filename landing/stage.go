@@ -132,3 +132,20 @@ func (s *Staged) commit(dest string) ([]string, []scan.Finding, error) {
 	}
 	return files, s.found, nil
 }
+
+// uncommit moves the folder commit moved to dest back to staging, when the
+// landing failed after it (the passport could not be saved): the luggage
+// stays staged, so the landing can be tried again, and Abort still removes
+// it.
+func (s *Staged) uncommit(dest string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.gone {
+		return nil
+	}
+	if err := durable.Rename(dest, s.Dir); err != nil {
+		return err
+	}
+	s.gone = false
+	return nil
+}

@@ -130,3 +130,50 @@ func TestStageWithoutLuggage(t *testing.T) {
 		t.Error("the staging folder was left")
 	}
 }
+
+// A landing that moved the staged luggage into place and then could not
+// save the passport puts the luggage back in staging: landing again works
+// (issue 10), with or without luggage, and nothing is left in between.
+func TestStagedLandRetryAfterSaveFails(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []string
+	}{
+		{"with luggage", []string{attachment("notes/brief.md", "hello\n")}},
+		{"without luggage", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := testStore(t)
+			path := flatPack(t, handObj, tc.files...)
+			pl, sg, land := stageIt(t, path, st)
+			// Something already at the passport's path: the save fails.
+			if err := os.WriteFile(st.Path(pl.ID), []byte("{}"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := land(Decisions{}); err == nil {
+				t.Fatal("landed over an existing passport file")
+			}
+			if _, err := os.Stat(st.FilesDir(pl.ID)); !os.IsNotExist(err) {
+				t.Fatalf("the files folder is left after a failed landing: %v", err)
+			}
+			if fi, err := os.Stat(sg.Dir); err != nil || !fi.IsDir() {
+				t.Fatalf("the staged luggage is gone after a failed landing: %v", err)
+			}
+			os.Remove(st.Path(pl.ID))
+			ld, err := land(Decisions{})
+			if err != nil {
+				t.Fatalf("landing again: %v", err)
+			}
+			if len(tc.files) > 0 {
+				if b, err := os.ReadFile(filepath.Join(ld.FilesDir, "notes", "brief.md")); err != nil || string(b) != "hello\n" {
+					t.Fatalf("landed file: %q %v", b, err)
+				}
+			} else if _, err := os.Stat(st.FilesDir(pl.ID)); !os.IsNotExist(err) {
+				t.Fatal("an empty files folder was left")
+			}
+			if _, err := os.Stat(sg.Dir); !os.IsNotExist(err) {
+				t.Fatal("the staging folder is still there after landing")
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -118,5 +119,49 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 		if n, _ := run.Get("exit_code").Int(); n != 2 {
 			t.Errorf("exit_code = %d", n)
 		}
+	}
+}
+
+// Issue 10: when the passport cannot be saved after the staged luggage was
+// moved into place, landing again from the confirm step works — the luggage
+// is staged again, where the checks ran.
+func TestStagedLandRetries(t *testing.T) {
+	ctx := context.Background()
+	a, _ := store.Open(t.TempDir())
+	b, _ := store.Open(t.TempDir())
+	v, err := a.Create("Ship", "Ship it", store.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := filepath.Join(t.TempDir(), "h.taskpack")
+	packFrom(t, a, model.Passport{V: v}.ID(), h)
+	lb := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
+	defer lb.Close()
+	plan, err := lb.Plan(ctx, h, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := lb.Stage(ctx, plan, noProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := rawOf(plan)
+	blocker := b.Path(r.plan.ID)
+	if err := os.WriteFile(blocker, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress); err == nil {
+		t.Fatal("landed over a file in the way")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("the staging folder is gone after the failed landing: %v", err)
+	}
+	os.Remove(blocker)
+	landed, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress)
+	if err != nil {
+		t.Fatalf("landing again: %v", err)
+	}
+	if _, err := b.Get(landed.ID); err != nil {
+		t.Fatal(err)
 	}
 }
