@@ -13,7 +13,7 @@ import (
 
 func newConvertCmd(io *IO, g *globalOpts) *cobra.Command {
 	var out string
-	var allowLarge bool
+	var allowLarge, force bool
 	cmd := &cobra.Command{
 		Use:   "convert FILE --out FILE",
 		Short: "Turn a .taskpack into a .taskpack.json and back",
@@ -39,6 +39,13 @@ error nothing is left behind.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return withHint(errors.New("convert needs --out FILE"), "tp convert FILE --out FILE")
+			}
+			// The output naming the input is the core's refusal (with or
+			// without --force); any other existing output is --force's.
+			if !sameFile(args[0], out) {
+				if err := refuseOverwrite(out, force); err != nil {
+					return err
+				}
 			}
 			repairs, err := pack.ConvertRepairs(args[0], out, pack.WriteOptions{AllowLarge: allowLarge})
 			if err != nil {
@@ -72,5 +79,6 @@ error nothing is left behind.`,
 	}
 	cmd.Flags().StringVar(&out, "out", "", "where to write the converted pack")
 	cmd.Flags().BoolVar(&allowLarge, "allow-large", false, "let the flat form inline attachments over 1 MiB")
+	cmd.Flags().BoolVar(&force, "force", false, "replace the --out file if it exists")
 	return cmd
 }

@@ -29,6 +29,7 @@ type packOptions struct {
 	checksFile string
 	note       string
 	actor      string
+	force      bool // replace an existing --out
 }
 
 // packJSON is tp pack --json.
@@ -85,12 +86,16 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 	f.StringVar(&o.checksFile, "checks", "", "a JSON array of landing checks")
 	f.StringVar(&o.note, "note", "", "one line for the receiver")
 	f.StringVar(&o.actor, "actor", "", "who is packing (default $TP_ACTOR, git user.name, $USER)")
+	f.BoolVar(&o.force, "force", false, "replace the --out file if it exists")
 	return cmd
 }
 
 func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.out == "" {
 		return withHint(fmt.Errorf("pack %s: --out FILE is required", sanitize.Line(id)), "name the pack file, e.g. --out handoff.taskpack")
+	}
+	if err := refuseOverwrite(o.out, o.force); err != nil {
+		return err
 	}
 	st, err := openStore(io, g)
 	if err != nil {
