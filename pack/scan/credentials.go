@@ -2,7 +2,6 @@ package scan
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -40,7 +39,7 @@ type credRule struct {
 	id      string
 	anchors []string
 	fold    bool // anchors compare ASCII case-insensitively
-	re      *regexp.Regexp
+	re      *lazyRegexp
 	// window is how many bytes from the candidate start re may see. Bounded
 	// shapes need their longest match plus one byte, so that the right-hand
 	// boundary is judged on a real byte and not on the end of the window; that
@@ -64,7 +63,7 @@ type credRule struct {
 	label  bool // the match is a non-secret label (key block header), shown whole
 }
 
-func rx(s string) *regexp.Regexp { return regexp.MustCompile(`\A` + s) }
+func rx(s string) *lazyRegexp { return lazy(`\A` + s) }
 
 func anyBefore(int) bool { return true }
 

@@ -307,3 +307,28 @@ func randomText(r *rand.Rand, n int) []byte {
 	}
 	return b[:n]
 }
+
+// The patterns compile lazily (lazy.go); every one of them must compile.
+func TestEveryPatternCompiles(t *testing.T) {
+	var all []*lazyRegexp
+	for i := range credRules {
+		all = append(all, credRules[i].re)
+	}
+	for i := range instrRules {
+		all = append(all, instrRules[i].re)
+	}
+	all = append(all, roleLineRe, roleHeadRe, absPathRe)
+	for _, l := range all {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("pattern %q: %v", l.String(), r)
+				}
+			}()
+			l.get()
+		}()
+	}
+	if len(all) < 40 {
+		t.Fatalf("only %d patterns: the tables moved", len(all))
+	}
+}

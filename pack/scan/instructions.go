@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -16,7 +15,7 @@ import (
 // consumed by a trusted instruction).
 type instrRule struct {
 	id     string
-	re     *regexp.Regexp
+	re     *lazyRegexp
 	strong bool
 	// needles: every match contains one of them (in ASCII lower case). The
 	// regexp only runs in a window around each needle: Go's regexps have no
@@ -27,23 +26,23 @@ type instrRule struct {
 
 var instrRules = []instrRule{
 	// English.
-	{"ignore-previous", regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|the|your|my|of|these|those|every)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing|initial|other)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines?|commands?|constraints?)\b`), true, []string{"ignor", "disregard", "forget", "overrid", "bypass", "discard"}},
-	{"disregard-above", regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything|what)\s+)?(?:(?:written|said|stated|you\s+(?:were|have\s+been)\s+told)\s+)?(?:above|before\s+this|previously|so\s+far|up\s+to\s+now)\b|\bdisregard\s+the\s+(?:above|previous|preceding)\b`), true, []string{"ignor", "disregard", "forget"}},
-	{"you-are-now", regexp.MustCompile(`(?i)\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|free|DAN|jailbroken|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byour\s+new\s+(?:role|instructions?|task|goal|persona)\s+(?:is|are)\b|\byou\s+are\s+(?:a|an)\s+(?:(?:helpful|harmless|honest|friendly|expert|senior|professional|autonomous|coding|obedient|uncensored)[,\s]+)*(?:ai|assistant|agent|chatbot|language\s+model|llm|bot)\b`), true, []string{"you", "pretend"}},
-	{"if-you-are-ai", regexp.MustCompile(`(?i)\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|chatbot|model)\b|\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|llm|assistant|agent|model|claude|chatgpt)\b`), true, []string{"you", "note", "message", "attention"}},
-	{"new-instructions", regexp.MustCompile(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true, []string{"instruction", "prompt"}},
-	{"do-not-tell", regexp.MustCompile(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|notify|alert|warn|ask)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting|confirming\s+with)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator|owner)'?s?\s+(?:confirmation|consent|permission|approval|knowledge)\b`), true, []string{"not", "don", "never", "without"}},
-	{"prompt-markup", regexp.MustCompile(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true, []string{"<|", "inst]", "sys>>", "system>", "instruction>", "instructions>"}},
-	{"pipe-to-shell", regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:iwr|irm|invoke-(?:webrequest|restmethod))\b[^\n|;]{0,300}\|\s*iex\b`), true, []string{"curl", "wget", "iwr", "irm", "invoke-"}},
-	{"you-must-run", regexp.MustCompile(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false, []string{"you"}},
-	{"execute-following", regexp.MustCompile(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false, []string{"execut", "run", "eval", "perform", "follow"}},
+	{"ignore-previous", lazy(`(?i)\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|the|your|my|of|these|those|every)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing|initial|other)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines?|commands?|constraints?)\b`), true, []string{"ignor", "disregard", "forget", "overrid", "bypass", "discard"}},
+	{"disregard-above", lazy(`(?i)\b(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything|what)\s+)?(?:(?:written|said|stated|you\s+(?:were|have\s+been)\s+told)\s+)?(?:above|before\s+this|previously|so\s+far|up\s+to\s+now)\b|\bdisregard\s+the\s+(?:above|previous|preceding)\b`), true, []string{"ignor", "disregard", "forget"}},
+	{"you-are-now", lazy(`(?i)\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|free|DAN|jailbroken|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byour\s+new\s+(?:role|instructions?|task|goal|persona)\s+(?:is|are)\b|\byou\s+are\s+(?:a|an)\s+(?:(?:helpful|harmless|honest|friendly|expert|senior|professional|autonomous|coding|obedient|uncensored)[,\s]+)*(?:ai|assistant|agent|chatbot|language\s+model|llm|bot)\b`), true, []string{"you", "pretend"}},
+	{"if-you-are-ai", lazy(`(?i)\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|chatbot|model)\b|\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|llm|assistant|agent|model|claude|chatgpt)\b`), true, []string{"you", "note", "message", "attention"}},
+	{"new-instructions", lazy(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true, []string{"instruction", "prompt"}},
+	{"do-not-tell", lazy(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|notify|alert|warn|ask)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting|confirming\s+with)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator|owner)'?s?\s+(?:confirmation|consent|permission|approval|knowledge)\b`), true, []string{"not", "don", "never", "without"}},
+	{"prompt-markup", lazy(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true, []string{"<|", "inst]", "sys>>", "system>", "instruction>", "instructions>"}},
+	{"pipe-to-shell", lazy(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:iwr|irm|invoke-(?:webrequest|restmethod))\b[^\n|;]{0,300}\|\s*iex\b`), true, []string{"curl", "wget", "iwr", "irm", "invoke-"}},
+	{"you-must-run", lazy(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false, []string{"you"}},
+	{"execute-following", lazy(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false, []string{"execut", "run", "eval", "perform", "follow"}},
 	// Chinese. No \b: Han text has no word boundaries.
-	{"zh-ignore-previous", regexp.MustCompile(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要理睬|抛开)掉?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原有|原来|所有|一切|全部)`), true, []string{"忽略", "无视", "忽视", "忘记", "忘掉", "不要理", "抛开"}},
-	{"zh-you-are-now", regexp.MustCompile(`你现在是|从现在(?:开始|起)[，,]?\s*你|假装你是|你的新(?:角色|任务|指令|身份)|你是一(?:个|名|位)(?:乐于助人的|有用的|专业的)?(?:AI|ai|人工智能|助手|智能体|机器人|语言模型)`), true, []string{"你现在是", "从现在", "假装你是", "你的新", "你是一"}},
-	{"zh-do-not-tell", regexp.MustCompile(`不要(?:告诉|告知|通知|提醒|询问|让)(?:用户|人类|操作员|主人|任何人)|(?:无需|不用|不必|不需要)(?:询问|征求|经过)?(?:用户|人类|主人|操作员)(?:的)?(?:确认|同意|许可|批准)`), true, []string{"不要", "无需", "不用", "不必", "不需要"}},
-	{"zh-new-instructions", regexp.MustCompile(`(?:新的|真正的|隐藏的|额外的|重要)(?:指令|指示|系统提示)[:：]|系统提示词?[:：]|如果你是(?:一个)?(?:AI|ai|人工智能|大模型|语言模型|助手|智能体)`), true, []string{"指令", "指示", "系统提示", "如果你是"}},
-	{"zh-execute", regexp.MustCompile(`请(?:你)?(?:立即|马上|直接|立刻|自动)?(?:执行|运行)|(?:执行|运行)(?:以下|下面|下列|如下)|(?:立即|马上|立刻|自动)(?:执行|运行)`), false, []string{"执行", "运行"}},
-	{"zh-you-must-run", regexp.MustCompile(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false, []string{"你"}},
+	{"zh-ignore-previous", lazy(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要理睬|抛开)掉?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原有|原来|所有|一切|全部)`), true, []string{"忽略", "无视", "忽视", "忘记", "忘掉", "不要理", "抛开"}},
+	{"zh-you-are-now", lazy(`你现在是|从现在(?:开始|起)[，,]?\s*你|假装你是|你的新(?:角色|任务|指令|身份)|你是一(?:个|名|位)(?:乐于助人的|有用的|专业的)?(?:AI|ai|人工智能|助手|智能体|机器人|语言模型)`), true, []string{"你现在是", "从现在", "假装你是", "你的新", "你是一"}},
+	{"zh-do-not-tell", lazy(`不要(?:告诉|告知|通知|提醒|询问|让)(?:用户|人类|操作员|主人|任何人)|(?:无需|不用|不必|不需要)(?:询问|征求|经过)?(?:用户|人类|主人|操作员)(?:的)?(?:确认|同意|许可|批准)`), true, []string{"不要", "无需", "不用", "不必", "不需要"}},
+	{"zh-new-instructions", lazy(`(?:新的|真正的|隐藏的|额外的|重要)(?:指令|指示|系统提示)[:：]|系统提示词?[:：]|如果你是(?:一个)?(?:AI|ai|人工智能|大模型|语言模型|助手|智能体)`), true, []string{"指令", "指示", "系统提示", "如果你是"}},
+	{"zh-execute", lazy(`请(?:你)?(?:立即|马上|直接|立刻|自动)?(?:执行|运行)|(?:执行|运行)(?:以下|下面|下列|如下)|(?:立即|马上|立刻|自动)(?:执行|运行)`), false, []string{"执行", "运行"}},
+	{"zh-you-must-run", lazy(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false, []string{"你"}},
 }
 
 // Instructions returns every sentence of s that reads like an instruction to

@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -65,7 +64,7 @@ func acceptWords(s string) int {
 // the usual roots, home-relative ~/ paths, Windows drive and UNC paths, and
 // file:// URLs. A path must start the text or follow a space, a quote, a
 // bracket or "=", so URL paths ("https://host/home/x") are not taken.
-var absPathRe = regexp.MustCompile(
+var absPathRe = lazy(
 	`(?:^|[\s"'` + "`" + `(\[{<=,;])(` +
 		`(?:file://)?/(?:Users|home|root|tmp|var|opt|etc|usr|mnt|media|srv|Volumes|private|workspace|workspaces|work|data|nix|run|Library|Applications|System)(?:/[^\s"'` + "`" + `<>|)\]}]*|\b)` +
 		`|~[A-Za-z0-9._-]*/[^\s"'` + "`" + `<>|)\]}]*` +

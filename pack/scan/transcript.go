@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -20,9 +19,9 @@ var (
 
 var (
 	roleAlt    = strings.Join(append(append(append([]string{}, aiRoles...), humanRoles...), otherRoles...), "|")
-	roleLineRe = regexp.MustCompile(`(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
+	roleLineRe = lazy(`(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
 		roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`)
-	roleHeadRe = regexp.MustCompile(`(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`)
+	roleHeadRe = lazy(`(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`)
 )
 
 type side int
