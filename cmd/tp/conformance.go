@@ -55,7 +55,7 @@ Exit codes:
 // renderReport prints a report as stable plain text; the file name and the
 // reasons quote the pack, so they go through sanitize (D11).
 func renderReport(io *IO, r *judge.Report) {
-	fmt.Fprintf(io.Out, "%s (%s, %s)\n", sanitize.Line(r.File), r.Spec, r.Encoding)
+	fmt.Fprintf(io.Out, "%s (%s, %s)\n", sanitize.Line(r.File), sanitize.Line(r.Spec), r.Encoding)
 	for _, c := range r.Checks {
 		mark := "pass"
 		if !c.Pass {

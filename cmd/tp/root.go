@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 
 	"github.com/spf13/cobra"
 )
@@ -138,7 +140,11 @@ func run(args []string, io *IO) exitCode {
 	// Count what reaches stdout, so a --json run that failed before it
 	// printed anything still prints one JSON document (docs/architecture.md, command-line conventions).
 	// Only then: the TUI needs the real stdout to see the terminal.
-	out := &countingWriter{w: io.Out}
+	// With --json, stdout goes through sanitize.JSON: the same JSON, with
+	// every character a terminal would act on or hide escaped (D11).
+	safe := &jsonSafeWriter{w: io.Out}
+	defer safe.Flush()
+	out := &countingWriter{w: safe}
 	cio := *io
 	if wantsJSON(args) {
 		cio.Out = out
@@ -160,12 +166,14 @@ func run(args []string, io *IO) exitCode {
 	if errors.As(err, &ce) {
 		code = ce.code
 	}
-	msg := oneLine(err.Error())
+	// Errors quote file names, luggage names, spec values: whatever path
+	// made them, they are sanitised here, where they are shown (D11).
+	msg := sanitize.Line(oneLine(err.Error()))
 	fmt.Fprintf(io.Err, "tp: error: %s\n", msg)
 	hint := ""
 	var he interface{ Hint() string }
 	if errors.As(err, &he) && he.Hint() != "" {
-		hint = oneLine(he.Hint())
+		hint = sanitize.Line(oneLine(he.Hint()))
 		fmt.Fprintf(io.Err, "tp: hint: %s\n", hint)
 	}
 	// --json is read from the command line too: a flag error stops
@@ -178,9 +186,42 @@ func run(args []string, io *IO) exitCode {
 			doc.Set("hint", ojson.NewString(hint))
 		}
 		doc.Set("exit_code", ojson.NewInt(int64(code)))
-		io.Out.Write(ojson.Canonical(doc))
+		safe.Write(ojson.Canonical(doc))
 	}
 	return code
+}
+
+// jsonSafeWriter passes a --json run's output through sanitize.JSON. A
+// multi-byte rune split between two writes is held back until it is whole.
+type jsonSafeWriter struct {
+	w     io.Writer
+	carry []byte
+}
+
+func (j *jsonSafeWriter) Write(p []byte) (int, error) {
+	buf := append(j.carry, p...)
+	cut := len(buf)
+	for i := len(buf) - 1; i >= 0 && i >= len(buf)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(buf[i]) {
+			if !utf8.FullRune(buf[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	j.carry = append([]byte(nil), buf[cut:]...)
+	if _, err := j.w.Write(sanitize.JSON(buf[:cut])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what is held back (an incomplete rune at the very end).
+func (j *jsonSafeWriter) Flush() {
+	if len(j.carry) > 0 {
+		j.w.Write(j.carry)
+		j.carry = nil
+	}
 }
 
 // wantsJSON reports whether the command line asks for --json (before

@@ -13,6 +13,7 @@ package sanitize
 import (
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -67,7 +68,8 @@ func clean(s string, multiline bool) string {
 
 // unsafeFormat lists the format characters that change how a terminal or a
 // reader orders or hides text: bidi embeddings, overrides and isolates, the
-// marks, line and paragraph separators, and the BOM inside text.
+// marks, line and paragraph separators, the BOM inside text, and the
+// Unicode TAG characters (U+E0000–U+E007F).
 func unsafeFormat(r rune) bool {
 	switch {
 	case r >= 0x202A && r <= 0x202E: // LRE RLE PDF LRO RLO
@@ -79,6 +81,10 @@ func unsafeFormat(r rune) bool {
 	case r == 0x2028 || r == 0x2029:
 		return true
 	case r == 0xFEFF:
+		return true
+	case r >= 0xE0000 && r <= 0xE007F:
+		// Unicode TAG characters: invisible, yet a model reads them as
+		// ASCII — a way to hide instructions in plain sight.
 		return true
 	}
 	return false
@@ -98,4 +104,48 @@ func isPlain(s string, multiline bool) bool {
 		return false
 	}
 	return true
+}
+
+// JSON makes a JSON document safe to show on a terminal and still the same
+// JSON: inside strings (the only place a JSON text holds anything but
+// ASCII), DEL, the C1 controls, and every rune Text would make visible —
+// bidi controls, line and paragraph separators, TAG characters — are
+// written as \u escapes (a surrogate pair beyond the BMP). C0 controls are
+// escaped by every JSON encoder already. The parsed value does not change.
+func JSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < 0x7f {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		c := b[i]
+		if c < 0x7f {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, c) // not UTF-8: left as it is
+			i++
+			continue
+		}
+		if r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeFormat(r) {
+			if r > 0xffff {
+				hi, lo := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package sanitize
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -59,4 +61,35 @@ func FuzzText(f *testing.F) {
 			t.Fatalf("Line kept a newline or tab: %q", Line(s))
 		}
 	})
+}
+
+func TestJSONEscapesWhatTextMakesVisible(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a": "plain"}`, `{"a": "plain"}`},
+		{"{\"a\": \"x\u009by\"}", `{"a": "x\u009by"}`},
+		{"{\"a\": \"\u202e\u2028\u2029\u200f\ufeff\x7f\"}", `{"a": "\u202e\u2028\u2029\u200f\ufeff\u007f"}`},
+		{"{\"a\": \"\U000E0041\U000E007F\"}", `{"a": "\udb40\udc41\udb40\udc7f"}`},
+		{"{\"a\": \"é漢😀\"}", "{\"a\": \"é漢😀\"}"},
+	} {
+		got := string(JSON([]byte(c.in)))
+		if got != c.want {
+			t.Errorf("JSON(%q) = %q, want %q", c.in, got, c.want)
+		}
+		var a, b any
+		if err := json.Unmarshal([]byte(c.in), &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(got), &b); err != nil {
+			t.Fatalf("%q: %v", got, err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("JSON(%q) parses to %v, not %v", c.in, b, a)
+		}
+	}
+}
+
+func TestTagCharactersShown(t *testing.T) {
+	if got := Line("ok\U000E0049\U000E0067"); got != "ok⟨U+E0049⟩⟨U+E0067⟩" {
+		t.Errorf("Line = %q", got)
+	}
 }

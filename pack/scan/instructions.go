@@ -49,7 +49,9 @@ var instrRules = []instrRule{
 // an AI (D13; spec §4.5.2: reported to the human, never executed), English and
 // Chinese. Where is empty; Offset is the byte offset of the match; Excerpt is
 // the sentence around it, with credentials redacted.
-func Instructions(s string) []Finding { return instructions(s, false) }
+func Instructions(s string) []Finding {
+	return append(instructions(s, false), hiddenInstructions(s, false)...)
+}
 
 func instructions(s string, strongOnly bool) []Finding {
 	var out []Finding

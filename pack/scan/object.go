@@ -69,6 +69,10 @@ func (w *walker) text(s, path string, quoted bool) {
 		f.Where = path
 		w.out = append(w.out, f)
 	}
+	for _, f := range hiddenInstructions(s, quoted) {
+		f.Where = path
+		w.out = append(w.out, f)
+	}
 }
 
 // transcriptArray finds a conversation spread over an array: one turn per
