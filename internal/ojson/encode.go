@@ -38,15 +38,6 @@ func Compact(v *Value) []byte {
 	return buf.Bytes()
 }
 
-// Canonicalize parses JSON and writes it back canonically.
-func Canonicalize(data []byte) ([]byte, error) {
-	v, _, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return Canonical(v), nil
-}
-
 // FromGo converts a Go value (anything encoding/json marshals; struct field
 // order becomes key order) into a Value.
 func FromGo(x any) (*Value, error) {

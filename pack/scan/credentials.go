@@ -575,14 +575,3 @@ func redactRange(s string, spans []span, lo, hi int) string {
 // redactCredentials replaces every credential in s by its redacted form, so
 // an excerpt of a transcript or an instruction never shows a secret.
 func redactCredentials(s string) string { return redactRange(s, spansOf(s), 0, len(s)) }
-
-// CredentialRules lists the credential shapes' rule ids, in table order.
-func CredentialRules() []string {
-	var out []string
-	for _, r := range credRules {
-		if !slices.Contains(out, r.id) {
-			out = append(out, r.id)
-		}
-	}
-	return out
-}
