@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -130,9 +131,16 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			small := make([]byte, smallLuggage+1)
 			for i := range jobs {
 				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
-				if _, err := extractOne(ctx, root, local[i], luggage[i], open, side, scanners[i], batch, step); err != nil {
+				var err error
+				if l := luggage[i]; l.Size > 0 && l.Size <= smallLuggage {
+					err = extractSmall(ctx, root, local[i], l, open, small, scanners[i], batch, step)
+				} else {
+					_, err = extractOne(ctx, root, local[i], l, open, side, scanners[i], batch, step)
+				}
+				if err != nil {
 					fail(err)
 				}
 			}
@@ -188,6 +196,52 @@ feed:
 // writebackEvery is how many bytes of a luggage file are written before the
 // kernel is asked to start putting them on disk (durable.StartWriteback).
 const writebackEvery = 8 << 20
+
+// smallLuggage is the size up to which a luggage file is read whole,
+// scanned and written on the worker itself: for packs of many small files
+// the hand-offs to the scanning goroutine cost more than the work.
+const smallLuggage = 64 << 10
+
+// extractSmall is extractOne for a file of at most smallLuggage bytes; buf
+// holds smallLuggage+1 bytes.
+func extractSmall(ctx context.Context, root *os.Root, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, batch *durable.Batch, step func(int64)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r, err := open(l.Name)
+	if err != nil {
+		return fmt.Errorf("luggage %s: %w", l.Name, err)
+	}
+	// One byte past the size: the reader verifies the digest when it
+	// reaches the end, and a longer file shows itself.
+	k, rerr := io.ReadFull(r, buf[:l.Size+1])
+	r.Close()
+	switch {
+	case rerr == nil:
+		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is more than the %d bytes the pack said", l.Size)}
+	case rerr != io.ErrUnexpectedEOF && rerr != io.EOF:
+		return fmt.Errorf("luggage %s: %w", l.Name, rerr)
+	case int64(k) != l.Size:
+		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", k, l.Size)}
+	}
+	sc.Write(buf[:k])
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("luggage %s: %w", l.Name, err)
+	}
+	_, err = f.Write(buf[:k])
+	if err == nil {
+		err = batch.File(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("luggage %s: %w", l.Name, err)
+	}
+	step(int64(k))
+	return nil
+}
 
 // extractOne writes one luggage file, checking its digest and size.
 func extractOne(ctx context.Context, root *os.Root, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), side *sideScan, sc io.Writer, batch *durable.Batch, step func(int64)) (int64, error) {
@@ -319,6 +373,9 @@ func randHex(n int) string {
 type sideScan struct {
 	work    chan sideChunk
 	free    chan []byte
+	made    atomic.Int32 // buffers allocated so far, up to n: a pack of small files needs none
+	n       int32
+	size    int
 	pending sync.WaitGroup
 	done    chan struct{}
 }
@@ -329,10 +386,7 @@ type sideChunk struct {
 }
 
 func newSideScan(n, size int) *sideScan {
-	s := &sideScan{work: make(chan sideChunk, n), free: make(chan []byte, n), done: make(chan struct{})}
-	for range n {
-		s.free <- make([]byte, size)
-	}
+	s := &sideScan{work: make(chan sideChunk, n), free: make(chan []byte, n), n: int32(n), size: size, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		for c := range s.work {
@@ -344,8 +398,19 @@ func newSideScan(n, size int) *sideScan {
 	return s
 }
 
-// buffer waits for a free buffer.
-func (s *sideScan) buffer() []byte { return <-s.free }
+// buffer returns a free buffer, allocating one while fewer than n exist,
+// else waiting for one.
+func (s *sideScan) buffer() []byte {
+	select {
+	case b := <-s.free:
+		return b
+	default:
+	}
+	if s.made.Add(1) <= s.n {
+		return make([]byte, s.size)
+	}
+	return <-s.free
+}
 
 // release returns a buffer that was not handed to scan.
 func (s *sideScan) release(b []byte) { s.free <- b[:cap(b)] }

@@ -123,3 +123,56 @@ func benchLand(b *testing.B, size int64) {
 		b.StartTimer()
 	}
 }
+
+// manyPack writes a bag of n small text files (about 100–1,500 bytes each)
+// in 50 folders.
+func manyPack(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	src := pack.Source{Object: mustParseTB(tb, handObj)}
+	for i := range n {
+		data := strings.Repeat("line of a small file "+strings.Repeat("x", i%7)+"\n", 4+i%50)
+		src.Luggage = append(src.Luggage, pack.LuggageSource{
+			Name: "d" + string(rune('a'+i%25)) + string(rune('a'+i/25%2)) + "/f" + strings.Repeat("0", 4) + itoa(i) + ".txt",
+			Size: int64(len(data)),
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil },
+		})
+	}
+	path := filepath.Join(dir, "many.taskpack")
+	if err := pack.Write(path, src, pack.EncodingBag, pack.WriteOptions{}); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+func itoa(i int) string { return ojson.FormatNumber(float64(i)) }
+
+// BenchmarkLand5000Small lands a pack of 5,000 small files: what the one
+// flush for all of them (internal/durable's batch) is for.
+func BenchmarkLand5000Small(b *testing.B) {
+	dir := b.TempDir()
+	path := manyPack(b, dir, 5000)
+	i := 0
+	for b.Loop() {
+		i++
+		st, err := store.Open(filepath.Join(dir, "store", "s"+itoa(i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := pack.Open(path, pack.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		pl, err := PlanLanding(context.Background(), p, st, Env{Machine: "m", Actor: "a"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ld, err := Land(context.Background(), p, pl, st, Decisions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+		b.StopTimer()
+		os.RemoveAll(ld.FilesDir)
+		b.StartTimer()
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zip"
 	"golang.org/x/text/unicode/norm"
@@ -51,10 +52,18 @@ func (p *Pack) OpenLuggage(name string) (io.ReadCloser, error) {
 	if p.l == nil {
 		return nil, errors.New("pack: closed")
 	}
-	for _, e := range p.l.luggage {
-		if e.name == name {
-			return e.openVerified(p.Path)
+	// An index, not a search: a landing opens every file of packs that
+	// carry thousands.
+	p.l.indexOnce.Do(func() {
+		p.l.byName = make(map[string]*lentry, len(p.l.luggage))
+		for _, e := range p.l.luggage {
+			if _, dup := p.l.byName[e.name]; !dup {
+				p.l.byName[e.name] = e
+			}
 		}
+	})
+	if e := p.l.byName[name]; e != nil {
+		return e.openVerified(p.Path)
 	}
 	return nil, &Error{File: p.Path, Entry: name, Rule: RuleMissing, Detail: "no such luggage in this pack"}
 }
@@ -129,6 +138,8 @@ type loaded struct {
 	quirks ojson.Quirks
 
 	luggage    []*lentry
+	byName     map[string]*lentry // luggage by name, built once by OpenLuggage
+	indexOnce  sync.Once
 	extra      []string    // bag payload files that are neither passport.json nor luggage
 	extraFiles []*zip.File // their entries
 
