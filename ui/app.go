@@ -240,21 +240,51 @@ func (a *App) fullHelpKeys() [][]key.Binding {
 }
 
 // shortHelp is the help line: the screen's keys, then ? and q, which are
-// always shown whole — when the screen's keys do not all fit, they are cut
-// (with …) so that the key to the full list stays in sight.
+// always shown whole — when the screen's keys do not all fit, the last ones
+// give way to an ellipsis so that the key to the full list stays in sight.
+// (help.Model's own cut lets everything through once an item ends exactly
+// at the width, so the line is laid out here.)
 func (a *App) shortHelp(keys []key.Binding) string {
+	st := a.help.Styles
+	sep := st.ShortSeparator.Inline(true).Render(a.help.ShortSeparator)
+	item := func(b key.Binding) string {
+		return st.ShortKey.Inline(true).Render(b.Help().Key) + " " + st.ShortDesc.Inline(true).Render(b.Help().Desc)
+	}
 	q := a.c.Keys.Quit
 	q.SetHelp(q.Help().Key, "quit")
-	globals := a.help.ShortHelpView([]key.Binding{a.c.Keys.Help, q})
-	if len(keys) == 0 {
+	globals := item(a.c.Keys.Help) + sep + item(q)
+	room := a.c.Width - lipgloss.Width(globals) - lipgloss.Width(sep)
+	var parts []string
+	used, cut := 0, false
+	for _, b := range keys {
+		if !b.Enabled() || b.Help().Key == "" {
+			continue
+		}
+		w := lipgloss.Width(item(b))
+		if len(parts) > 0 {
+			w += lipgloss.Width(sep)
+		}
+		if used+w > room {
+			cut = true
+			break
+		}
+		parts, used = append(parts, item(b)), used+w
+	}
+	tail := " " + st.Ellipsis.Inline(true).Render("…")
+	for cut && len(parts) > 0 && used+lipgloss.Width(tail) > room {
+		last := parts[len(parts)-1]
+		parts = parts[:len(parts)-1]
+		used -= lipgloss.Width(last)
+		if len(parts) > 0 {
+			used -= lipgloss.Width(sep)
+		}
+	}
+	line := strings.Join(parts, sep)
+	if cut {
+		line += tail
+	}
+	if line == "" {
 		return globals
 	}
-	sep := a.c.Theme.Help.ShortSeparator.Render(a.help.ShortSeparator)
-	h := a.help
-	h.Width = max(a.c.Width-lipgloss.Width(globals)-lipgloss.Width(sep), 1)
-	screen := h.ShortHelpView(keys)
-	if screen == "" {
-		return globals
-	}
-	return screen + sep + globals
+	return line + sep + globals
 }

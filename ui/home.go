@@ -28,7 +28,7 @@ func DefaultHomeKeys() HomeKeys {
 	return HomeKeys{
 		List:    DefaultListKeys(),
 		Open:    kb([]string{"enter"}, "enter", "open"),
-		Checks:  kb([]string{"c"}, "c", "a passport's landing checks"),
+		Checks:  kb([]string{"c"}, "c", "landing checks"),
 		Refresh: kb([]string{"R"}, "R", "refresh"),
 	}
 }

@@ -463,7 +463,9 @@ func (s *InboxScreen) ShortHelp() []key.Binding {
 	case inboxPreview:
 		return []key.Binding{k.Yes, k.No, k.List.Down}
 	}
-	if a, ok := s.Selected(); ok && a.Status == "settled" {
+	if a, ok := s.Selected(); !ok {
+		return []key.Binding{k.Filter, k.Project, k.Settled} // nothing to settle or note
+	} else if a.Status == "settled" {
 		return []key.Binding{k.Reopen, k.Note, k.Filter, k.Project, k.Settled}
 	}
 	return []key.Binding{k.Done, k.Drop, k.Already, k.Note, k.Filter, k.Project}

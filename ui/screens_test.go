@@ -142,6 +142,24 @@ func TestFootersMatchKeys(t *testing.T) {
 	if f := foot(d); !strings.HasPrefix(f, "enter/esc finish") || !strings.Contains(d.view(), "1 ask changed") {
 		t.Errorf("after a merge: %q\n%s", f, d.view())
 	}
+	// An empty inbox offers no act to settle or note.
+	ic := testCommon(t, Deps{Inbox: &fakeInbox{}})
+	d = newDriver(t, New(ic, NewInbox(ic)))
+	if f := foot(d); f != "/ filter • tab next project • S show settled • ? help • q quit" {
+		t.Errorf("empty inbox: %q", f)
+	}
+	// The checks screen: the step's keys, w to review and save, esc back;
+	// in the review, y and n/esc only.
+	cc := testCommon(t, Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	cc.Width = 120
+	d = newDriver(t, New(cc, NewChecks(cc, "TP-AB23-CD45")))
+	if f := foot(d); f != "r run… • p/f/s passed/failed/skipped • w review and save… • esc back • ? help • q quit" {
+		t.Errorf("checks screen: %q", f)
+	}
+	d.keys("p", "w")
+	if f := foot(d); f != "y save • n/esc back, nothing saved • ? help • q quit" {
+		t.Errorf("checks review: %q", f)
+	}
 }
 
 // Issue 10: the receipt screen shows the luggage it brings and where it
