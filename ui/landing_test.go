@@ -484,7 +484,7 @@ func TestLongHowScrolls(t *testing.T) {
 	d := newDriver(t, New(c, NewLanding(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
-	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "y runs it once you have read to the end") {
+	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "↓/G to the end, then y runs it") {
 		t.Fatalf("first page:\n%s", v)
 	}
 	d.keys("G")
@@ -509,7 +509,7 @@ func TestLandingConfirmShowsRuns(t *testing.T) {
 		d.keys("tab")
 	}
 	v := d.view()
-	for _, want := range []string{"c1 passed · ran the sender's command, exit 0", "c2 failed · ran your command, exit 3", "recorded with its check"} {
+	for _, want := range []string{"Ran         c1 passed · the sender's command, exit 0", "c2 failed · your command, exit 3", "recorded with its check"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("confirm step lacks %q:\n%s", want, v)
 		}

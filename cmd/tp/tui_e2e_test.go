@@ -164,7 +164,7 @@ func TestTUIEndToEnd(t *testing.T) {
 		if !strings.Contains(s, "staged") {
 			t.Fatalf("the confirmation does not name the staging folder:\n%s", s)
 		}
-		if strings.Contains(s, "read to the end") {
+		if strings.Contains(s, "to the end, then y runs it") {
 			tm.keys("G") // a command taller than the screen is read to its end first
 		}
 		tm.keys("y")

@@ -111,7 +111,9 @@ func (m *asks) View() string {
 	case ok:
 		out = append(out, m.list.Field(m.w, "answer", ans)...)
 	default:
-		out = append(out, th.Muted.Render("Left open. enter answers it now; a receipt can carry the answer home later."))
+		for _, ln := range c.Wrap("Left open. enter answers it now; a receipt can carry the answer home later.", m.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
 	}
 	return c.Pad(out, m.w, m.body)
 }

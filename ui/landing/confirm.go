@@ -122,10 +122,10 @@ func (m *confirm) lines(withKeys bool) []string {
 	out = append(out, "")
 	row("Checks", fmt.Sprintf("%d required: %d passed, %d failed, %d skipped, %d pending", passed+failed+skipped+pending, passed, failed, skipped, pending))
 	row("", th.Muted.Render("required checks go first in the next steps"))
+	out = append(out, m.runLines()...)
 	row("Asks", fmt.Sprintf("%d answered now, %d left open", len(m.s.Answers), len(p.Asks)-len(m.s.Answers)))
 	row("Facts", fmt.Sprintf("%d sealed", sealed)+trust)
 	row("Luggage", c.Count(len(p.Luggage), "file", "files")+", "+c.HumanBytes(total))
-	out = append(out, m.runLines()...)
 	if pending > 0 {
 		out = append(out, "")
 		para(th.Warn.Render("⚠ " + c.Count(pending, "required check is", "required checks are") + " still pending: they land as pending, first in line."))
@@ -168,14 +168,18 @@ func (m *confirm) runLines() []string {
 		if st == "" {
 			st = "pending"
 		}
-		row := fmt.Sprintf("%s %s · ran %s, exit %d", c.Line(ch.ID), st, who, d.Exit)
-		out = append(out, c.Label(th.Muted, "")+c.Fit(row, max(m.w-c.LabelWidth, 1)))
+		label := ""
+		if n == 1 {
+			label = "Ran"
+		}
+		row := fmt.Sprintf("%s %s · %s, exit %d", c.Line(ch.ID), st, who, d.Exit)
+		out = append(out, c.LabelRows(th.Muted, label, row, m.w)...)
 	}
 	if n > maxRunLines {
 		out = append(out, c.Label(th.Muted, "")+th.Muted.Render(fmt.Sprintf("… and %d more", n-maxRunLines)))
 	}
 	if n > 0 {
-		out = append(out, c.Label(th.Muted, "")+th.Muted.Render("each run is recorded with its check (command, exit)"))
+		out = append(out, c.LabelRows(th.Muted, "", th.Muted.Render("each run is recorded with its check (command, exit, when)"), m.w)...)
 	}
 	return out
 }

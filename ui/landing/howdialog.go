@@ -263,14 +263,16 @@ func (d *howDialog) box() []string {
 	if d.s.Staged {
 		folder += th.Muted.Render(" (the pack's luggage, unpacked to check it; it moves into place when you land)")
 	}
-	for i, ln := range c.WrapStyled(folder, max(d.w-15, 10)) {
-		lb := "         "
-		if i == 0 {
-			lb = "folder   "
+	runs := fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", d.s.HowTimeout())
+	for _, f := range [][2]string{{"folder   ", folder}, {"runs as  ", runs}} {
+		for i, ln := range c.WrapStyled(f[1], max(d.w-15, 10)) {
+			lb := "         "
+			if i == 0 {
+				lb = f[0]
+			}
+			ls = append(ls, th.Muted.Render(lb)+ln)
 		}
-		ls = append(ls, th.Muted.Render(lb)+ln)
 	}
-	ls = append(ls, th.Muted.Render("runs as  ")+fmt.Sprintf("sh -c, no input, timeout %s, output kept up to 256 KiB", d.s.HowTimeout()))
 	return d.frame(ls)
 }
 
@@ -286,7 +288,7 @@ func (d *howDialog) view(h int) string {
 	box := d.box()
 	keys := th.Key.Render("y") + " run it   " + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
 	if !d.seen {
-		keys = th.Muted.Render("y runs it once you have read to the end (↓, G)   ") + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
+		keys = th.Muted.Render("↓/G to the end, then y runs it   ") + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
 		if d.nudge {
 			keys = th.Warn.Render("Read it to the end first: G jumps there.   ") + th.Key.Render("n/esc") + " cancel"
 		}

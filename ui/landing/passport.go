@@ -58,6 +58,10 @@ func (m *passport) Modal() bool     { return false }
 func (m *passport) Capturing() bool { return false }
 func (m *passport) Busy() bool      { return false }
 func (m *passport) ShortHelp() []key.Binding {
+	if m.vp.TotalLineCount() > m.vp.Height {
+		// Taller than the screen: say it scrolls.
+		return []key.Binding{c.KB([]string{"down", "j"}, "↓/j", "scroll")}
+	}
 	return nil
 }
 func (m *passport) FullHelp() [][]key.Binding {
