@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -40,7 +39,7 @@ func homeSources(io *IO, g *globalOpts) (home.Sources, []string, error) {
 	} else {
 		src.Acts = l
 	}
-	if wd, err := os.Getwd(); err == nil {
+	if wd, err := io.wd(); err == nil {
 		src.Dir = wd
 	}
 	return src, probs, nil

@@ -22,6 +22,9 @@ type IO struct {
 	// Env reads the environment; tests pass their own map. The UI sees
 	// this environment too, never the process's directly.
 	Env func(string) string
+	// Getwd is the folder tp runs in (packs waiting here, the UI's folder
+	// for running a check's command); nil means the process's.
+	Getwd func() (string, error)
 	// Screens are the interactive screens the commands may open (tui.go);
 	// nil means every command stays headless. main and the testscript
 	// entry point pass the real ones; tests pass their own.
@@ -42,6 +45,14 @@ type Screens struct {
 	Asks   func(io *IO, g *globalOpts, s *store.Store, id string) error
 	Checks func(io *IO, g *globalOpts, s *store.Store, id string) error
 	Inbox  func(cmd *cobra.Command, io *IO, g *globalOpts) error // tp acts
+}
+
+// wd is the folder tp runs in, as injected.
+func (o *IO) wd() (string, error) {
+	if o.Getwd != nil {
+		return o.Getwd()
+	}
+	return os.Getwd()
 }
 
 // screens returns the injected screens, or none.

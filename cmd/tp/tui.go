@@ -71,7 +71,7 @@ func runUI(io *IO, g *globalOpts, deps ui.Deps, first func(c *ui.Common) ui.Comp
 	if err != nil {
 		return nil, err
 	}
-	wd, err := os.Getwd()
+	wd, err := io.wd()
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func homeTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 // listTUI is the home screen over st: plain `tp`, and tp list on a terminal.
 func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 	actor, machine := identity(io)
-	wd, _ := os.Getwd()
+	wd, _ := io.wd()
 	inbox := inboxBackend(io, g)
 	lander := &backend.Lander{Store: st, Env: landing.Env{Actor: actor, Machine: machine}}
 	defer lander.Close()
