@@ -12,9 +12,11 @@
 //     keyed derivation (HMAC-SHA256 with a registrar secret, §10).
 //   - The registrar (§4, §5.5): [Run] is a pure function from a document and
 //     the log's state to a new document, the records to send and warnings.
-//     Its caller sends first, writes the document only after every send
-//     succeeded, and acknowledges applied settlements only after the write
-//     is durable ([RunOutput]), so a crash at any point repeats safely.
+//     [Sync] is the whole registrar job every front end calls (a
+//     [SyncRequest] in, a [SyncReport] out): it sends first (one batch),
+//     writes the document only after every send succeeded, commits it when
+//     asked, and acknowledges applied settlements only after the write is
+//     durable, so a crash at any point repeats safely.
 //     The rewrite similarity measure of §4 step 5 is documented at [Similar].
 //   - The fixture runner: [RunConformance] runs the fixture files described
 //     in docs/acts-fixtures.md.
