@@ -284,6 +284,10 @@ func extractOne(ctx context.Context, root *os.Root, name string, l pack.Luggage,
 			break
 		}
 		if rerr != nil {
+			var pe *pack.Error
+			if errors.As(rerr, &pe) {
+				return n, rerr // names the pack, the entry and the rule already
+			}
 			return n, fmt.Errorf("luggage %s: %w", l.Name, rerr)
 		}
 	}

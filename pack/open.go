@@ -119,6 +119,14 @@ func (v *verifyingReader) Read(p []byte) (int, error) {
 	if err == io.EOF && v.want != "" && hex.EncodeToString(v.h.Sum(nil)) != v.want {
 		return n, &Error{File: v.file, Entry: v.entry, Rule: RuleDigest, Detail: "bytes do not match their sha256"}
 	}
+	if err != nil && err != io.EOF {
+		// A damaged entry (a CRC that does not match, a stream cut short)
+		// is named with the pack and the rule, like every other refusal.
+		var pe *Error
+		if !errors.As(err, &pe) {
+			err = &Error{File: v.file, Entry: v.entry, Rule: ruleForReadErr(err), Detail: "cannot read the entry: " + err.Error()}
+		}
+	}
 	return n, err
 }
 
