@@ -318,10 +318,11 @@ func (s *AsksScreen) ShortHelp() []key.Binding {
 	case asksAnswer:
 		return s.list.EditorHelp()
 	case asksReview:
+		no := kb([]string{"n", "esc"}, "n/esc", "back, nothing saved")
 		if len(s.edits) > s.reviewHeight() {
-			return []key.Binding{kb([]string{"y"}, "y", "save"), k.No, k.List.Down, k.List.Up}
+			return []key.Binding{kb([]string{"y"}, "y", "save"), no, k.List.Down, k.List.Up}
 		}
-		return []key.Binding{kb([]string{"y"}, "y", "save"), k.No}
+		return []key.Binding{kb([]string{"y"}, "y", "save"), no}
 	case asksOffer:
 		return []key.Binding{kb([]string{"y"}, "y", "pack a receipt"), kb([]string{"n"}, "n/esc", "not now")}
 	case asksPath:
@@ -366,12 +367,15 @@ func (s *AsksScreen) View() string {
 		if len(rows) > len(vis) {
 			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
 		}
-		out = append(out, "", th.Muted.Render("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back"))
+		out = append(out, "")
+		for _, ln := range wrap("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back", s.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
 		return pad(s.withErr(out), s.w, s.h)
 	case asksOffer:
 		done := th.Muted.Render("nothing to save")
 		if s.saved > 0 {
-			done = th.Pass.Render(fmt.Sprintf("✓ saved as version %d (asks changed: %d)", sh.Version, s.saved))
+			done = th.Pass.Render(fmt.Sprintf("✓ saved as version %d (%s changed)", sh.Version, components.Count(s.saved, "ask", "asks")))
 		}
 		out = append(out, "", done, "",
 			"Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
@@ -381,7 +385,10 @@ func (s *AsksScreen) View() string {
 		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter writes it · esc goes back"))
 		return pad(s.withErr(out), s.w, s.h)
 	case asksDone:
-		out = append(out, "", th.Pass.Render("✓ receipt written: ")+line(s.packed), "", th.Muted.Render("Send it back; `tp land` on the other side merges it into the passport that asked."))
+		out = append(out, "", th.Pass.Render("✓ receipt written: ")+line(s.packed), "")
+		for _, ln := range wrap("Send it back; `tp land` on the other side merges it into the passport that asked.", s.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
 		return pad(out, s.w, s.h)
 	}
 	if len(sh.Asks) == 0 {
