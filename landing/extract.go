@@ -42,6 +42,27 @@ func extract(ctx context.Context, luggage []pack.Luggage, open func(string) (io.
 	return names, found, nil
 }
 
+// luggageErr is a failed read of luggage l: a *pack.Error (a digest or
+// CRC that does not match, a cut stream) names the pack, the entry and the
+// rule already and is returned as it is; anything else is wrapped.
+func luggageErr(l pack.Luggage, err error) error {
+	var pe *pack.Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("luggage %s: %w", l.Name, err)
+}
+
+// namePack fills in the pack a luggage refusal came from, for the
+// refusals made here (sizes that do not match), which know only the entry.
+func namePack(err error, file string) error {
+	var pe *pack.Error
+	if errors.As(err, &pe) && pe.File == "" {
+		pe.File = file
+	}
+	return err
+}
+
 func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
@@ -220,7 +241,7 @@ func extractSmall(ctx context.Context, root *os.Root, name string, l pack.Luggag
 	case rerr == nil:
 		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is more than the %d bytes the pack said", l.Size)}
 	case rerr != io.ErrUnexpectedEOF && rerr != io.EOF:
-		return fmt.Errorf("luggage %s: %w", l.Name, rerr)
+		return luggageErr(l, rerr)
 	case int64(k) != l.Size:
 		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", k, l.Size)}
 	}
@@ -284,11 +305,7 @@ func extractOne(ctx context.Context, root *os.Root, name string, l pack.Luggage,
 			break
 		}
 		if rerr != nil {
-			var pe *pack.Error
-			if errors.As(rerr, &pe) {
-				return n, rerr // names the pack, the entry and the rule already
-			}
-			return n, fmt.Errorf("luggage %s: %w", l.Name, rerr)
+			return n, luggageErr(l, rerr)
 		}
 	}
 	if l.Size > 0 && n != l.Size {

@@ -78,6 +78,7 @@ func Stage(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, files
 		open = p.OpenLuggage
 	}
 	names, found, err := extractTo(ctx, plan.luggage, open, dir, progress)
+	err = namePack(err, plan.File)
 	if err != nil {
 		return nil, err
 	}
