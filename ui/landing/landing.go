@@ -516,4 +516,3 @@ func (l *Landing) FullHelp() [][]key.Binding {
 }
 
 func (l *Landing) String() string { return fmt.Sprintf("landing(%s, step %d)", l.file, l.step) }
-
