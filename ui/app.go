@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 )
 
@@ -16,8 +17,8 @@ import (
 // screen and keys to the top one, draws the header and the help line, and
 // owns the global keys (q, ?, esc, ctrl+c).
 type App struct {
-	c        *Common
-	stack    []Component
+	c        *common.Common
+	stack    []common.Component
 	help     help.Model
 	fullHelp bool
 	helpOff  int // scroll offset of a help taller than the window
@@ -27,7 +28,7 @@ type App struct {
 }
 
 // New returns the root model showing first.
-func New(c *Common, first Component) *App {
+func New(c *common.Common, first common.Component) *App {
 	h := help.New()
 	h.Styles = help.Styles{
 		ShortKey: c.Theme.Help.ShortKey, ShortDesc: c.Theme.Help.ShortDesc,
@@ -35,19 +36,19 @@ func New(c *Common, first Component) *App {
 		FullKey: c.Theme.Help.FullKey, FullDesc: c.Theme.Help.FullDesc,
 		FullSeparator: c.Theme.Help.FullSeparator,
 	}
-	a := &App{c: c, stack: []Component{first}, help: h, helpKeys: DefaultListKeys()}
+	a := &App{c: c, stack: []common.Component{first}, help: h, helpKeys: DefaultListKeys()}
 	a.resize()
 	return a
 }
 
 // Top returns the active screen.
-func (a *App) Top() Component { return a.stack[len(a.stack)-1] }
+func (a *App) Top() common.Component { return a.stack[len(a.stack)-1] }
 
 // Init starts the first screen.
 func (a *App) Init() tea.Cmd { return a.Top().Init() }
 
 func (a *App) bodyHeight() int {
-	h := a.c.Height - chrome
+	h := a.c.Height - common.Chrome
 	if a.fullHelp && !a.helpPage() {
 		h -= a.fullHelpHeight() - 1
 	}
@@ -61,11 +62,11 @@ func (a *App) fullHelpHeight() int { return len(a.fullHelpLines()) }
 
 // helpPage reports whether the full help is too tall to sit under the
 // screen: it then takes the whole body and scrolls.
-func (a *App) helpPage() bool { return a.fullHelpHeight() > a.c.Height-chrome }
+func (a *App) helpPage() bool { return a.fullHelpHeight() > a.c.Height-common.Chrome }
 
 // helpRoom is the rows a help page scrolls in: the body less its last line,
 // which says how to scroll and close it.
-func (a *App) helpRoom() int { return max(a.c.Height-chrome, 1) }
+func (a *App) helpRoom() int { return max(a.c.Height-common.Chrome, 1) }
 
 // fullHelpLines lays the full help out in rows of columns that fit the
 // width: on a narrow terminal the columns that do not fit go to a row
@@ -111,28 +112,28 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.c.Width, a.c.Height = msg.Width, msg.Height
 		a.resize()
 		return a, nil
-	case PushMsg:
+	case common.PushMsg:
 		a.stack = append(a.stack, msg.Screen)
 		a.resize()
 		return a, msg.Screen.Init()
-	case ReplaceMsg:
+	case common.ReplaceMsg:
 		a.stack[len(a.stack)-1] = msg.Screen
 		a.resize()
 		return a, msg.Screen.Init()
-	case PopMsg:
+	case common.PopMsg:
 		if len(a.stack) == 1 {
 			a.Quitting = true
 			return a, tea.Quit
 		}
 		a.stack = a.stack[:len(a.stack)-1]
 		a.resize()
-		return a.route(ResumedMsg{})
+		return a.route(common.ResumedMsg{})
 	case tea.KeyMsg:
 		top := a.Top()
 		switch {
 		case key.Matches(msg, a.c.Keys.Interrupt):
 			if top.Busy() {
-				return a.route(CancelMsg{})
+				return a.route(common.CancelMsg{})
 			}
 			a.Quitting = true
 			return a, tea.Quit
@@ -141,7 +142,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, a.c.Keys.Quit):
 			if top.Busy() {
 				// Nothing may be left half-done: the person cancels first.
-				return a.route(CancelMsg{})
+				return a.route(common.CancelMsg{})
 			}
 			a.Quitting = true
 			return a, tea.Quit
@@ -181,12 +182,12 @@ func (a *App) View() string {
 	for _, s := range a.stack {
 		crumbs = append(crumbs, s.Title())
 	}
-	header := fit(th.Title.Render("tp")+th.Muted.Render(" · ")+th.Subtitle.Render(strings.Join(crumbs, " › ")), a.c.Width)
+	header := components.Fit(th.Title.Render("tp")+th.Muted.Render(" · ")+th.Subtitle.Render(strings.Join(crumbs, " › ")), a.c.Width)
 	body := top.View()
 	var helpView string
 	if a.fullHelp && a.helpPage() {
 		ls := a.fullHelpLines()
-		vis, off := window(ls, a.helpOff, a.helpRoom())
+		vis, off := components.Window(ls, a.helpOff, a.helpRoom())
 		body = strings.Join(vis, "\n")
 		helpView = a.c.Theme.Muted.Render(fmt.Sprintf("keys %d–%d of %d · ↑/↓ scroll · ? or esc closes", off+1, off+len(vis), len(ls)))
 	} else if a.fullHelp {
@@ -196,13 +197,13 @@ func (a *App) View() string {
 	}
 	hl := strings.Split(helpView, "\n")
 	for i := range hl {
-		hl[i] = fit(hl[i], a.c.Width)
+		hl[i] = components.Fit(hl[i], a.c.Width)
 	}
 	// Whatever a screen drew, the frame never exceeds the terminal: on a
 	// tiny one the body gives way first, then the header.
 	bl := strings.Split(body, "\n")
 	for i := range bl {
-		bl[i] = fit(bl[i], a.c.Width)
+		bl[i] = components.Fit(bl[i], a.c.Width)
 	}
 	head := []string{header, ""}
 	if room := a.c.Height - len(hl) - len(head); len(bl) > room {

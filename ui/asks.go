@@ -8,18 +8,19 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 )
 
 // AsksLoadedMsg is sent by the asks screen when the passport was read.
 type AsksLoadedMsg struct {
-	Sheet *AskSheet
+	Sheet *common.AskSheet
 	Err   error
 }
 
 // AsksSavedMsg is sent by the asks screen when the edits were saved.
 type AsksSavedMsg struct {
-	Sheet *AskSheet
+	Sheet *common.AskSheet
 	Err   error
 }
 
@@ -64,14 +65,14 @@ const (
 // AsksScreen answers, drops or leaves each ask of a stored passport
 // (`tp asks ID`, TaskPack §4.3), then offers to pack a receipt.
 type AsksScreen struct {
-	c    *Common
+	c    *common.Common
 	keys AsksKeys
 	id   string
 	w, h int
 
-	sheet  *AskSheet
+	sheet  *common.AskSheet
 	err    error
-	edits  map[string]AskEdit
+	edits  map[string]common.AskEdit
 	list   components.AskList // the asks, shared with the landing's asks step
 	revOff int                // scroll offset of the review list
 	mode   int
@@ -82,15 +83,15 @@ type AsksScreen struct {
 }
 
 // NewAsks returns the asks screen for passport id.
-func NewAsks(c *Common, id string) *AsksScreen {
-	p := newTextInput(c.Theme)
+func NewAsks(c *common.Common, id string) *AsksScreen {
+	p := components.NewTextInput(c.Theme)
 	p.Prompt = "file: "
-	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]AskEdit{}, list: components.NewAskList(c.Theme, "answer"), path: p}
-	s.SetSize(c.Width, c.Height-chrome)
+	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]common.AskEdit{}, list: components.NewAskList(c.Theme, "answer"), path: p}
+	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
 
-func (s *AsksScreen) Title() string { return "asks " + line(s.id) }
+func (s *AsksScreen) Title() string { return "asks " + components.Line(s.id) }
 func (s *AsksScreen) Capturing() bool {
 	return s.mode == asksAnswer || s.mode == asksPath
 }
@@ -104,7 +105,7 @@ func (s *AsksScreen) SetSize(w, h int) {
 	s.path.Width = max(w-10, 10)
 }
 
-func (s *AsksScreen) setSheet(sh *AskSheet) {
+func (s *AsksScreen) setSheet(sh *common.AskSheet) {
 	s.sheet = sh
 	if sh != nil {
 		s.list.Asks = sh.Asks
@@ -113,10 +114,10 @@ func (s *AsksScreen) setSheet(sh *AskSheet) {
 }
 
 // Edits returns the staged edits.
-func (s *AsksScreen) Edits() map[string]AskEdit { return s.edits }
+func (s *AsksScreen) Edits() map[string]common.AskEdit { return s.edits }
 
 // Sheet is the passport's asks as last read or saved.
-func (s *AsksScreen) Sheet() *AskSheet { return s.sheet }
+func (s *AsksScreen) Sheet() *common.AskSheet { return s.sheet }
 
 // Packed is the receipt written, if any.
 func (s *AsksScreen) Packed() string { return s.packed }
@@ -134,7 +135,7 @@ func (s *AsksScreen) Init() tea.Cmd {
 }
 
 // Update handles messages.
-func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *AsksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case AsksLoadedMsg:
 		s.setSheet(msg.Sheet)
@@ -149,7 +150,7 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 		s.setSheet(msg.Sheet)
 		s.err = nil
 		s.saved = len(s.edits)
-		s.edits = map[string]AskEdit{}
+		s.edits = map[string]common.AskEdit{}
 		s.mode = asksOffer
 		return s, nil
 	case ReceiptPackedMsg:
@@ -174,11 +175,11 @@ func (s *AsksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return s, nil
 }
 
-func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
+func (s *AsksScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	k := s.keys
 	if s.sheet == nil {
 		if key.Matches(msg, k.Back, k.Finish) {
-			return s, pop
+			return s, common.Pop
 		}
 		return s, nil
 	}
@@ -188,7 +189,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		if t.Done {
 			a, _ := s.list.Current()
 			if v := strings.TrimSpace(t.Value); t.Kept && v != "" {
-				s.edits[a.ID] = AskEdit{ID: a.ID, Action: "answer", Answer: v}
+				s.edits[a.ID] = common.AskEdit{ID: a.ID, Action: "answer", Answer: v}
 			}
 			s.mode = asksList
 		}
@@ -217,7 +218,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 			s.path.CursorEnd()
 			return s, s.path.Focus()
 		case key.Matches(msg, k.No):
-			return s, pop
+			return s, common.Pop
 		}
 		return s, nil
 	case asksPath:
@@ -235,7 +236,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		return s, cmd
 	case asksDone:
 		if key.Matches(msg, k.Back, k.Finish) {
-			return s, pop
+			return s, common.Pop
 		}
 		return s, nil
 	}
@@ -244,7 +245,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		return s, nil
 	}
 	if key.Matches(msg, k.Back) {
-		return s, pop
+		return s, common.Pop
 	}
 	if n == 0 {
 		return s, nil
@@ -261,7 +262,7 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		s.mode = asksAnswer
 		return s, s.list.StartAnswer(old)
 	case key.Matches(msg, k.Drop):
-		s.edits[a.ID] = AskEdit{ID: a.ID, Action: "drop"}
+		s.edits[a.ID] = common.AskEdit{ID: a.ID, Action: "drop"}
 	case key.Matches(msg, k.Leave):
 		delete(s.edits, a.ID)
 	case key.Matches(msg, k.Write):
@@ -274,8 +275,8 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	return s, nil
 }
 
-func (s *AsksScreen) orderedEdits() []AskEdit {
-	var out []AskEdit
+func (s *AsksScreen) orderedEdits() []common.AskEdit {
+	var out []common.AskEdit
 	for _, a := range s.sheet.Asks {
 		if e, ok := s.edits[a.ID]; ok {
 			out = append(out, e)
@@ -344,34 +345,34 @@ func (s *AsksScreen) View() string {
 	th := s.c.Theme
 	if s.sheet == nil {
 		if s.err != nil {
-			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+			return components.Pad(append([]string{th.Error.Render("✗ could not read " + components.Line(s.id))}, components.Wrap(s.err.Error(), s.w)...), s.w, s.h)
 		}
-		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+		return components.Pad([]string{th.Muted.Render("Reading " + components.Line(s.id) + "…")}, s.w, s.h)
 	}
 	sh := s.sheet
-	out := []string{th.Title.Render(line(sh.ID)) + " " + line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %s", sh.Version, components.Count(len(sh.Asks), "ask", "asks")))}
+	out := []string{th.Title.Render(components.Line(sh.ID)) + " " + components.Line(sh.Title) + th.Muted.Render(fmt.Sprintf(" · version %d · %s", sh.Version, components.Count(len(sh.Asks), "ask", "asks")))}
 	switch s.mode {
 	case asksReview:
 		es := s.orderedEdits()
-		out = append(out, "", th.Warn.Render("Save these changes to "+line(sh.ID)+"?"))
+		out = append(out, "", th.Warn.Render("Save these changes to "+components.Line(sh.ID)+"?"))
 		var rows []string
 		for _, e := range es {
 			if e.Action == "drop" {
-				rows = append(rows, "  "+th.Muted.Render(line(e.ID))+" → dropped")
+				rows = append(rows, "  "+th.Muted.Render(components.Line(e.ID))+" → dropped")
 			} else {
-				rows = append(rows, "  "+th.Muted.Render(line(e.ID))+" → answered: "+th.Data.Render(line(e.Answer)))
+				rows = append(rows, "  "+th.Muted.Render(components.Line(e.ID))+" → answered: "+th.Data.Render(components.Line(e.Answer)))
 			}
 		}
-		vis, off := window(rows, s.revOff, s.reviewHeight())
+		vis, off := components.Window(rows, s.revOff, s.reviewHeight())
 		out = append(out, vis...)
 		if len(rows) > len(vis) {
 			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
 		}
 		out = append(out, "")
-		for _, ln := range wrap("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back", s.w) {
+		for _, ln := range components.Wrap("answered_by and answered_at are recorded with each answer. y saves · n/esc goes back", s.w) {
 			out = append(out, th.Muted.Render(ln))
 		}
-		return pad(s.withErr(out), s.w, s.h)
+		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksOffer:
 		done := th.Muted.Render("nothing to save")
 		if s.saved > 0 {
@@ -380,22 +381,22 @@ func (s *AsksScreen) View() string {
 		out = append(out, "", done, "",
 			"Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
 			th.Key.Render("y")+" pack a receipt · "+th.Key.Render("n")+" not now")
-		return pad(s.withErr(out), s.w, s.h)
+		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksPath:
 		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter writes it · esc goes back"))
-		return pad(s.withErr(out), s.w, s.h)
+		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksDone:
-		out = append(out, "", th.Pass.Render("✓ receipt written: ")+line(s.packed), "")
-		for _, ln := range wrap("Send it back; `tp land` on the other side merges it into the passport that asked.", s.w) {
+		out = append(out, "", th.Pass.Render("✓ receipt written: ")+components.Line(s.packed), "")
+		for _, ln := range components.Wrap("Send it back; `tp land` on the other side merges it into the passport that asked.", s.w) {
 			out = append(out, th.Muted.Render(ln))
 		}
-		return pad(out, s.w, s.h)
+		return components.Pad(out, s.w, s.h)
 	}
 	if len(sh.Asks) == 0 {
 		out = append(out, "", th.Muted.Render("No asks on this passport."))
-		return pad(s.withErr(out), s.w, s.h)
+		return components.Pad(s.withErr(out), s.w, s.h)
 	}
-	out = append(out, s.list.Rows(s.w, s.listHeight(), func(a Ask) string {
+	out = append(out, s.list.Rows(s.w, s.listHeight(), func(a common.Ask) string {
 		if e, ok := s.edits[a.ID]; ok {
 			return th.Warn.Render(fmt.Sprintf("%-10s", map[string]string{"answer": "→answered", "drop": "→dropped"}[e.Action]))
 		}
@@ -403,7 +404,7 @@ func (s *AsksScreen) View() string {
 		if st == "" {
 			st = "open"
 		}
-		return th.Muted.Render(fmt.Sprintf("%-10s", line(st)))
+		return th.Muted.Render(fmt.Sprintf("%-10s", components.Line(st)))
 	})...)
 	out = append(out, s.list.Detail(s.w)...)
 	a, _ := s.list.Current()
@@ -414,18 +415,18 @@ func (s *AsksScreen) View() string {
 	} else if a.Answer != "" {
 		out = append(out, s.list.Field(s.w, "answer", a.Answer)...)
 		if a.AnsweredBy != "" {
-			out = append(out, th.Muted.Render("        by "+line(a.AnsweredBy)+" at "+line(a.AnsweredAt)))
+			out = append(out, th.Muted.Render("        by "+components.Line(a.AnsweredBy)+" at "+components.Line(a.AnsweredAt)))
 		}
 	}
 	if len(s.edits) > 0 {
 		out = append(out, "", th.Warn.Render(components.Count(len(s.edits), "unsaved change", "unsaved changes"))+th.Muted.Render(" · w to review and save · q quits without saving"))
 	}
-	return pad(s.withErr(out), s.w, s.h)
+	return components.Pad(s.withErr(out), s.w, s.h)
 }
 
 func (s *AsksScreen) withErr(out []string) []string {
 	if s.err == nil {
 		return out
 	}
-	return append(out, "", s.c.Theme.Error.Render("✗ ")+line(s.err.Error()))
+	return append(out, "", s.c.Theme.Error.Render("✗ ")+components.Line(s.err.Error()))
 }

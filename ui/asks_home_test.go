@@ -8,23 +8,25 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 type fakeAsks struct {
-	sheet    *AskSheet
-	saved    [][]AskEdit
+	sheet    *common.AskSheet
+	saved    [][]common.AskEdit
 	packed   []string
 	conflict bool
 }
 
-func (f *fakeAsks) LoadAsks(ctx context.Context, id string) (*AskSheet, error) {
+func (f *fakeAsks) LoadAsks(ctx context.Context, id string) (*common.AskSheet, error) {
 	if f.sheet == nil || f.sheet.ID != id {
 		return nil, fmt.Errorf("passport %s not found", id)
 	}
 	return f.sheet, nil
 }
 
-func (f *fakeAsks) SaveAsks(ctx context.Context, s *AskSheet, e []AskEdit) (*AskSheet, error) {
+func (f *fakeAsks) SaveAsks(ctx context.Context, s *common.AskSheet, e []common.AskEdit) (*common.AskSheet, error) {
 	if f.conflict {
 		return nil, errors.New("TP-1: expected version 3, found 4")
 	}
@@ -39,9 +41,9 @@ func (f *fakeAsks) PackReceipt(ctx context.Context, id, out string) (string, err
 	return out, nil
 }
 
-func sampleSheet() *AskSheet {
-	return &AskSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Version: 3, ReceiptName: "TP-AB23-CD45-receipt.taskpack",
-		Asks: []Ask{
+func sampleSheet() *common.AskSheet {
+	return &common.AskSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Version: 3, ReceiptName: "TP-AB23-CD45-receipt.taskpack",
+		Asks: []common.Ask{
 			{ID: "a1", What: "Which bucket?", Accept: "a bucket name", Status: "open"},
 			{ID: "a2", What: "Approve the budget " + hostile, Accept: "yes or no", Status: "open"},
 			{ID: "a3", What: "Old question", Accept: "anything", Status: "answered", Answer: "done", AnsweredBy: "bob@box", AnsweredAt: "2026-11-01T00:00:00Z"},
@@ -49,7 +51,7 @@ func sampleSheet() *AskSheet {
 }
 
 func newAsksApp(t *testing.T, f *fakeAsks) *driver {
-	c := testCommon(t, Deps{Asks: f})
+	c := testCommon(t, common.Deps{Asks: f})
 	return newDriver(t, New(c, NewAsks(c, "TP-AB23-CD45")))
 }
 
@@ -114,17 +116,17 @@ func TestAsksGoldens(t *testing.T) {
 	}
 }
 
-type fakeHome struct{ data *HomeData }
+type fakeHome struct{ data *common.HomeData }
 
-func (f *fakeHome) LoadHome(ctx context.Context) (*HomeData, error) { return f.data, nil }
+func (f *fakeHome) LoadHome(ctx context.Context) (*common.HomeData, error) { return f.data, nil }
 
 func TestHome(t *testing.T) {
-	data := &HomeData{
-		Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline " + hostile, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2}},
-		Projects:  []ProjectRow{{Project: "shop", Open: 2}},
+	data := &common.HomeData{
+		Passports: []common.PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline " + hostile, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2}},
+		Projects:  []common.ProjectRow{{Project: "shop", Open: 2}},
 		Packs:     []string{"handoff.taskpack"},
 	}
-	c := testCommon(t, Deps{Home: &fakeHome{data}, Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+	c := testCommon(t, common.Deps{Home: &fakeHome{data}, Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Asks: &fakeAsks{sheet: sampleSheet()}, Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
 	d := newDriver(t, New(c, NewHome(c)))
 	assertSafe(t, d.view())
 	requireGolden(t, d.view())
@@ -146,7 +148,7 @@ func TestHome(t *testing.T) {
 		t.Fatalf("enter on a project opened %T", d.app().Top())
 	}
 	d.keys("esc", "esc", "down", "enter")
-	if _, ok := d.app().Top().(*Landing); !ok {
+	if _, ok := d.app().Top().(*landing.Landing); !ok {
 		t.Fatalf("enter on a pack opened %T", d.app().Top())
 	}
 	d.keys("esc", "esc")
@@ -157,14 +159,14 @@ func TestHome(t *testing.T) {
 
 type fakePassports struct{}
 
-func (fakePassports) LoadPassport(ctx context.Context, id string) (*PassportView, error) {
+func (fakePassports) LoadPassport(ctx context.Context, id string) (*common.PassportView, error) {
 	p := samplePlan().Passport
 	p.ID = ""
-	return &PassportView{Text: p, Version: 4, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2, FilesDir: "/store/" + id + ".files"}, nil
+	return &common.PassportView{Text: p, Version: 4, Chain: []string{"TP-G6RZ-DS3B@3", "TP-K2VQ-8M4N@2"}, OpenAsks: 1, PendingChecks: 2, FilesDir: "/store/" + id + ".files"}, nil
 }
 
 func TestPassportScreen(t *testing.T) {
-	c := testCommon(t, Deps{Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	c := testCommon(t, common.Deps{Passports: fakePassports{}, Checks: &fakeChecks{sheet: sampleCheckSheet()}})
 	d := newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
 	assertSafe(t, d.view())
 	requireGolden(t, d.view())
@@ -175,22 +177,22 @@ func TestPassportScreen(t *testing.T) {
 }
 
 type countingHome struct {
-	data  *HomeData
+	data  *common.HomeData
 	loads int
 }
 
-func (c *countingHome) LoadHome(ctx context.Context) (*HomeData, error) {
+func (c *countingHome) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	c.loads++
 	return c.data, nil
 }
 
 // Coming back to the home screen refreshes it (a landing adds a passport).
 func TestHomeRefreshesOnReturn(t *testing.T) {
-	h := &countingHome{data: &HomeData{Packs: []string{"handoff.taskpack"}}}
-	c := testCommon(t, Deps{Home: h, Lander: &fakeLander{plan: samplePlan()}})
+	h := &countingHome{data: &common.HomeData{Packs: []string{"handoff.taskpack"}}}
+	c := testCommon(t, common.Deps{Home: h, Lander: &fakeLander{plan: samplePlan()}})
 	d := newDriver(t, New(c, NewHome(c)))
 	d.keys("enter")
-	if _, ok := d.app().Top().(*Landing); !ok {
+	if _, ok := d.app().Top().(*landing.Landing); !ok {
 		t.Fatalf("%T", d.app().Top())
 	}
 	d.keys("esc")
@@ -202,9 +204,9 @@ func TestHomeRefreshesOnReturn(t *testing.T) {
 // More changes than fit: the review scrolls, and the question and its
 // keys stay on screen; every change can be seen before y saves them all.
 func TestAsksReviewScrolls(t *testing.T) {
-	sh := &AskSheet{ID: "TP-AB23-CD45", Title: "Many", Version: 1}
+	sh := &common.AskSheet{ID: "TP-AB23-CD45", Title: "Many", Version: 1}
 	for i := 1; i <= 40; i++ {
-		sh.Asks = append(sh.Asks, Ask{ID: fmt.Sprintf("a%d", i), What: fmt.Sprintf("question %d", i), Accept: "x", Status: "open"})
+		sh.Asks = append(sh.Asks, common.Ask{ID: fmt.Sprintf("a%d", i), What: fmt.Sprintf("question %d", i), Accept: "x", Status: "open"})
 	}
 	f := &fakeAsks{sheet: sh}
 	d := newAsksApp(t, f)

@@ -2,19 +2,20 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/landing"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-func bigPlan(n int) *Plan {
+func bigPlan(n int) *common.Plan {
 	p := samplePlan()
 	p.Checks, p.Asks, p.Facts = nil, nil, nil
 	for i := 0; i < n; i++ {
-		p.Checks = append(p.Checks, Check{ID: fmt.Sprintf("c%d", i), Check: fmt.Sprintf("check number %d holds on this machine", i), How: fmt.Sprintf("test -e /tmp/thing-%d", i), Required: i%2 == 0})
-		p.Asks = append(p.Asks, Ask{ID: fmt.Sprintf("a%d", i), What: fmt.Sprintf("question %d for the receiver", i), Why: "because", Accept: "an answer", Status: "open"})
-		p.Facts = append(p.Facts, Fact{Claim: fmt.Sprintf("fact %d", i), Scope: "machine", Sealed: true, VerifiedOn: "laptop"})
+		p.Checks = append(p.Checks, common.Check{ID: fmt.Sprintf("c%d", i), Check: fmt.Sprintf("check number %d holds on this machine", i), How: fmt.Sprintf("test -e /tmp/thing-%d", i), Required: i%2 == 0})
+		p.Asks = append(p.Asks, common.Ask{ID: fmt.Sprintf("a%d", i), What: fmt.Sprintf("question %d for the receiver", i), Why: "because", Accept: "an answer", Status: "open"})
+		p.Facts = append(p.Facts, common.Fact{Claim: fmt.Sprintf("fact %d", i), Scope: "machine", Sealed: true, VerifiedOn: "laptop"})
 	}
 	return p
 }
@@ -23,20 +24,20 @@ func bigPlan(n int) *Plan {
 // model takes the plan and draws the summary (1,000 asks and 1,000 checks).
 func BenchmarkLandingFirstFrame(b *testing.B) {
 	p := bigPlan(1000)
-	c := testCommon(b, Deps{})
+	c := testCommon(b, common.Deps{})
 	b.ReportAllocs()
 	for b.Loop() {
-		l := NewLanding(c, "big.taskpack")
+		l := landing.New(c, "big.taskpack")
 		app := New(c, l)
-		app.Update(PlanMsg{Plan: p})
+		app.Update(landing.PlanMsg{Plan: p})
 		_ = app.View()
 	}
 }
 
 // Drawing the checks step with 1,000 checks (only the visible rows are drawn).
 func BenchmarkLandingChecksView(b *testing.B) {
-	c := testCommon(b, Deps{})
-	l := NewLandingWithPlan(c, bigPlan(1000))
+	c := testCommon(b, common.Deps{})
+	l := landing.NewWithPlan(c, bigPlan(1000))
 	l.GoStep(landing.StepChecks)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -45,10 +46,10 @@ func BenchmarkLandingChecksView(b *testing.B) {
 	}
 }
 
-func manyActs(n int) []Act {
-	acts := make([]Act, n)
+func manyActs(n int) []common.Act {
+	acts := make([]common.Act, n)
 	for i := range acts {
-		acts[i] = Act{Key: fmt.Sprintf("k%05d", i), Project: fmt.Sprintf("project-%d", i%17), Status: "open",
+		acts[i] = common.Act{Key: fmt.Sprintf("k%05d", i), Project: fmt.Sprintf("project-%d", i%17), Status: "open",
 			Text: fmt.Sprintf("Pay invoice %d from supplier %d", i, i%311), TermsRev: 1}
 		if i%5 == 0 {
 			acts[i].Due = "2026-12-01"
@@ -60,7 +61,7 @@ func manyActs(n int) []Act {
 // One keystroke typed into the inbox filter with 10,000 acts: Update
 // (refilter) and the frame that follows.
 func BenchmarkInboxFilterKeystroke(b *testing.B) {
-	c := testCommon(b, Deps{})
+	c := testCommon(b, common.Deps{})
 	s := NewInboxWithActs(c, manyActs(10000))
 	s.Update(keyMsg("/"))
 	keys := []tea.KeyMsg{keyMsg("1"), keyMsg("2"), keyMsg("backspace"), keyMsg("backspace")}
@@ -75,7 +76,7 @@ func BenchmarkInboxFilterKeystroke(b *testing.B) {
 
 // Moving the cursor in a list of 10,000 acts: Update and the next frame.
 func BenchmarkInboxMove(b *testing.B) {
-	c := testCommon(b, Deps{})
+	c := testCommon(b, common.Deps{})
 	s := NewInboxWithActs(c, manyActs(10000))
 	down, up := keyMsg("down"), keyMsg("up")
 	b.ReportAllocs()
@@ -93,7 +94,7 @@ func BenchmarkInboxMove(b *testing.B) {
 
 // Switching the project filter over 10,000 acts.
 func BenchmarkInboxProjectFilter(b *testing.B) {
-	c := testCommon(b, Deps{})
+	c := testCommon(b, common.Deps{})
 	s := NewInboxWithActs(c, manyActs(10000))
 	b.ReportAllocs()
 	for b.Loop() {

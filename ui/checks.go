@@ -7,19 +7,20 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 	"github.com/tp-dev/tp/ui/landing"
 )
 
 // ChecksLoadedMsg is sent by the checks screen when the passport was read.
 type ChecksLoadedMsg struct {
-	Sheet *CheckSheet
+	Sheet *common.CheckSheet
 	Err   error
 }
 
 // ChecksSavedMsg is sent by the checks screen when the statuses were saved.
 type ChecksSavedMsg struct {
-	Sheet *CheckSheet // the checks as saved
+	Sheet *common.CheckSheet // the checks as saved
 	Saved int
 	Err   error
 }
@@ -50,11 +51,11 @@ func DefaultChecksScreenKeys() ChecksScreenKeys {
 // after the same confirmation as when landing (D12), and what the person
 // attests reviewed with w and saved with y, as on the asks screen.
 type ChecksScreen struct {
-	c       *Common
+	c       *common.Common
 	id      string
 	keys    ChecksScreenKeys
 	w, h    int
-	sheet   *CheckSheet
+	sheet   *common.CheckSheet
 	session *landing.Session
 	step    *landing.ChecksStep
 	err     error
@@ -65,13 +66,13 @@ type ChecksScreen struct {
 }
 
 // NewChecks returns the checks screen for passport id.
-func NewChecks(c *Common, id string) *ChecksScreen {
+func NewChecks(c *common.Common, id string) *ChecksScreen {
 	s := &ChecksScreen{c: c, id: id, keys: DefaultChecksScreenKeys()}
-	s.SetSize(c.Width, c.Height-chrome)
+	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
 
-func (s *ChecksScreen) Title() string { return "checks " + line(s.id) }
+func (s *ChecksScreen) Title() string { return "checks " + components.Line(s.id) }
 func (s *ChecksScreen) Capturing() bool {
 	return !s.review && s.step != nil && s.step.Capturing()
 }
@@ -115,7 +116,7 @@ func (s *ChecksScreen) FullHelp() [][]key.Binding {
 }
 
 // Decisions are the statuses attested so far.
-func (s *ChecksScreen) Decisions() map[string]CheckDecision {
+func (s *ChecksScreen) Decisions() map[string]common.CheckDecision {
 	if s.session == nil {
 		return nil
 	}
@@ -123,7 +124,7 @@ func (s *ChecksScreen) Decisions() map[string]CheckDecision {
 }
 
 // Sheet is the passport's checks as last read or saved.
-func (s *ChecksScreen) Sheet() *CheckSheet { return s.sheet }
+func (s *ChecksScreen) Sheet() *common.CheckSheet { return s.sheet }
 
 // Init reads the passport's checks.
 func (s *ChecksScreen) Init() tea.Cmd {
@@ -140,8 +141,8 @@ func (s *ChecksScreen) Init() tea.Cmd {
 // changes are the checks whose status the person changed or for which they
 // ran a command: a run is recorded with its check even when the status
 // stays as it was (D12).
-func (s *ChecksScreen) changes() map[string]CheckDecision {
-	out := map[string]CheckDecision{}
+func (s *ChecksScreen) changes() map[string]common.CheckDecision {
+	out := map[string]common.CheckDecision{}
 	if s.sheet == nil {
 		return out
 	}
@@ -162,9 +163,9 @@ func (s *ChecksScreen) changes() map[string]CheckDecision {
 
 // setSheet shows sh: the checks as read, or as saved — the new version, its
 // statuses and recorded runs, with nothing left unsaved.
-func (s *ChecksScreen) setSheet(sh *CheckSheet) {
+func (s *ChecksScreen) setSheet(sh *common.CheckSheet) {
 	s.sheet = sh
-	plan := &Plan{File: s.id, Origin: sh.Origin, Checks: sh.Checks}
+	plan := &common.Plan{File: s.id, Origin: sh.Origin, Checks: sh.Checks}
 	if s.session == nil {
 		s.session = landing.NewSession(s.c, plan)
 		if sh.FilesDir != "" {
@@ -172,14 +173,14 @@ func (s *ChecksScreen) setSheet(sh *CheckSheet) {
 		}
 		s.step = landing.NewChecksStep(s.session)
 	} else {
-		s.session.Checks = map[string]CheckDecision{}
+		s.session.Checks = map[string]common.CheckDecision{}
 		s.session.SetPlan(plan)
 	}
 	s.SetSize(s.w, s.h)
 }
 
 // Update handles messages.
-func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *ChecksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ChecksLoadedMsg:
 		s.err = msg.Err
@@ -202,7 +203,7 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case tea.KeyMsg:
 		if s.step == nil {
 			if key.Matches(msg, s.keys.Finish) {
-				return s, pop
+				return s, common.Pop
 			}
 			return s, nil
 		}
@@ -219,7 +220,7 @@ func (s *ChecksScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 				s.review, s.revOff, s.status = true, 0, ""
 				return s, nil
 			case key.Matches(msg, s.keys.Back):
-				return s, pop
+				return s, common.Pop
 			}
 		}
 		s.status = ""
@@ -268,7 +269,7 @@ func (s *ChecksScreen) reviewRows() []string {
 		}
 		var what []string
 		if d.Status != "" {
-			what = append(what, line(d.Status))
+			what = append(what, components.Line(d.Status))
 		}
 		if d.Ran {
 			ran := "ran the sender's command"
@@ -277,9 +278,9 @@ func (s *ChecksScreen) reviewRows() []string {
 			}
 			what = append(what, fmt.Sprintf("%s (exit %d)", ran, d.Exit))
 		}
-		rows = append(rows, "  "+th.Muted.Render(line(c.ID))+" → "+strings.Join(what, " · "))
+		rows = append(rows, "  "+th.Muted.Render(components.Line(c.ID))+" → "+strings.Join(what, " · "))
 		if d.Ran && d.Command != c.How {
-			for _, ln := range wrap(d.Command, s.w-6) {
+			for _, ln := range components.Wrap(d.Command, s.w-6) {
 				rows = append(rows, "      "+th.Data.Render(ln))
 			}
 		}
@@ -293,36 +294,36 @@ func (s *ChecksScreen) View() string {
 	th := s.c.Theme
 	if s.sheet == nil {
 		if s.err != nil {
-			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+			return components.Pad(append([]string{th.Error.Render("✗ could not read " + components.Line(s.id))}, components.Wrap(s.err.Error(), s.w)...), s.w, s.h)
 		}
-		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+		return components.Pad([]string{th.Muted.Render("Reading " + components.Line(s.id) + "…")}, s.w, s.h)
 	}
-	head := th.Title.Render(line(s.sheet.ID)) + " " + line(s.sheet.Title) + th.Muted.Render(fmt.Sprintf(" · version %d", s.sheet.Version))
+	head := th.Title.Render(components.Line(s.sheet.ID)) + " " + components.Line(s.sheet.Title) + th.Muted.Render(fmt.Sprintf(" · version %d", s.sheet.Version))
 	if s.review {
-		out := []string{fit(head, s.w), "", th.Warn.Render("Save these changes to " + line(s.sheet.ID) + "?")}
+		out := []string{components.Fit(head, s.w), "", th.Warn.Render("Save these changes to " + components.Line(s.sheet.ID) + "?")}
 		rows := s.reviewRows()
-		vis, off := window(rows, s.revOff, s.reviewHeight())
+		vis, off := components.Window(rows, s.revOff, s.reviewHeight())
 		out = append(out, vis...)
 		if len(rows) > len(vis) {
 			out = append(out, th.Muted.Render(fmt.Sprintf("  %d–%d of %d · ↑/↓ pgup/pgdn to scroll", off+1, off+len(vis), len(rows))))
 		}
 		out = append(out, "")
-		for _, ln := range wrap("checked_by and checked_at are recorded with each status; a command you ran is recorded with its exit status and when it ran. y saves · n/esc goes back", s.w) {
+		for _, ln := range components.Wrap("checked_by and checked_at are recorded with each status; a command you ran is recorded with its exit status and when it ran. y saves · n/esc goes back", s.w) {
 			out = append(out, th.Muted.Render(ln))
 		}
 		if s.err != nil {
-			out = append(out, "", th.Error.Render("✗ ")+line(s.err.Error()))
+			out = append(out, "", th.Error.Render("✗ ")+components.Line(s.err.Error()))
 		}
-		return pad(out, s.w, s.h)
+		return components.Pad(out, s.w, s.h)
 	}
 	foot := ""
 	switch n := len(s.changes()); {
 	case s.err != nil:
-		foot = th.Error.Render("✗ ") + line(s.err.Error())
+		foot = th.Error.Render("✗ ") + components.Line(s.err.Error())
 	case s.status != "":
 		foot = th.Pass.Render(s.status)
 	case n > 0:
 		foot = th.Warn.Render(components.Count(n, "unsaved change", "unsaved changes")) + th.Muted.Render(" · w to review and save · q quits without saving")
 	}
-	return fit(head, s.w) + "\n" + s.step.View() + "\n" + fit(foot, s.w)
+	return components.Fit(head, s.w) + "\n" + s.step.View() + "\n" + components.Fit(foot, s.w)
 }

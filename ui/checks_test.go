@@ -13,23 +13,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tp-dev/tp/internal/howrun"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // fakeChecks saves as the store does: the statuses and runs applied, the
 // version one higher, the sheet as saved returned.
 type fakeChecks struct {
-	sheet   *CheckSheet
-	saved   []map[string]CheckDecision
+	sheet   *common.CheckSheet
+	saved   []map[string]common.CheckDecision
 	saveErr error
 }
 
-func (f *fakeChecks) LoadChecks(ctx context.Context, id string) (*CheckSheet, error) {
+func (f *fakeChecks) LoadChecks(ctx context.Context, id string) (*common.CheckSheet, error) {
 	cp := *f.sheet
-	cp.Checks = append([]Check(nil), f.sheet.Checks...)
+	cp.Checks = append([]common.Check(nil), f.sheet.Checks...)
 	return &cp, nil
 }
 
-func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]CheckDecision) (*CheckSheet, error) {
+func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]common.CheckDecision) (*common.CheckSheet, error) {
 	f.saved = append(f.saved, s)
 	if f.saveErr != nil {
 		return nil, f.saveErr
@@ -45,16 +47,16 @@ func (f *fakeChecks) SaveChecks(ctx context.Context, id string, s map[string]Che
 			sh.Checks[i].Status = d.Status
 		}
 		if d.Ran {
-			sh.Checks[i].Run = &CheckRun{Command: d.Command, Edited: d.Command != c.How, Exit: d.Exit, By: "bob@beta", At: d.RanAt.UTC().Format(time.RFC3339)}
+			sh.Checks[i].Run = &common.CheckRun{Command: d.Command, Edited: d.Command != c.How, Exit: d.Exit, By: "bob@beta", At: d.RanAt.UTC().Format(time.RFC3339)}
 		}
 	}
 	f.sheet = sh
 	return sh, nil
 }
 
-func sampleCheckSheet() *CheckSheet {
+func sampleCheckSheet() *common.CheckSheet {
 	p := samplePlan()
-	return &CheckSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Version: 3, Origin: p.Origin, Checks: p.Checks}
+	return &common.CheckSheet{ID: "TP-AB23-CD45", Title: "Image pipeline", Version: 3, Origin: p.Origin, Checks: p.Checks}
 }
 
 func TestChecksScreen(t *testing.T) {
@@ -81,7 +83,7 @@ func TestChecksScreen(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			f := &fakeChecks{sheet: sampleCheckSheet()}
-			c := testCommon(t, Deps{Checks: f, RunHow: howrun.Run})
+			c := testCommon(t, common.Deps{Checks: f, RunHow: howrun.Run})
 			c.WorkDir = dir
 			d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 			d.keys(tt.keys...)
@@ -108,7 +110,7 @@ func TestChecksScreen(t *testing.T) {
 }
 
 func TestChecksScreenGolden(t *testing.T) {
-	c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	d.keys("p")
 	assertSafe(t, d.view())
@@ -122,7 +124,7 @@ func TestChecksScreenRunsInFilesDir(t *testing.T) {
 	sh := sampleCheckSheet()
 	sh.FilesDir = files
 	rr := &recordRunner{}
-	c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sh}, RunHow: rr.run})
+	c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sh}, RunHow: rr.run})
 	c.WorkDir = t.TempDir()
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	d.keys("r")
@@ -140,7 +142,7 @@ func TestChecksScreenRunsInFilesDir(t *testing.T) {
 // left unsaved and the run as recorded.
 func TestChecksScreenReviewThenSave(t *testing.T) {
 	f := &fakeChecks{sheet: sampleCheckSheet()}
-	c := testCommon(t, Deps{Checks: f, RunHow: (&recordRunner{}).run})
+	c := testCommon(t, common.Deps{Checks: f, RunHow: (&recordRunner{}).run})
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	hasLines(t, d.view(), "version 3")
 	d.keys("r", "y", "p", "f", "w")
@@ -167,7 +169,7 @@ func TestChecksScreenReviewThenSave(t *testing.T) {
 // A save that fails says why, keeps the changes and goes back to the list.
 func TestChecksScreenSaveFails(t *testing.T) {
 	f := &fakeChecks{sheet: sampleCheckSheet(), saveErr: errors.New("passport changed on disk (version 4, expected 3)")}
-	c := testCommon(t, Deps{Checks: f})
+	c := testCommon(t, common.Deps{Checks: f})
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	d.keys("p", "w", "y")
 	hasLines(t, d.view(), "version 3", "✗ passport changed on disk")
@@ -181,11 +183,11 @@ func TestChecksScreenSaveFails(t *testing.T) {
 func TestChecksScreenShowsRecordedRun(t *testing.T) {
 	sh := sampleCheckSheet()
 	sh.Checks[0].Status = "passed"
-	sh.Checks[0].Run = &CheckRun{Command: "touch created-by-how", Exit: 0, By: "bob@beta", At: "2026-11-30T09:15:00Z"}
-	sh.Checks[1].Run = &CheckRun{Command: "python3 --version || true", Edited: true, Exit: 2, By: "carol@gamma", At: "2026-11-30T09:20:00Z"}
+	sh.Checks[0].Run = &common.CheckRun{Command: "touch created-by-how", Exit: 0, By: "bob@beta", At: "2026-11-30T09:15:00Z"}
+	sh.Checks[1].Run = &common.CheckRun{Command: "python3 --version || true", Edited: true, Exit: 2, By: "carol@gamma", At: "2026-11-30T09:20:00Z"}
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sh}})
+			c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sh}})
 			c.Width, c.Height = size[0], size[1]
 			d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 			hasLines(t, d.view(), "Last run: the sender's command · ✓ exit 0", "by bob@beta at 2026-11-30T09:15:00Z")
@@ -202,7 +204,7 @@ func TestChecksScreenShowsRecordedRun(t *testing.T) {
 // would: its version and pending checks.
 type storePassports struct{ checks *fakeChecks }
 
-func (s storePassports) LoadPassport(ctx context.Context, id string) (*PassportView, error) {
+func (s storePassports) LoadPassport(ctx context.Context, id string) (*common.PassportView, error) {
 	sh := s.checks.sheet
 	pending := 0
 	for _, c := range sh.Checks {
@@ -210,14 +212,14 @@ func (s storePassports) LoadPassport(ctx context.Context, id string) (*PassportV
 			pending++
 		}
 	}
-	return &PassportView{Text: PassportText{Title: sh.Title}, Version: sh.Version, PendingChecks: pending}, nil
+	return &common.PassportView{Text: common.PassportText{Title: sh.Title}, Version: sh.Version, PendingChecks: pending}, nil
 }
 
 // Issue 10: after saving, every screen shows the new version — the passport
 // screen reads the passport again when the checks screen above it closes.
 func TestPassportShowsVersionSavedAbove(t *testing.T) {
 	f := &fakeChecks{sheet: sampleCheckSheet()}
-	c := testCommon(t, Deps{Checks: f, Passports: storePassports{f}})
+	c := testCommon(t, common.Deps{Checks: f, Passports: storePassports{f}})
 	d := newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
 	hasLines(t, d.view(), "version 3", "checks: 3 pending")
 	d.keys("c", "p", "w", "y")
@@ -232,10 +234,10 @@ func TestPassportShowsVersionSavedAbove(t *testing.T) {
 // Issue 10: the help line always ends with ? and q, whole, at any width:
 // the screen's own keys give way (cut with …) before them.
 func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
-	data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline"}}}
-	screens := map[string]func(c *Common) Component{
-		"checks": func(c *Common) Component { return NewChecks(c, "TP-AB23-CD45") },
-		"home":   func(c *Common) Component { return NewHome(c) },
+	data := &common.HomeData{Passports: []common.PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline"}}}
+	screens := map[string]func(c *common.Common) common.Component{
+		"checks": func(c *common.Common) common.Component { return NewChecks(c, "TP-AB23-CD45") },
+		"home":   func(c *common.Common) common.Component { return NewHome(c) },
 	}
 	for name, w := range map[string]int{"checks/40": 40, "checks/60": 60, "checks/80": 80, "checks/100": 100,
 		// At 58 and 47 the home screen's keys end exactly where the room
@@ -243,12 +245,12 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 		"home/60": 60, "home/58": 58, "home/47": 47} {
 		t.Run(name, func(t *testing.T) {
 			f := &fakeChecks{sheet: sampleCheckSheet()}
-			c := testCommon(t, Deps{Checks: f, Home: &fakeHome{data}})
+			c := testCommon(t, common.Deps{Checks: f, Home: &fakeHome{data}})
 			d := newDriver(t, New(c, screens[strings.Split(name, "/")[0]](c)))
 			d.send(tea.WindowSizeMsg{Width: w, Height: 24})
 			ls := strings.Split(d.view(), "\n")
 			foot := ls[len(ls)-1]
-			if !strings.HasSuffix(foot, "? help • q quit") || lipglossWidth(foot) > w {
+			if !strings.HasSuffix(foot, "? help • q quit") || components.Width(foot) > w {
 				t.Fatalf("help line at %d columns: %q", w, foot)
 			}
 			if w >= 100 && strings.HasPrefix(name, "checks") && !strings.Contains(foot, "w review and save…") {
@@ -263,7 +265,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 func TestChecksScreenReviewGoldens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			c := testCommon(t, Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}, RunHow: (&recordRunner{}).run})
+			c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}, RunHow: (&recordRunner{}).run})
 			c.Width, c.Height = size[0], size[1]
 			d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 			d.keys("e")

@@ -5,12 +5,13 @@
 //
 // No rule of the specifications lives here. Every decision — what a plan
 // holds, which facts are sealed, where a receipt goes, what record a
-// settlement writes — is made by the core (pack, internal/store, acts) behind the
-// small interfaces in deps.go; the screens only ask the person and show the
-// answer. Every piece of untrusted text is passed through internal/sanitize
-// before it reaches the terminal (D11), including the Markdown fed
-// to glamour. A landing check's `how` runs only through internal/howrun, only
-// after the confirmation dialog in checks.go (D12).
+// settlement writes — is made by the core (landing, internal/store, acts)
+// behind the small interfaces in ui/common (deps.go); the screens only ask
+// the person and show the answer. Every piece of untrusted text is passed
+// through internal/sanitize before it reaches the terminal (D11), including
+// the Markdown fed to glamour. A landing check's `how` runs only through
+// internal/howrun, only after the confirmation dialog in
+// ui/landing/howdialog.go (D12).
 //
 // Screens do no I/O in Init, Update or View: core calls run inside tea.Cmds
 // and come back as the exported *Msg types declared beside each screen. Only

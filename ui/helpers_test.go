@@ -13,6 +13,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/tp-dev/tp/themes"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 // hostile is untrusted text carrying every trick D11 must defuse: CSI
@@ -41,8 +43,8 @@ func colorTheme(t testing.TB, name string) *themes.Theme {
 	return th
 }
 
-func testCommon(t testing.TB, deps Deps) *Common {
-	c := NewCommon(context.Background(), noColorTheme(t), deps, "/fake/here")
+func testCommon(t testing.TB, deps common.Deps) *common.Common {
+	c := common.NewCommon(context.Background(), noColorTheme(t), deps, "/fake/here")
 	return c
 }
 
@@ -163,6 +165,6 @@ func assertSafe(t testing.TB, view string) {
 	}
 }
 
-func editorText(l *Landing) string { v, _ := l.Checks().Editor(); return v }
+func editorText(l *landing.Landing) string { v, _ := l.Checks().Editor(); return v }
 
-func editorOpen(l *Landing) bool { _, open := l.Checks().Editor(); return open }
+func editorOpen(l *landing.Landing) bool { _, open := l.Checks().Editor(); return open }

@@ -8,12 +8,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 // HomeLoadedMsg is sent by the home screen when its lists were gathered.
 type HomeLoadedMsg struct {
-	Data *HomeData
+	Data *common.HomeData
 	Err  error
 }
 
@@ -41,10 +43,10 @@ type homeItem struct {
 // Home is plain `tp` on a terminal: passports in the store, open acts by
 // project and packs waiting in the current folder.
 type Home struct {
-	c     *Common
+	c     *common.Common
 	keys  HomeKeys
 	w, h  int
-	data  *HomeData
+	data  *common.HomeData
 	err   error
 	items []homeItem
 	cur   int
@@ -52,9 +54,9 @@ type Home struct {
 }
 
 // NewHome returns the home screen.
-func NewHome(c *Common) *Home {
+func NewHome(c *common.Common) *Home {
 	h := &Home{c: c, keys: DefaultHomeKeys()}
-	h.SetSize(c.Width, c.Height-chrome)
+	h.SetSize(c.Width, c.Height-common.Chrome)
 	return h
 }
 
@@ -82,7 +84,7 @@ func (h *Home) Init() tea.Cmd {
 }
 
 // Update handles messages.
-func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case HomeLoadedMsg:
 		h.data, h.err = msg.Data, msg.Err
@@ -102,7 +104,7 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 			h.cur = max(len(h.items)-1, 0)
 		}
 		return h, nil
-	case ResumedMsg:
+	case common.ResumedMsg:
 		// A landing, a merge or answers may have changed the lists.
 		return h, h.Init()
 	case tea.KeyMsg:
@@ -114,20 +116,20 @@ func (h *Home) Update(msg tea.Msg) (Component, tea.Cmd) {
 		case key.Matches(msg, h.keys.Refresh):
 			return h, h.Init()
 		case msg.String() == "esc":
-			return h, pop
+			return h, common.Pop
 		case key.Matches(msg, h.keys.Checks) && len(h.items) > 0 && h.items[h.cur].kind == 0:
-			return h, push(NewChecks(h.c, h.data.Passports[h.items[h.cur].i].ID))
+			return h, common.Push(NewChecks(h.c, h.data.Passports[h.items[h.cur].i].ID))
 		case key.Matches(msg, h.keys.Open) && len(h.items) > 0:
 			it := h.items[h.cur]
 			switch it.kind {
 			case 0:
-				return h, push(NewPassport(h.c, h.data.Passports[it.i].ID))
+				return h, common.Push(NewPassport(h.c, h.data.Passports[it.i].ID))
 			case 1:
 				in := NewInbox(h.c)
 				in.pendingProject = h.data.Projects[it.i].Project
-				return h, push(in)
+				return h, common.Push(in)
 			case 2:
-				return h, push(NewLanding(h.c, h.data.Packs[it.i]))
+				return h, common.Push(landing.New(h.c, h.data.Packs[it.i]))
 			}
 		}
 	}
@@ -149,9 +151,9 @@ func (h *Home) View() string {
 	th := h.c.Theme
 	if h.data == nil {
 		if h.err != nil {
-			return pad(append([]string{th.Error.Render("✗ could not read the store")}, wrap(h.err.Error(), h.w)...), h.w, h.h)
+			return components.Pad(append([]string{th.Error.Render("✗ could not read the store")}, components.Wrap(h.err.Error(), h.w)...), h.w, h.h)
 		}
-		return pad([]string{th.Muted.Render("Reading the store…")}, h.w, h.h)
+		return components.Pad([]string{th.Muted.Render("Reading the store…")}, h.w, h.h)
 	}
 	d := h.data
 	var ls []string
@@ -159,9 +161,9 @@ func (h *Home) View() string {
 	row := func(idx int, s string) {
 		if idx == h.cur {
 			cursorLine = len(ls)
-			ls = append(ls, th.Cursor.Render("▸ ")+fit(s, h.w-2))
+			ls = append(ls, th.Cursor.Render("▸ ")+components.Fit(s, h.w-2))
 		} else {
-			ls = append(ls, "  "+fit(s, h.w-2))
+			ls = append(ls, "  "+components.Fit(s, h.w-2))
 		}
 	}
 	idx := 0
@@ -170,9 +172,9 @@ func (h *Home) View() string {
 		ls = append(ls, th.Muted.Render("  none yet: tp new, or tp land a pack"))
 	}
 	for _, p := range d.Passports {
-		s := th.Title.Render(line(p.ID)) + " " + line(p.Title)
+		s := th.Title.Render(components.Line(p.ID)) + " " + components.Line(p.Title)
 		if len(p.Chain) > 0 {
-			s += th.Muted.Render(" · " + line(strings.Join(p.Chain, " → ")))
+			s += th.Muted.Render(" · " + components.Line(strings.Join(p.Chain, " → ")))
 		}
 		if p.OpenAsks > 0 {
 			s += th.Warn.Render(" · " + components.Count(p.OpenAsks, "open ask", "open asks"))
@@ -188,7 +190,7 @@ func (h *Home) View() string {
 		ls = append(ls, th.Muted.Render("  nothing waiting on you"))
 	}
 	for _, p := range d.Projects {
-		row(idx, fmt.Sprintf("%-24s %s", line(p.Project), th.Warn.Render(fmt.Sprintf("%d open", p.Open))))
+		row(idx, fmt.Sprintf("%-24s %s", components.Line(p.Project), th.Warn.Render(fmt.Sprintf("%d open", p.Open))))
 		idx++
 	}
 	ls = append(ls, "", th.Subtitle.Render("Packs in this folder"))
@@ -196,13 +198,13 @@ func (h *Home) View() string {
 		ls = append(ls, th.Muted.Render("  none"))
 	}
 	for _, p := range d.Packs {
-		row(idx, line(h.packName(p))+th.Muted.Render(" · enter to land"))
+		row(idx, components.Line(h.packName(p))+th.Muted.Render(" · enter to land"))
 		idx++
 	}
 	for _, e := range d.Errors {
-		ls = append(ls, th.Warn.Render("⚠ ")+line(e))
+		ls = append(ls, th.Warn.Render("⚠ ")+components.Line(e))
 	}
-	h.off = follow(h.off, cursorLine, h.h, len(ls))
-	vis, _ := window(ls, h.off, h.h)
-	return pad(vis, h.w, h.h)
+	h.off = components.Follow(h.off, cursorLine, h.h, len(ls))
+	vis, _ := components.Window(ls, h.off, h.h)
+	return components.Pad(vis, h.w, h.h)
 }

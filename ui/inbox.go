@@ -9,25 +9,27 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/components"
 )
 
 // ActsLoadedMsg is sent by the inbox when the record log has been read.
 type ActsLoadedMsg struct {
-	Acts []Act
+	Acts []common.Act
 	Err  error
 }
 
 // ActPreviewMsg is sent by the inbox with the records an action would write.
 type ActPreviewMsg struct {
-	Action Action
+	Action common.Action
 	Text   string
 	Err    error
 }
 
 // ActAppliedMsg is sent by the inbox when an action's records were written.
 type ActAppliedMsg struct {
-	Action Action
-	Act    *Act
+	Action common.Action
+	Act    *common.Act
 	Err    error
 }
 
@@ -71,7 +73,7 @@ const (
 // across projects, and settling, reopening and annotating them. Every
 // action shows the record it will write before writing it.
 type InboxScreen struct {
-	c    *Common
+	c    *common.Common
 	keys InboxKeys
 	w, h int
 
@@ -79,7 +81,7 @@ type InboxScreen struct {
 	err     error
 	status  string
 
-	acts     []Act
+	acts     []common.Act
 	hay      []string // lower-cased key, project and text per act
 	projects []string
 	proj     int // -1: every project
@@ -95,7 +97,7 @@ type InboxScreen struct {
 	pick    []int // candidates for same_as
 	pickCur int
 	pickOff int
-	action  Action
+	action  common.Action
 	preview string
 	prevOff int
 	// pendingProject selects a project once the acts are loaded (opened
@@ -104,19 +106,19 @@ type InboxScreen struct {
 }
 
 // NewInbox returns the principal's inbox.
-func NewInbox(c *Common) *InboxScreen {
-	f := newTextInput(c.Theme)
+func NewInbox(c *common.Common) *InboxScreen {
+	f := components.NewTextInput(c.Theme)
 	f.Prompt = "/ "
 	f.Placeholder = "filter by key, project or text"
-	n := newTextArea(c.Theme)
+	n := components.NewTextArea(c.Theme)
 	n.Placeholder = "a note for the record"
 	s := &InboxScreen{c: c, keys: DefaultInboxKeys(), proj: -1, filter: f, note: n, loading: true}
-	s.SetSize(c.Width, c.Height-chrome)
+	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
 
 // NewInboxWithActs returns an inbox already holding acts (tests, benchmarks).
-func NewInboxWithActs(c *Common, acts []Act) *InboxScreen {
+func NewInboxWithActs(c *common.Common, acts []common.Act) *InboxScreen {
 	s := NewInbox(c)
 	s.setActs(acts)
 	return s
@@ -135,8 +137,8 @@ func (s *InboxScreen) SetSize(w, h int) {
 }
 
 // Visible returns the acts shown, in order.
-func (s *InboxScreen) Visible() []Act {
-	out := make([]Act, len(s.visible))
+func (s *InboxScreen) Visible() []common.Act {
+	out := make([]common.Act, len(s.visible))
 	for i, j := range s.visible {
 		out[i] = s.acts[j]
 	}
@@ -144,9 +146,9 @@ func (s *InboxScreen) Visible() []Act {
 }
 
 // Selected is the act under the cursor.
-func (s *InboxScreen) Selected() (Act, bool) {
+func (s *InboxScreen) Selected() (common.Act, bool) {
 	if len(s.visible) == 0 {
-		return Act{}, false
+		return common.Act{}, false
 	}
 	return s.acts[s.visible[s.cur]], true
 }
@@ -166,7 +168,7 @@ func (s *InboxScreen) Init() tea.Cmd {
 	}
 }
 
-func (s *InboxScreen) setActs(acts []Act) {
+func (s *InboxScreen) setActs(acts []common.Act) {
 	s.loading = false
 	s.acts = acts
 	s.hay = make([]string, len(acts))
@@ -224,7 +226,7 @@ func (s *InboxScreen) refilter() {
 func (s *InboxScreen) listHeight() int { return max(min(len(s.visible), (s.h-3)/2), 1) }
 
 // Update handles messages.
-func (s *InboxScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ActsLoadedMsg:
 		s.loading = false
@@ -282,7 +284,7 @@ func (s *InboxScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return s, nil
 }
 
-func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
+func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	k := s.keys
 	switch s.mode {
 	case inboxFilter:
@@ -316,7 +318,7 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 				s.mode = inboxList
 				return s, nil
 			}
-			return s, s.previewCmd(Action{Kind: ActNote, Key: a.Key, Project: a.Project, Note: txt})
+			return s, s.previewCmd(common.Action{Kind: common.ActNote, Key: a.Key, Project: a.Project, Note: txt})
 		case key.Matches(msg, k.Edit.Cancel):
 			s.note.Blur()
 			s.mode = inboxList
@@ -334,12 +336,12 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		case key.Matches(msg, k.Pick) && len(s.pick) > 0:
 			a, _ := s.Selected()
 			other := s.acts[s.pick[s.pickCur]]
-			return s, s.previewCmd(Action{Kind: ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", SameAs: other.Key})
+			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", SameAs: other.Key})
 		case msg.String() == "n":
 			// §2: already_done SHOULD name the item it repeats; when it
 			// repeats none (done before it was raised), say so explicitly.
 			a, _ := s.Selected()
-			return s, s.previewCmd(Action{Kind: ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done"})
+			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done"})
 		case msg.String() == "esc":
 			s.mode = inboxList
 		}
@@ -370,7 +372,7 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 			s.refilter()
 			return s, nil
 		}
-		return s, pop
+		return s, common.Pop
 	case key.Matches(msg, k.Filter):
 		s.mode = inboxFilter
 		return s, s.filter.Focus()
@@ -393,9 +395,9 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	open := a.Status != "settled"
 	switch {
 	case key.Matches(msg, k.Done) && open:
-		return s, s.previewCmd(Action{Kind: ActSettle, Key: a.Key, Project: a.Project, Outcome: "done"})
+		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "done"})
 	case key.Matches(msg, k.Drop) && open:
-		return s, s.previewCmd(Action{Kind: ActSettle, Key: a.Key, Project: a.Project, Outcome: "dropped"})
+		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "dropped"})
 	case key.Matches(msg, k.Already) && open:
 		s.pick = s.pick[:0]
 		for i, o := range s.acts {
@@ -406,7 +408,7 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 		s.pickCur, s.pickOff, s.mode = 0, 0, inboxPick
 		return s, nil
 	case key.Matches(msg, k.Reopen) && !open:
-		return s, s.previewCmd(Action{Kind: ActReopen, Key: a.Key, Project: a.Project})
+		return s, s.previewCmd(common.Action{Kind: common.ActReopen, Key: a.Key, Project: a.Project})
 	case key.Matches(msg, k.Note):
 		s.note.SetValue("")
 		s.mode = inboxNote
@@ -415,7 +417,7 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (Component, tea.Cmd) {
 	return s, nil
 }
 
-func (s *InboxScreen) previewCmd(a Action) tea.Cmd {
+func (s *InboxScreen) previewCmd(a common.Action) tea.Cmd {
 	src, ctx := s.c.Deps.Inbox, s.c.Ctx
 	return func() tea.Msg {
 		if src == nil {
@@ -426,7 +428,7 @@ func (s *InboxScreen) previewCmd(a Action) tea.Cmd {
 	}
 }
 
-func (s *InboxScreen) applyCmd(a Action) tea.Cmd {
+func (s *InboxScreen) applyCmd(a common.Action) tea.Cmd {
 	src, ctx := s.c.Deps.Inbox, s.c.Ctx
 	return func() tea.Msg {
 		act, err := src.Apply(ctx, a)
@@ -434,18 +436,18 @@ func (s *InboxScreen) applyCmd(a Action) tea.Cmd {
 	}
 }
 
-func describeAction(a Action) string {
+func describeAction(a common.Action) string {
 	switch a.Kind {
-	case ActSettle:
-		s := "settled " + line(a.Key) + " as " + a.Outcome
+	case common.ActSettle:
+		s := "settled " + components.Line(a.Key) + " as " + a.Outcome
 		if a.SameAs != "" {
-			s += " (same as " + line(a.SameAs) + ")"
+			s += " (same as " + components.Line(a.SameAs) + ")"
 		}
 		return s
-	case ActReopen:
-		return "reopened " + line(a.Key)
-	case ActNote:
-		return "note on " + line(a.Key)
+	case common.ActReopen:
+		return "reopened " + components.Line(a.Key)
+	case common.ActNote:
+		return "note on " + components.Line(a.Key)
 	}
 	return a.Kind
 }

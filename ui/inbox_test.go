@@ -8,32 +8,33 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 type fakeInbox struct {
-	acts    []Act
-	applied []Action
-	preview []Action
+	acts    []common.Act
+	applied []common.Action
+	preview []common.Action
 }
 
-func (f *fakeInbox) LoadActs(ctx context.Context) ([]Act, error) { return f.acts, nil }
+func (f *fakeInbox) LoadActs(ctx context.Context) ([]common.Act, error) { return f.acts, nil }
 
-func (f *fakeInbox) Preview(ctx context.Context, a Action) (string, error) {
+func (f *fakeInbox) Preview(ctx context.Context, a common.Action) (string, error) {
 	f.preview = append(f.preview, a)
 	b, _ := json.MarshalIndent(map[string]string{"type": a.Kind, "key": a.Key, "outcome": a.Outcome, "same_as": a.SameAs, "note": a.Note}, "", "  ")
 	return string(b), nil
 }
 
-func (f *fakeInbox) Apply(ctx context.Context, a Action) (*Act, error) {
+func (f *fakeInbox) Apply(ctx context.Context, a common.Action) (*common.Act, error) {
 	f.applied = append(f.applied, a)
 	for _, x := range f.acts {
 		if x.Key == a.Key {
 			switch a.Kind {
-			case ActSettle:
+			case common.ActSettle:
 				x.Status, x.Outcome = "settled", a.Outcome
-			case ActReopen:
+			case common.ActReopen:
 				x.Status, x.Outcome = "open", ""
-			case ActNote:
+			case common.ActNote:
 				x.Notes = append(x.Notes, a.Note)
 			}
 			return &x, nil
@@ -42,11 +43,11 @@ func (f *fakeInbox) Apply(ctx context.Context, a Action) (*Act, error) {
 	return nil, fmt.Errorf("no act %s", a.Key)
 }
 
-func sampleActs() []Act {
-	return []Act{
+func sampleActs() []common.Act {
+	return []common.Act{
 		{Key: "k-pay", Project: "shop", Status: "open", Text: "Pay the invoice from ACME", Due: "2026-12-01", TermsRev: 2,
-			History: []Revision{{Type: "raised", Rev: 1, TS: "2026-11-01T10:00:00Z", Text: "Pay the invoice"}, {Type: "amended", Rev: 2, TS: "2026-11-02T10:00:00Z", Text: "Pay the invoice from ACME"}},
-			Claims:  []Claim{{By: "agent-7", Outcome: "done", Basis: "line removed in commit abc: paid " + hostile}}},
+			History: []common.Revision{{Type: "raised", Rev: 1, TS: "2026-11-01T10:00:00Z", Text: "Pay the invoice"}, {Type: "amended", Rev: 2, TS: "2026-11-02T10:00:00Z", Text: "Pay the invoice from ACME"}},
+			Claims:  []common.Claim{{By: "agent-7", Outcome: "done", Basis: "line removed in commit abc: paid " + hostile}}},
 		{Key: "k-sign", Project: "legal", Status: "open", Text: "Sign the NDA " + hostile, Withdrawn: true, TermsRev: 1},
 		{Key: "k-dom", Project: "shop", Status: "open", Text: "Renew the domain", TermsRev: 1},
 		{Key: "k-old", Project: "shop", Status: "settled", Outcome: "done", Text: "Buy the part", TermsRev: 2, SettledRev: 1},
@@ -54,7 +55,7 @@ func sampleActs() []Act {
 }
 
 func newInboxApp(t *testing.T, f *fakeInbox) *driver {
-	c := testCommon(t, Deps{Inbox: f})
+	c := testCommon(t, common.Deps{Inbox: f})
 	return newDriver(t, New(c, NewInbox(c)))
 }
 
@@ -91,22 +92,22 @@ func TestInboxKeys(t *testing.T) {
 	tests := []struct {
 		name string
 		keys []string
-		want []Action
+		want []common.Action
 		vis  int
 	}{
-		{"drop", []string{"x", "y"}, []Action{{Kind: ActSettle, Key: "k-pay", Project: "shop", Outcome: "dropped"}}, 2},
-		{"already done picks same_as", []string{"a", "enter", "y"}, []Action{{Kind: ActSettle, Key: "k-pay", Project: "shop", Outcome: "already_done", SameAs: "k-dom"}}, 2},
+		{"drop", []string{"x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "dropped"}}, 2},
+		{"already done picks same_as", []string{"a", "enter", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "already_done", SameAs: "k-dom"}}, 2},
 		{"already done cancelled", []string{"a", "esc"}, nil, 3},
-		{"note", []string{"n", "c", "a", "l", "l", "e", "d", " ", "q", "ctrl+s", "y"}, []Action{{Kind: ActNote, Key: "k-pay", Project: "shop", Note: "called q"}}, 3},
+		{"note", []string{"n", "c", "a", "l", "l", "e", "d", " ", "q", "ctrl+s", "y"}, []common.Action{{Kind: common.ActNote, Key: "k-pay", Project: "shop", Note: "called q"}}, 3},
 		{"note discarded", []string{"n", "x", "esc"}, nil, 3},
-		{"reopen a settled act", []string{"S", "G", "r", "y"}, []Action{{Kind: ActReopen, Key: "k-old", Project: "shop"}}, 4},
+		{"reopen a settled act", []string{"S", "G", "r", "y"}, []common.Action{{Kind: common.ActReopen, Key: "k-old", Project: "shop"}}, 4},
 		{"reopen ignored on open act", []string{"r"}, nil, 3},
 		{"settle ignored on settled act", []string{"S", "G", "d", "x"}, nil, 4},
-		{"filter by text", []string{"/", "d", "o", "m", "enter", "d", "y"}, []Action{{Kind: ActSettle, Key: "k-dom", Project: "shop", Outcome: "done"}}, 0},
+		{"filter by text", []string{"/", "d", "o", "m", "enter", "d", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-dom", Project: "shop", Outcome: "done"}}, 0},
 		{"filter cleared by esc", []string{"/", "z", "z", "esc"}, nil, 3},
 		{"project filter", []string{"tab"}, nil, 1},
 		{"project filter cycles back", []string{"tab", "tab", "tab"}, nil, 3},
-		{"withdrawn: drop it", []string{"down", "x", "y"}, []Action{{Kind: ActSettle, Key: "k-sign", Project: "legal", Outcome: "dropped"}}, 2},
+		{"withdrawn: drop it", []string{"down", "x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-sign", Project: "legal", Outcome: "dropped"}}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +164,7 @@ func TestInboxThemeMatrix(t *testing.T) {
 	for _, theme := range []string{"default", "high-contrast", "no-color"} {
 		for _, w := range []int{80, 100} {
 			t.Run(fmt.Sprintf("%s/%d", theme, w), func(t *testing.T) {
-				c := testCommon(t, Deps{Inbox: &fakeInbox{acts: sampleActs()}})
+				c := testCommon(t, common.Deps{Inbox: &fakeInbox{acts: sampleActs()}})
 				c.Theme = colorTheme(t, theme)
 				d := newDriver(t, New(c, NewInbox(c)))
 				d.send(tea.WindowSizeMsg{Width: w, Height: 24})
@@ -204,7 +205,7 @@ func TestInboxShowsSigner(t *testing.T) {
 		{"alice SHA256:Zm9vYmFy", "signed by alice SHA256:Zm9vYmFy"},
 		{"", "unsigned: the project has no principal"},
 	} {
-		f := &fakeInbox{acts: []Act{{Key: "k-old", Project: "shop", Status: "settled", Outcome: "done", Text: "Buy the part", TermsRev: 1, SettledRev: 1, SignedBy: tc.signedBy}}}
+		f := &fakeInbox{acts: []common.Act{{Key: "k-old", Project: "shop", Status: "settled", Outcome: "done", Text: "Buy the part", TermsRev: 1, SettledRev: 1, SignedBy: tc.signedBy}}}
 		d := newInboxApp(t, f)
 		d.keys("S")
 		if v := d.view(); !strings.Contains(v, tc.want) {
@@ -224,7 +225,7 @@ func TestInboxAlreadyDoneNone(t *testing.T) {
 	}
 	d.keys("n")
 	s := inboxOf(d)
-	if s.action.Kind != ActSettle || s.action.Outcome != "already_done" || s.action.SameAs != "" {
+	if s.action.Kind != common.ActSettle || s.action.Outcome != "already_done" || s.action.SameAs != "" {
 		t.Fatalf("action %+v", s.action)
 	}
 }

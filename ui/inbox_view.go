@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/components"
 	"strings"
 )
 
@@ -12,10 +14,10 @@ import (
 func (s *InboxScreen) View() string {
 	th := s.c.Theme
 	if s.loading {
-		return pad([]string{th.Muted.Render("Reading the record log…")}, s.w, s.h)
+		return components.Pad([]string{th.Muted.Render("Reading the record log…")}, s.w, s.h)
 	}
 	if s.err != nil && len(s.acts) == 0 {
-		return pad(append([]string{th.Error.Render("✗ could not read the acts")}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+		return components.Pad(append([]string{th.Error.Render("✗ could not read the acts")}, components.Wrap(s.err.Error(), s.w)...), s.w, s.h)
 	}
 	switch s.mode {
 	case inboxPreview:
@@ -26,7 +28,7 @@ func (s *InboxScreen) View() string {
 	var out []string
 	proj := "all projects"
 	if s.proj >= 0 {
-		proj = "project " + line(s.projects[s.proj])
+		proj = "project " + components.Line(s.projects[s.proj])
 	}
 	head := th.Subtitle.Render(fmt.Sprintf("%d open", s.open)) + th.Muted.Render(fmt.Sprintf(" · showing %d · %s", len(s.visible), proj))
 	if s.settled {
@@ -38,35 +40,35 @@ func (s *InboxScreen) View() string {
 	}
 	if len(s.visible) == 0 {
 		out = append(out, "", th.Muted.Render("Nothing waiting on you here."))
-		return pad(s.withStatus(out), s.w, s.h)
+		return components.Pad(s.withStatus(out), s.w, s.h)
 	}
 	lh := s.listHeight()
-	s.off = follow(s.off, s.cur, lh, len(s.visible))
+	s.off = components.Follow(s.off, s.cur, lh, len(s.visible))
 	for i := s.off; i < min(s.off+lh, len(s.visible)); i++ {
 		a := &s.acts[s.visible[i]]
 		row := s.row(a)
 		if i == s.cur {
-			out = append(out, th.Cursor.Render("▸ ")+fit(row, s.w-2))
+			out = append(out, th.Cursor.Render("▸ ")+components.Fit(row, s.w-2))
 		} else {
-			out = append(out, "  "+fit(row, s.w-2))
+			out = append(out, "  "+components.Fit(row, s.w-2))
 		}
 	}
 	out = append(out, th.Muted.Render(strings.Repeat("─", max(s.w, 1))))
 	if s.mode == inboxNote {
 		a, _ := s.Selected()
-		out = append(out, th.Subtitle.Render("Note on ")+line(a.Key)+th.Muted.Render(" (ctrl+s review · esc discard)"))
+		out = append(out, th.Subtitle.Render("Note on ")+components.Line(a.Key)+th.Muted.Render(" (ctrl+s review · esc discard)"))
 		out = append(out, strings.Split(s.note.View(), "\n")...)
 	} else {
 		out = append(out, s.detail()...)
 	}
-	return pad(s.withStatus(out), s.w, s.h)
+	return components.Pad(s.withStatus(out), s.w, s.h)
 }
 
 func (s *InboxScreen) withStatus(out []string) []string {
 	th := s.c.Theme
 	var tail []string
 	if s.err != nil {
-		tail = append(tail, th.Error.Render("✗ ")+line(s.err.Error()))
+		tail = append(tail, th.Error.Render("✗ ")+components.Line(s.err.Error()))
 	} else if s.status != "" {
 		tail = append(tail, th.Pass.Render(s.status))
 	}
@@ -82,7 +84,7 @@ func (s *InboxScreen) withStatus(out []string) []string {
 	return append(out, tail...)
 }
 
-func (s *InboxScreen) row(a *Act) string {
+func (s *InboxScreen) row(a *common.Act) string {
 	th := s.c.Theme
 	mark := "○"
 	switch {
@@ -95,9 +97,9 @@ func (s *InboxScreen) row(a *Act) string {
 	}
 	due := ""
 	if a.Due != "" {
-		due = th.Warn.Render(" due " + line(a.Due))
+		due = th.Warn.Render(" due " + components.Line(a.Due))
 	}
-	return mark + " " + th.Muted.Render(fmt.Sprintf("%-10s", fit(line(a.Project), 10))) + " " + line(a.Text) + due
+	return mark + " " + th.Muted.Render(fmt.Sprintf("%-10s", components.Fit(components.Line(a.Project), 10))) + " " + components.Line(a.Text) + due
 }
 
 func (s *InboxScreen) detail() []string {
@@ -107,29 +109,29 @@ func (s *InboxScreen) detail() []string {
 		return nil
 	}
 	var out []string
-	for _, ln := range wrap(a.Text, s.w-2) {
+	for _, ln := range components.Wrap(a.Text, s.w-2) {
 		out = append(out, th.Text.Render(ln))
 	}
-	meta := th.Muted.Render("key ") + line(a.Key) + th.Muted.Render(" · project ") + line(a.Project) + th.Muted.Render(fmt.Sprintf(" · terms rev %d", a.TermsRev))
+	meta := th.Muted.Render("key ") + components.Line(a.Key) + th.Muted.Render(" · project ") + components.Line(a.Project) + th.Muted.Render(fmt.Sprintf(" · terms rev %d", a.TermsRev))
 	if a.Due != "" {
-		meta += th.Warn.Render(" · due " + line(a.Due))
+		meta += th.Warn.Render(" · due " + components.Line(a.Due))
 	}
 	out = append(out, meta)
 	if a.Status == "settled" {
-		st := th.Pass.Render("✓ settled: " + line(a.Outcome))
+		st := th.Pass.Render("✓ settled: " + components.Line(a.Outcome))
 		if a.SettledRev > 0 && a.SettledRev < a.TermsRev {
 			st += th.Warn.Render(fmt.Sprintf(" · the terms changed after (settled at rev %d)", a.SettledRev))
 		}
 		out = append(out, st+th.Muted.Render(" · r reopens"))
 		// Who signed it (D19), on its own line: a fingerprint is long.
 		if a.SignedBy != "" {
-			out = append(out, th.Muted.Render("  signed by ")+line(a.SignedBy))
+			out = append(out, th.Muted.Render("  signed by ")+components.Line(a.SignedBy))
 		} else {
 			out = append(out, th.Warn.Render("  unsigned: the project has no principal"))
 		}
 	}
 	if a.Withdrawn && a.Status != "settled" {
-		for _, ln := range wrap("⊘ no longer needed, says the requester — drop it? (x drops; it stays open until you settle it)", s.w) {
+		for _, ln := range components.Wrap("⊘ no longer needed, says the requester — drop it? (x drops; it stays open until you settle it)", s.w) {
 			out = append(out, th.Warn.Render(ln))
 		}
 	}
@@ -139,22 +141,22 @@ func (s *InboxScreen) detail() []string {
 			verb = "dropped"
 		}
 		// Wrapped, not cut: the basis and the question are the point.
-		ln := fmt.Sprintf("? %s says this is %s: %s", line(c.By), verb, line(c.Basis))
+		ln := fmt.Sprintf("? %s says this is %s: %s", components.Line(c.By), verb, components.Line(c.Basis))
 		if a.Status != "settled" {
 			ln += " — did you do it? (d yes · x no, drop it)"
 		}
-		for _, w := range wrap(ln, s.w) {
+		for _, w := range components.Wrap(ln, s.w) {
 			out = append(out, th.Warn.Render(w))
 		}
 	}
 	if len(a.History) > 1 {
 		out = append(out, th.Muted.Render("history"))
 		for _, r := range a.History {
-			out = append(out, th.Muted.Render(fmt.Sprintf("  %s rev %d %s ", line(r.Type), r.Rev, line(r.TS)))+line(r.Text))
+			out = append(out, th.Muted.Render(fmt.Sprintf("  %s rev %d %s ", components.Line(r.Type), r.Rev, components.Line(r.TS)))+components.Line(r.Text))
 		}
 	}
 	for _, n := range a.Notes {
-		out = append(out, th.Muted.Render("note: ")+line(n))
+		out = append(out, th.Muted.Render("note: ")+components.Line(n))
 	}
 	return out
 }
@@ -163,13 +165,13 @@ func (s *InboxScreen) previewView() string {
 	th := s.c.Theme
 	head := []string{th.Warn.Render("Write this? ") + th.Subtitle.Render(describeAction(s.action)), th.Muted.Render("These records go into the record log, exactly as shown:"), ""}
 	var body []string
-	for _, ln := range strings.Split(text(s.preview), "\n") {
+	for _, ln := range strings.Split(components.Text(s.preview), "\n") {
 		body = append(body, "  "+ln)
 	}
 	// The dialog's frame takes 2 lines, the key line 2 more; the records
 	// scroll inside what is left so every line can be read before y.
 	room := max(s.h-4-len(head), 1)
-	vis, off := window(body, s.prevOff, room)
+	vis, off := components.Window(body, s.prevOff, room)
 	s.prevOff = off
 	inner := append(append([]string{}, head...), vis...)
 	more := ""
@@ -178,27 +180,27 @@ func (s *InboxScreen) previewView() string {
 	}
 	box := strings.Split(th.Dialog.Width(max(s.w-2, 10)).Render(strings.Join(inner, "\n")), "\n")
 	box = append(box, more, th.Key.Render("y")+" write it · "+th.Key.Render("n/esc")+" cancel (nothing is written)")
-	return pad(box, s.w, s.h)
+	return components.Pad(box, s.w, s.h)
 }
 
 func (s *InboxScreen) pickView() string {
 	th := s.c.Theme
 	a, _ := s.Selected()
-	out := []string{th.Subtitle.Render("Already done: which act does it repeat?"), th.Muted.Render("for ") + line(a.Text),
+	out := []string{th.Subtitle.Render("Already done: which act does it repeat?"), th.Muted.Render("for ") + components.Line(a.Text),
 		th.Muted.Render("a same_as relation is written with the settlement"), th.Muted.Render("n: it repeats none (done before it was raised)"), ""}
 	if len(s.pick) == 0 {
 		out = append(out, th.Muted.Render("No other act in this project: n settles it as already done, esc goes back."))
-		return pad(out, s.w, s.h)
+		return components.Pad(out, s.w, s.h)
 	}
 	lh := max(s.h-len(out), 1)
-	s.pickOff = follow(s.pickOff, s.pickCur, lh, len(s.pick))
+	s.pickOff = components.Follow(s.pickOff, s.pickCur, lh, len(s.pick))
 	for i := s.pickOff; i < min(s.pickOff+lh, len(s.pick)); i++ {
 		row := s.row(&s.acts[s.pick[i]])
 		if i == s.pickCur {
-			out = append(out, th.Cursor.Render("▸ ")+fit(row, s.w-2))
+			out = append(out, th.Cursor.Render("▸ ")+components.Fit(row, s.w-2))
 		} else {
-			out = append(out, "  "+fit(row, s.w-2))
+			out = append(out, "  "+components.Fit(row, s.w-2))
 		}
 	}
-	return pad(out, s.w, s.h)
+	return components.Pad(out, s.w, s.h)
 }

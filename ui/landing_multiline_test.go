@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
+	"github.com/tp-dev/tp/ui/landing"
 	"strings"
 	"testing"
 
@@ -22,7 +24,7 @@ func (r *recordRunner) run(ctx context.Context, c howrun.Confirmed, o howrun.Opt
 
 const twoLineHow = "echo first-line\necho second-line"
 
-func multiLinePlan(how string) *Plan {
+func multiLinePlan(how string) *common.Plan {
 	p := samplePlan()
 	p.Checks[0].How = how
 	return p
@@ -69,8 +71,8 @@ func TestMultiLineHowEditRunsExactText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rr := &recordRunner{}
-			c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
-			d := newDriver(t, New(c, NewLanding(c, "x")))
+			c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
+			d := newDriver(t, New(c, landing.New(c, "x")))
 			d.keys("tab")
 			d.keys(tc.keys...)
 			l := landingOf(d)
@@ -104,8 +106,8 @@ func TestMultiLineHowEditRunsExactText(t *testing.T) {
 // as they wrote it.
 func TestMultiLineHowConfirmUnedited(t *testing.T) {
 	rr := &recordRunner{}
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
 	hasLines(t, v, "Run this command", "echo first-line", "echo second-line", "y run it")
@@ -121,8 +123,8 @@ func TestMultiLineHowConfirmUnedited(t *testing.T) {
 // The editor itself shows the command on its lines, and enter there is a
 // new line, not the end of editing; the help says which key reviews.
 func TestMultiLineHowEditorView(t *testing.T) {
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r", "e")
 	l := landingOf(d)
 	if got := editorText(l); got != twoLineHow {
@@ -160,8 +162,8 @@ func TestMultiLineHowEditorView(t *testing.T) {
 // from the text as shown, so what runs after editing is what was read.
 func TestMultiLineHowWithCR(t *testing.T) {
 	rr := &recordRunner{}
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan("echo a\r\necho b")}, RunHow: rr.run})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan("echo a\r\necho b")}, RunHow: rr.run})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
 	assertSafe(t, v)
@@ -183,7 +185,7 @@ func TestChecksScreenMultiLineEdit(t *testing.T) {
 	sh := sampleCheckSheet()
 	sh.Checks[0].How = twoLineHow
 	f := &fakeChecks{sheet: sh}
-	c := testCommon(t, Deps{Checks: f, RunHow: rr.run})
+	c := testCommon(t, common.Deps{Checks: f, RunHow: rr.run})
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	d.keys("e", "enter")
 	d.typeText("echo third-line")
@@ -201,9 +203,9 @@ func TestChecksScreenMultiLineEdit(t *testing.T) {
 
 // Golden: the editor and the review of a two-line command at 80×24.
 func TestMultiLineHowGoldens(t *testing.T) {
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}})
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}})
 	c.WorkDir = "/fake/here"
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	d.keys("tab", "r")
 	t.Run("confirm", func(t *testing.T) { requireGolden(t, d.view()) })
@@ -230,8 +232,8 @@ func TestCutRowsKeepsEveryByte(t *testing.T) {
 				t.Fatalf("w=%d: rows join to %q, want %q", w, got, ln)
 			}
 			for _, r := range rows {
-				if lipglossWidth(r) > w {
-					t.Fatalf("w=%d: row %q is %d cells", w, r, lipglossWidth(r))
+				if components.Width(r) > w {
+					t.Fatalf("w=%d: row %q is %d cells", w, r, components.Width(r))
 				}
 			}
 		}
@@ -242,8 +244,8 @@ func TestCutRowsKeepsEveryByte(t *testing.T) {
 // be taken for a newline the shell would see.
 func TestLongLineContinuationMarked(t *testing.T) {
 	how := "echo " + strings.Repeat("word ", 30) + "END\necho next"
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(how)}})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(how)}})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
 	hasRow := func(pred func(string) bool) bool {

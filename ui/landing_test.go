@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 	"github.com/tp-dev/tp/ui/landing"
 	"os"
@@ -17,14 +18,14 @@ import (
 )
 
 func newLandingApp(t *testing.T, f *fakeLander, dir string) *driver {
-	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	c := testCommon(t, common.Deps{Lander: f, RunHow: howrun.Run})
 	if dir != "" {
 		c.WorkDir = dir
 	}
-	return newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+	return newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
 }
 
-func landingOf(d *driver) *Landing { return d.app().Top().(*Landing) }
+func landingOf(d *driver) *landing.Landing { return d.app().Top().(*landing.Landing) }
 
 // The whole landing, key by key: summary → checks (run one, mark all) →
 // facts (restore ✓ by choice) → asks (answer one) → passport → luggage →
@@ -34,7 +35,7 @@ func TestLandingWalk(t *testing.T) {
 	f := &fakeLander{plan: samplePlan(), landed: sampleLanded(), progress: 3}
 	d := newLandingApp(t, f, dir)
 	l := landingOf(d)
-	if l.Phase() != PhaseWalk || l.Step() != landing.StepSummary {
+	if l.Phase() != landing.PhaseWalk || l.Step() != landing.StepSummary {
 		t.Fatalf("phase %d step %d", l.Phase(), l.Step())
 	}
 	d.keys("tab") // checks
@@ -64,7 +65,7 @@ func TestLandingWalk(t *testing.T) {
 		t.Fatalf("step %d", l.Step())
 	}
 	d.keys("enter")
-	if l.Phase() != PhaseDone {
+	if l.Phase() != landing.PhaseDone {
 		t.Fatalf("phase %d err %v", l.Phase(), l.Err())
 	}
 	if f.lands != 1 {
@@ -129,12 +130,12 @@ func TestEditedCommandRuns(t *testing.T) {
 	dir := t.TempDir()
 	var got howrun.Confirmed
 	f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
-	c := testCommon(t, Deps{Lander: f, RunHow: func(ctx context.Context, cf howrun.Confirmed, o howrun.Options) (howrun.Result, error) {
+	c := testCommon(t, common.Deps{Lander: f, RunHow: func(ctx context.Context, cf howrun.Confirmed, o howrun.Options) (howrun.Result, error) {
 		got = cf
 		return howrun.Run(ctx, cf, o)
 	}})
 	c.WorkDir = dir
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r", "e")
 	for range len("created-by-how") {
 		d.keys("backspace")
@@ -162,8 +163,8 @@ func TestEditedCommandRuns(t *testing.T) {
 func TestHostileHowShownSafely(t *testing.T) {
 	p := samplePlan()
 	p.Checks[0].How = "echo hi " + hostile
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: p}})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	assertSafe(t, d.view())
 	d.keys("e")
@@ -178,54 +179,54 @@ func TestLandingKeysTable(t *testing.T) {
 	tests := []struct {
 		name  string
 		keys  []string
-		check func(*testing.T, *Landing, *driver)
+		check func(*testing.T, *landing.Landing, *driver)
 	}{
-		{"esc on summary leaves", []string{"esc"}, func(t *testing.T, l *Landing, d *driver) {
+		{"esc on summary leaves", []string{"esc"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if !d.quit {
 				t.Error("esc on the first step of the only screen should quit")
 			}
 		}},
-		{"esc goes back a step", []string{"tab", "tab", "esc"}, func(t *testing.T, l *Landing, d *driver) {
+		{"esc goes back a step", []string{"tab", "tab", "esc"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if l.Step() != landing.StepChecks {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
-		{"q quits without landing", []string{"tab", "p", "tab", "tab", "tab", "tab", "tab", "q"}, func(t *testing.T, l *Landing, d *driver) {
+		{"q quits without landing", []string{"tab", "p", "tab", "tab", "tab", "tab", "tab", "q"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if !d.quit || l.Result() != nil {
 				t.Error("q did not quit cleanly")
 			}
 		}},
-		{"shift+tab back", []string{"tab", "tab", "shift+tab"}, func(t *testing.T, l *Landing, d *driver) {
+		{"shift+tab back", []string{"tab", "tab", "shift+tab"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if l.Step() != landing.StepChecks {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
-		{"no step past confirm", []string{"tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}, func(t *testing.T, l *Landing, d *driver) {
+		{"no step past confirm", []string{"tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if l.Step() != landing.StepConfirm {
 				t.Errorf("step %d", l.Step())
 			}
 		}},
-		{"answer discarded with esc", []string{"tab", "tab", "tab", "enter", "x", "esc"}, func(t *testing.T, l *Landing, d *driver) {
+		{"answer discarded with esc", []string{"tab", "tab", "tab", "enter", "x", "esc"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if len(l.Decisions().Answers) != 0 || l.Capturing() {
 				t.Errorf("answers %v", l.Decisions().Answers)
 			}
 		}},
-		{"answer then leave open", []string{"tab", "tab", "tab", "enter", "x", "ctrl+s", "o"}, func(t *testing.T, l *Landing, d *driver) {
+		{"answer then leave open", []string{"tab", "tab", "tab", "enter", "x", "ctrl+s", "o"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if len(l.Decisions().Answers) != 0 {
 				t.Errorf("answers %v", l.Decisions().Answers)
 			}
 		}},
-		{"trust declined", []string{"tab", "tab", "t", "n"}, func(t *testing.T, l *Landing, d *driver) {
+		{"trust declined", []string{"tab", "tab", "t", "n"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if l.Decisions().TrustOwnFacts {
 				t.Error("declined trust was recorded")
 			}
 		}},
-		{"trust toggled off", []string{"tab", "tab", "t", "y", "t"}, func(t *testing.T, l *Landing, d *driver) {
+		{"trust toggled off", []string{"tab", "tab", "t", "y", "t"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if l.Decisions().TrustOwnFacts {
 				t.Error("trust not toggled off")
 			}
 		}},
-		{"help toggles", []string{"?"}, func(t *testing.T, l *Landing, d *driver) {
+		{"help toggles", []string{"?"}, func(t *testing.T, l *landing.Landing, d *driver) {
 			if !d.app().fullHelp {
 				t.Error("? did not open full help")
 			}
@@ -249,7 +250,7 @@ func TestLandingPlanError(t *testing.T) {
 	f := &fakeLander{planErr: errors.New("handoff.taskpack: manifest-sha256.txt: data/passport.json digest mismatch" + hostile)}
 	d := newLandingApp(t, f, "")
 	l := landingOf(d)
-	if l.Phase() != PhaseFailed {
+	if l.Phase() != landing.PhaseFailed {
 		t.Fatalf("phase %d", l.Phase())
 	}
 	assertSafe(t, d.view())
@@ -263,7 +264,7 @@ func TestLandingLandErrorStaysOnConfirm(t *testing.T) {
 	d := newLandingApp(t, f, "")
 	l := landingOf(d)
 	d.keys("tab", "tab", "tab", "tab", "tab", "tab", "enter")
-	if l.Phase() != PhaseWalk || l.Step() != landing.StepConfirm || !strings.Contains(d.view(), "version conflict") {
+	if l.Phase() != landing.PhaseWalk || l.Step() != landing.StepConfirm || !strings.Contains(d.view(), "version conflict") {
 		t.Fatalf("phase %d step %d\n%s", l.Phase(), l.Step(), d.view())
 	}
 }
@@ -288,15 +289,15 @@ func TestAlreadyLandedNeedsA(t *testing.T) {
 func TestCancelWhileLoading(t *testing.T) {
 	block := make(chan struct{})
 	f := &fakeLander{plan: samplePlan(), progress: 1, block: block}
-	c := testCommon(t, Deps{Lander: f})
-	app := New(c, NewLanding(c, "big.taskpack"))
+	c := testCommon(t, common.Deps{Lander: f})
+	app := New(c, landing.New(c, "big.taskpack"))
 	var first tea.Cmd
 	for _, cm := range app.Init()().(tea.BatchMsg) {
 		first = cm
 		break
 	}
 	msg := first()
-	if _, ok := msg.(ProgressMsg); !ok {
+	if _, ok := msg.(common.ProgressMsg); !ok {
 		t.Fatalf("first message %T", msg)
 	}
 	_, next := app.Update(msg)
@@ -311,8 +312,8 @@ func TestCancelWhileLoading(t *testing.T) {
 	}
 	done := next()
 	app.Update(done)
-	l := app.Top().(*Landing)
-	if l.Phase() != PhaseCancelled || !strings.Contains(app.View(), "Nothing was written") {
+	l := app.Top().(*landing.Landing)
+	if l.Phase() != landing.PhaseCancelled || !strings.Contains(app.View(), "Nothing was written") {
 		t.Fatalf("phase %d\n%s", l.Phase(), app.View())
 	}
 }
@@ -328,7 +329,7 @@ func TestLandingViewsAreSafe(t *testing.T) {
 
 func TestPassportMarkdownIsSafe(t *testing.T) {
 	th := noColorTheme(t)
-	md := components.PassportMarkdown(PassportText{Title: "t" + hostile, Goal: "g &#x1b;]52;c;AAAA&#7; &#x202e; " + hostile, NextSteps: []string{hostile}})
+	md := components.PassportMarkdown(common.PassportText{Title: "t" + hostile, Goal: "g &#x1b;]52;c;AAAA&#7; &#x202e; " + hostile, NextSteps: []string{hostile}})
 	out, err := components.RenderMarkdown(th, md, 60)
 	if err != nil {
 		t.Fatal(err)
@@ -344,9 +345,9 @@ func TestPassportMarkdownIsSafe(t *testing.T) {
 func TestLandingGoldens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		f := &fakeLander{plan: samplePlan(), landed: sampleLanded()}
-		c := testCommon(t, Deps{Lander: f})
+		c := testCommon(t, common.Deps{Lander: f})
 		c.WorkDir = "/fake/here"
-		d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+		d := newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
 		d.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 		for s := 0; s < landing.StepCount; s++ {
 			t.Run(sizeName(size.w, size.h)+"/"+landing.StepNames[s], func(t *testing.T) {
@@ -375,8 +376,8 @@ func TestLandingResize(t *testing.T) {
 		for s := 0; s < landing.StepCount; s++ {
 			v := d.view()
 			for _, ln := range strings.Split(v, "\n") {
-				if lipglossWidth(ln) > w {
-					t.Fatalf("width %d step %d: line of %d cells: %q", w, s, lipglossWidth(ln), ln)
+				if components.Width(ln) > w {
+					t.Fatalf("width %d step %d: line of %d cells: %q", w, s, components.Width(ln), ln)
 				}
 			}
 			if n := strings.Count(v, "\n") + 1; n > 24 {
@@ -393,9 +394,9 @@ type judgingLander struct {
 	calls int
 }
 
-func (j *judgingLander) Judge(ctx context.Context, file string) ([]Conformance, error) {
+func (j *judgingLander) Judge(ctx context.Context, file string) ([]common.Conformance, error) {
 	j.calls++
-	return []Conformance{{ID: "C0", Pass: true}, {ID: "C7", Pass: false, Reason: "a credential in passport.note"}}, nil
+	return []common.Conformance{{ID: "C0", Pass: true}, {ID: "C7", Pass: false, Reason: "a credential in passport.note"}}, nil
 }
 
 // Judging comes after the first frame and fills the summary in.
@@ -403,9 +404,9 @@ func TestLandingJudgesAfterPlan(t *testing.T) {
 	p := samplePlan()
 	p.Conformance = nil
 	j := &judgingLander{fakeLander: &fakeLander{plan: p}}
-	c := testCommon(t, Deps{Lander: j})
-	l := NewLanding(c, "x")
-	m, cmd := l.Update(PlanMsg{Plan: p})
+	c := testCommon(t, common.Deps{Lander: j})
+	l := landing.New(c, "x")
+	m, cmd := l.Update(landing.PlanMsg{Plan: p})
 	if !strings.Contains(m.View(), "judging…") {
 		t.Fatalf("first frame:\n%s", m.View())
 	}
@@ -421,13 +422,13 @@ func TestRunningCommandShownAndCancellable(t *testing.T) {
 	dir := t.TempDir()
 	p := samplePlan()
 	p.Checks[0].How = "sleep 5; touch late"
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}, RunHow: howrun.Run})
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: p}, RunHow: howrun.Run})
 	c.WorkDir = dir
-	app := New(c, NewLandingWithPlan(c, p))
+	app := New(c, landing.NewWithPlan(c, p))
 	app.Update(keyMsg("tab"))
 	app.Update(keyMsg("r"))
 	_, cmd := app.Update(keyMsg("y"))
-	l := app.Top().(*Landing)
+	l := app.Top().(*landing.Landing)
 	if !l.Busy() || !strings.Contains(app.View(), "running in "+dir) {
 		t.Fatalf("busy %v\n%s", l.Busy(), app.View())
 	}
@@ -459,9 +460,9 @@ func TestLandingThemeMatrix(t *testing.T) {
 		for _, w := range []int{80, 100} {
 			for _, step := range []int{landing.StepSummary, landing.StepChecks} {
 				t.Run(fmt.Sprintf("%s/%d/%s", theme, w, landing.StepNames[step]), func(t *testing.T) {
-					c := testCommon(t, Deps{Lander: &fakeLander{plan: samplePlan()}})
+					c := testCommon(t, common.Deps{Lander: &fakeLander{plan: samplePlan()}})
 					c.Theme = colorTheme(t, theme)
-					d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+					d := newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
 					d.send(tea.WindowSizeMsg{Width: w, Height: 24})
 					for range step {
 						d.keys("tab")
@@ -480,8 +481,8 @@ func TestLandingThemeMatrix(t *testing.T) {
 func TestLongHowScrolls(t *testing.T) {
 	p := samplePlan()
 	p.Checks[0].How = strings.Repeat("echo step; ", 200) + "echo LAST-BYTE"
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: p}})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	v := d.view()
 	if strings.Contains(v, "LAST-BYTE") || !strings.Contains(v, "↑/↓ to read it all") || !strings.Contains(v, "↓/G to the end, then y runs it") {
@@ -539,7 +540,7 @@ func TestLandingDoneScrolls(t *testing.T) {
 		d.keys("tab")
 	}
 	d.keys("enter")
-	if l.Phase() != PhaseDone {
+	if l.Phase() != landing.PhaseDone {
 		t.Fatalf("phase %d", l.Phase())
 	}
 	seen := map[string]bool{}
@@ -603,8 +604,8 @@ func TestHowRunsOnlyAfterItsEndWasShown(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rr := &recordRunner{}
-			c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(tc.how)}, RunHow: rr.run})
-			d := newDriver(t, New(c, NewLanding(c, "x")))
+			c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(tc.how)}, RunHow: rr.run})
+			d := newDriver(t, New(c, landing.New(c, "x")))
 			d.keys("tab", "r")
 			v := d.view()
 			for _, f := range tc.flags {
@@ -638,8 +639,8 @@ func TestHowRunsOnlyAfterItsEndWasShown(t *testing.T) {
 // confirmation still says how many lines it has.
 func TestShortHowRunsAtOnce(t *testing.T) {
 	rr := &recordRunner{}
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
-	d := newDriver(t, New(c, NewLanding(c, "x")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: multiLinePlan(twoLineHow)}, RunHow: rr.run})
+	d := newDriver(t, New(c, landing.New(c, "x")))
 	d.keys("tab", "r")
 	if v := d.view(); !strings.Contains(v, "2 lines") || strings.Contains(v, "blank") {
 		t.Fatalf("confirmation:\n%s", v)

@@ -8,12 +8,13 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 )
 
 // PassportLoadedMsg is sent by the passport screen when the passport was read.
 type PassportLoadedMsg struct {
-	View *PassportView
+	View *common.PassportView
 	Err  error
 }
 
@@ -26,29 +27,29 @@ type PassportKeys struct {
 // home screen: the stored passport rendered as Markdown, with its lineage,
 // and the way to its asks (a) and landing checks (c).
 type PassportScreen struct {
-	c     *Common
+	c     *common.Common
 	id    string
 	keys  PassportKeys
 	w, h  int
-	view  *PassportView
+	view  *common.PassportView
 	err   error
 	vp    viewport.Model
 	width int // width the Markdown was rendered at
 }
 
 // NewPassport returns the passport screen for id.
-func NewPassport(c *Common, id string) *PassportScreen {
+func NewPassport(c *common.Common, id string) *PassportScreen {
 	s := &PassportScreen{c: c, id: id, vp: viewport.New(80, 10), keys: PassportKeys{
 		Asks:   kb([]string{"a"}, "a", "asks"),
 		Checks: kb([]string{"c"}, "c", "landing checks"),
 		Up:     kb([]string{"up", "k"}, "↑/k", "scroll"),
 		Down:   kb([]string{"down", "j"}, "↓/j", "scroll"),
 	}}
-	s.SetSize(c.Width, c.Height-chrome)
+	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
 
-func (s *PassportScreen) Title() string   { return line(s.id) }
+func (s *PassportScreen) Title() string   { return components.Line(s.id) }
 func (s *PassportScreen) Capturing() bool { return false }
 func (s *PassportScreen) Busy() bool      { return false }
 func (s *PassportScreen) ShortHelp() []key.Binding {
@@ -72,7 +73,7 @@ func (s *PassportScreen) render() {
 	md := components.PassportMarkdown(s.view.Text)
 	out, err := components.RenderMarkdown(s.c.Theme, md, s.w-2)
 	if err != nil {
-		out = text(md)
+		out = components.Text(md)
 	}
 	s.vp.SetContent(out)
 }
@@ -90,7 +91,7 @@ func (s *PassportScreen) Init() tea.Cmd {
 }
 
 // Update handles messages.
-func (s *PassportScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (s *PassportScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case PassportLoadedMsg:
 		if msg.View != nil || s.view == nil {
@@ -101,19 +102,19 @@ func (s *PassportScreen) Update(msg tea.Msg) (Component, tea.Cmd) {
 			s.render()
 		}
 		return s, nil
-	case ResumedMsg:
+	case common.ResumedMsg:
 		// The asks or checks screen above may have saved a new version.
 		return s, s.Init()
 	case tea.KeyMsg:
 		switch {
 		case msg.String() == "esc":
-			return s, pop
+			return s, common.Pop
 		case s.view == nil:
 			return s, nil
 		case key.Matches(msg, s.keys.Asks):
-			return s, push(NewAsks(s.c, s.id))
+			return s, common.Push(NewAsks(s.c, s.id))
 		case key.Matches(msg, s.keys.Checks):
-			return s, push(NewChecks(s.c, s.id))
+			return s, common.Push(NewChecks(s.c, s.id))
 		}
 	}
 	var cmd tea.Cmd
@@ -126,16 +127,16 @@ func (s *PassportScreen) View() string {
 	th := s.c.Theme
 	if s.view == nil {
 		if s.err != nil {
-			return pad(append([]string{th.Error.Render("✗ could not read " + line(s.id))}, wrap(s.err.Error(), s.w)...), s.w, s.h)
+			return components.Pad(append([]string{th.Error.Render("✗ could not read " + components.Line(s.id))}, components.Wrap(s.err.Error(), s.w)...), s.w, s.h)
 		}
-		return pad([]string{th.Muted.Render("Reading " + line(s.id) + "…")}, s.w, s.h)
+		return components.Pad([]string{th.Muted.Render("Reading " + components.Line(s.id) + "…")}, s.w, s.h)
 	}
 	v := s.view
-	head := th.Title.Render(line(s.id)) + th.Muted.Render(fmt.Sprintf(" · version %d", v.Version))
+	head := th.Title.Render(components.Line(s.id)) + th.Muted.Render(fmt.Sprintf(" · version %d", v.Version))
 	if len(v.Chain) > 0 {
 		var hops []string
 		for _, e := range v.Chain {
-			hops = append(hops, line(e))
+			hops = append(hops, components.Line(e))
 		}
 		head += th.Muted.Render(" · from ") + strings.Join(hops, th.Muted.Render(" → "))
 	}
@@ -144,7 +145,7 @@ func (s *PassportScreen) View() string {
 		stat = th.Muted.Render("asks: ") + fmt.Sprintf("%d open", v.OpenAsks) + th.Muted.Render(" · checks: ") + th.Warn.Render(fmt.Sprintf("%d pending", v.PendingChecks))
 	}
 	if v.FilesDir != "" {
-		stat += th.Muted.Render(" · files in ") + line(v.FilesDir)
+		stat += th.Muted.Render(" · files in ") + components.Line(v.FilesDir)
 	}
-	return fit(head, s.w) + "\n" + fit(stat, s.w) + "\n" + pad(strings.Split(s.vp.View(), "\n"), s.w, s.h-2)
+	return components.Fit(head, s.w) + "\n" + components.Fit(stat, s.w) + "\n" + components.Pad(strings.Split(s.vp.View(), "\n"), s.w, s.h-2)
 }

@@ -1,32 +1,34 @@
 package ui
 
 import (
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/landing"
 	"strings"
 	"testing"
 )
 
-func receiptPlan() *Plan {
+func receiptPlan() *common.Plan {
 	p := samplePlan()
 	p.Kind = "receipt"
 	p.File = "answers.taskpack"
-	p.Origin = Origin{Actor: "bob", Machine: "beta", Harness: "tp"}
-	p.Lineage = Lineage{RootID: "TP-AAAA-AAAA", Chain: []string{"TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"}}
-	p.Receipt = &MergePlan{Target: "TP-AAAA-AAAA", TargetTitle: "Image pipeline",
-		Asks: []AskChange{
-			{ID: "a1", What: "Which bucket?", Before: Ask{Status: "open"}, After: Ask{Status: "answered", Answer: "gs://new " + hostile}},
-			{ID: "b1", What: "Can you share the fonts?", Adopted: true, After: Ask{Status: "open"}},
+	p.Origin = common.Origin{Actor: "bob", Machine: "beta", Harness: "tp"}
+	p.Lineage = common.Lineage{RootID: "TP-AAAA-AAAA", Chain: []string{"TP-AAAA-AAAA@2", "TP-BBBB-BBBB@3"}}
+	p.Receipt = &common.MergePlan{Target: "TP-AAAA-AAAA", TargetTitle: "Image pipeline",
+		Asks: []common.AskChange{
+			{ID: "a1", What: "Which bucket?", Before: common.Ask{Status: "open"}, After: common.Ask{Status: "answered", Answer: "gs://new " + hostile}},
+			{ID: "b1", What: "Can you share the fonts?", Adopted: true, After: common.Ask{Status: "open"}},
 		},
-		Checks: []Check{{ID: "c1", Check: "beta can render", Status: "passed"}},
-		Facts:  []Fact{{Claim: "fonts are in /opt/fonts", Scope: "machine", Sealed: true, VerifiedOn: "beta"}},
+		Checks: []common.Check{{ID: "c1", Check: "beta can render", Status: "passed"}},
+		Facts:  []common.Fact{{Claim: "fonts are in /opt/fonts", Scope: "machine", Sealed: true, VerifiedOn: "beta"}},
 	}
 	return p
 }
 
 func TestReceiptMerge(t *testing.T) {
-	f := &fakeLander{plan: receiptPlan(), merged: &Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 2}}
-	c := testCommon(t, Deps{Lander: f})
-	d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
-	r, ok := d.app().Top().(*Receipt)
+	f := &fakeLander{plan: receiptPlan(), merged: &common.Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 2}}
+	c := testCommon(t, common.Deps{Lander: f})
+	d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
+	r, ok := d.app().Top().(*landing.Receipt)
 	if !ok {
 		t.Fatalf("a receipt opened %T", d.app().Top())
 	}
@@ -48,9 +50,9 @@ func TestReceiptMerge(t *testing.T) {
 
 func TestReceiptCancel(t *testing.T) {
 	for _, k := range []string{"esc", "n", "q"} {
-		f := &fakeLander{plan: receiptPlan(), merged: &Merged{}}
-		c := testCommon(t, Deps{Lander: f})
-		d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+		f := &fakeLander{plan: receiptPlan(), merged: &common.Merged{}}
+		c := testCommon(t, common.Deps{Lander: f})
+		d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 		d.keys(k)
 		if f.merges != 0 || !d.quit {
 			t.Fatalf("%s: merges %d quit %v", k, f.merges, d.quit)
@@ -60,12 +62,12 @@ func TestReceiptCancel(t *testing.T) {
 
 func TestReceiptRefused(t *testing.T) {
 	p := receiptPlan()
-	p.Receipt = &MergePlan{Target: "TP-AAAA-AAAA", Refusal: &Refusal{Rule: "§4.4.1 receipt-target",
+	p.Receipt = &common.MergePlan{Target: "TP-AAAA-AAAA", Refusal: &common.Refusal{Rule: "§4.4.1 receipt-target",
 		Why:   "refusing to merge into TP-CCCC-CCCC: this receipt answers TP-AAAA-AAAA",
 		Quote: "A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain. It MAY be merged into that passport only."}}
-	f := &fakeLander{plan: p, merged: &Merged{}}
-	c := testCommon(t, Deps{Lander: f})
-	d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+	f := &fakeLander{plan: p, merged: &common.Merged{}}
+	c := testCommon(t, common.Deps{Lander: f})
+	d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 	d.keys("enter", "y")
 	if f.merges != 0 {
 		t.Fatal("a refused receipt was merged")
@@ -78,12 +80,12 @@ func TestReceiptRefused(t *testing.T) {
 func TestHandoffIntoRefused(t *testing.T) {
 	p := receiptPlan()
 	p.Kind = "handoff"
-	p.Receipt = &MergePlan{Refusal: &Refusal{Rule: "§4.4.1 handoff-not-merged",
+	p.Receipt = &common.MergePlan{Refusal: &common.Refusal{Rule: "§4.4.1 handoff-not-merged",
 		Why:   "this is a handoff, and an implementation MUST refuse to merge a handoff at all (§4.4.1)",
 		Quote: "An implementation MUST refuse to merge a receipt into any other passport, and MUST refuse to merge a handoff at all."}}
-	f := &fakeLander{plan: p, merged: &Merged{}}
-	c := testCommon(t, Deps{Lander: f})
-	d := newDriver(t, New(c, NewLanding(c, "h.taskpack")))
+	f := &fakeLander{plan: p, merged: &common.Merged{}}
+	c := testCommon(t, common.Deps{Lander: f})
+	d := newDriver(t, New(c, landing.New(c, "h.taskpack")))
 	d.keys("enter", "y")
 	if f.merges != 0 {
 		t.Fatal("a handoff was merged")

@@ -8,23 +8,26 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/components"
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 // Every screen fits the terminal at 80×24 and after resizes: no line wider
 // than the terminal, no more lines than it has.
 func TestScreensFitTheTerminal(t *testing.T) {
-	screens := map[string]func(c *Common) Component{
-		"home":    func(c *Common) Component { return NewHome(c) },
-		"inbox":   func(c *Common) Component { return NewInbox(c) },
-		"asks":    func(c *Common) Component { return NewAsks(c, "TP-AB23-CD45") },
-		"receipt": func(c *Common) Component { return NewReceipt(c, receiptPlan()) },
-		"landing": func(c *Common) Component { return NewLanding(c, "x") },
+	screens := map[string]func(c *common.Common) common.Component{
+		"home":    func(c *common.Common) common.Component { return NewHome(c) },
+		"inbox":   func(c *common.Common) common.Component { return NewInbox(c) },
+		"asks":    func(c *common.Common) common.Component { return NewAsks(c, "TP-AB23-CD45") },
+		"receipt": func(c *common.Common) common.Component { return landing.NewReceipt(c, receiptPlan()) },
+		"landing": func(c *common.Common) common.Component { return landing.New(c, "x") },
 	}
-	data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: strings.Repeat("long title ", 20)}}, Packs: []string{"a.taskpack"}}
+	data := &common.HomeData{Passports: []common.PassportRow{{ID: "TP-AB23-CD45", Title: strings.Repeat("long title ", 20)}}, Packs: []string{"a.taskpack"}}
 	for name, mk := range screens {
 		for _, size := range [][2]int{{80, 24}, {40, 12}, {132, 43}, {60, 20}, {20, 8}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, size[0], size[1]), func(t *testing.T) {
-				c := testCommon(t, Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()}, Lander: &fakeLander{plan: samplePlan()}})
+				c := testCommon(t, common.Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()}, Lander: &fakeLander{plan: samplePlan()}})
 				d := newDriver(t, New(c, mk(c)))
 				d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				for _, k := range []string{"", "down", "tab", "?", "?"} {
@@ -37,7 +40,7 @@ func TestScreensFitTheTerminal(t *testing.T) {
 						t.Fatalf("after %q: %d lines for a %d-line terminal:\n%s", k, len(lines), size[1], v)
 					}
 					for _, ln := range lines {
-						if w := lipglossWidth(ln); w > size[0] {
+						if w := components.Width(ln); w > size[0] {
 							t.Fatalf("after %q: a line of %d cells for %d columns: %q", k, w, size[0], ln)
 						}
 					}
@@ -52,17 +55,17 @@ func TestScreensFitTheTerminal(t *testing.T) {
 func TestNoColorThemeEmitsNoColour(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		mk   func(c *Common) Component
+		mk   func(c *common.Common) common.Component
 		keys []string
 	}{
-		{"inbox note", func(c *Common) Component { return NewInbox(c) }, []string{"n", "h", "i"}},
-		{"inbox filter", func(c *Common) Component { return NewInbox(c) }, []string{"/"}},
-		{"landing answer", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "tab", "tab", "enter"}},
-		{"landing edit", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "e"}},
-		{"landing passport", func(c *Common) Component { return NewLanding(c, "x") }, []string{"tab", "tab", "tab", "tab"}},
+		{"inbox note", func(c *common.Common) common.Component { return NewInbox(c) }, []string{"n", "h", "i"}},
+		{"inbox filter", func(c *common.Common) common.Component { return NewInbox(c) }, []string{"/"}},
+		{"landing answer", func(c *common.Common) common.Component { return landing.New(c, "x") }, []string{"tab", "tab", "tab", "enter"}},
+		{"landing edit", func(c *common.Common) common.Component { return landing.New(c, "x") }, []string{"tab", "e"}},
+		{"landing passport", func(c *common.Common) common.Component { return landing.New(c, "x") }, []string{"tab", "tab", "tab", "tab"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := testCommon(t, Deps{Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
+			c := testCommon(t, common.Deps{Inbox: &fakeInbox{acts: sampleActs()}, Lander: &fakeLander{plan: samplePlan()}})
 			c.Theme = colorTheme(t, "no-color")
 			d := newDriver(t, New(c, tc.mk(c)))
 			d.keys(tc.keys...)
@@ -84,19 +87,19 @@ var sgrRE = regexp.MustCompile("\x1b\\[([0-9;]*)m")
 // not fit the width wrap to a row below instead of being cut with "…", so
 // the global keys (esc, ?, q, ctrl+c) are always in it.
 func TestFullHelpWrapsAt80Columns(t *testing.T) {
-	screens := map[string]func(c *Common) Component{
-		"home":     func(c *Common) Component { return NewHome(c) },
-		"inbox":    func(c *Common) Component { return NewInbox(c) },
-		"asks":     func(c *Common) Component { return NewAsks(c, "TP-AB23-CD45") },
-		"receipt":  func(c *Common) Component { return NewReceipt(c, receiptPlan()) },
-		"landing":  func(c *Common) Component { return NewLanding(c, "x") },
-		"checks":   func(c *Common) Component { return NewChecks(c, "TP-AB23-CD45") },
-		"passport": func(c *Common) Component { return NewPassport(c, "TP-AB23-CD45") },
+	screens := map[string]func(c *common.Common) common.Component{
+		"home":     func(c *common.Common) common.Component { return NewHome(c) },
+		"inbox":    func(c *common.Common) common.Component { return NewInbox(c) },
+		"asks":     func(c *common.Common) common.Component { return NewAsks(c, "TP-AB23-CD45") },
+		"receipt":  func(c *common.Common) common.Component { return landing.NewReceipt(c, receiptPlan()) },
+		"landing":  func(c *common.Common) common.Component { return landing.New(c, "x") },
+		"checks":   func(c *common.Common) common.Component { return NewChecks(c, "TP-AB23-CD45") },
+		"passport": func(c *common.Common) common.Component { return NewPassport(c, "TP-AB23-CD45") },
 	}
-	data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "t"}}}
+	data := &common.HomeData{Passports: []common.PassportRow{{ID: "TP-AB23-CD45", Title: "t"}}}
 	for name, mk := range screens {
 		t.Run(name, func(t *testing.T) {
-			c := testCommon(t, Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()},
+			c := testCommon(t, common.Deps{Home: &fakeHome{data}, Inbox: &fakeInbox{acts: sampleActs()}, Asks: &fakeAsks{sheet: sampleSheet()},
 				Lander: &fakeLander{plan: samplePlan()}, Checks: &fakeChecks{sheet: sampleCheckSheet()}, Passports: &fakePassports{}})
 			a := New(c, mk(c))
 			d := newDriver(t, a)
@@ -110,7 +113,7 @@ func TestFullHelpWrapsAt80Columns(t *testing.T) {
 				}
 			}
 			for _, ln := range lines {
-				if w := lipglossWidth(ln); w > 80 {
+				if w := components.Width(ln); w > 80 {
 					t.Errorf("a help line of %d cells", w)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/components"
 	"github.com/tp-dev/tp/ui/landing"
 )
 
@@ -94,7 +96,7 @@ func TestStepBarNamesCurrentStep(t *testing.T) {
 		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
 		for s := 0; s < landing.StepCount; s++ {
 			bar := strings.Split(d.view(), "\n")[2]
-			if !strings.Contains(bar, landing.StepNames[s]) || lipglossWidth(bar) > w {
+			if !strings.Contains(bar, landing.StepNames[s]) || components.Width(bar) > w {
 				t.Errorf("width %d step %s: bar %q", w, landing.StepNames[s], bar)
 			}
 			d.keys("tab")
@@ -114,8 +116,8 @@ func TestSummaryShowsTitleAndGoalFirst(t *testing.T) {
 // Issue 10: home names packs by file name, not by an absolute path cut
 // from the right.
 func TestHomeShowsPackNames(t *testing.T) {
-	data := &HomeData{Packs: []string{"/fake/here/handoff-from-alice.taskpack", "/elsewhere/far/answers.taskpack"}}
-	c := testCommon(t, Deps{Home: &fakeHome{data}})
+	data := &common.HomeData{Packs: []string{"/fake/here/handoff-from-alice.taskpack", "/elsewhere/far/answers.taskpack"}}
+	c := testCommon(t, common.Deps{Home: &fakeHome{data}})
 	d := newDriver(t, New(c, NewHome(c)))
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
 	v := d.view()
@@ -135,22 +137,22 @@ func TestFootersMatchKeys(t *testing.T) {
 	if f := foot(d); !strings.HasPrefix(f, "enter/esc finish") {
 		t.Errorf("after landing: %q", f)
 	}
-	f := &fakeLander{plan: receiptPlan(), merged: &Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 1}}
-	c := testCommon(t, Deps{Lander: f})
-	d = newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+	f := &fakeLander{plan: receiptPlan(), merged: &common.Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 1}}
+	c := testCommon(t, common.Deps{Lander: f})
+	d = newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 	d.keys("enter")
 	if f := foot(d); !strings.HasPrefix(f, "enter/esc finish") || !strings.Contains(d.view(), "1 ask changed") {
 		t.Errorf("after a merge: %q\n%s", f, d.view())
 	}
 	// An empty inbox offers no act to settle or note.
-	ic := testCommon(t, Deps{Inbox: &fakeInbox{}})
+	ic := testCommon(t, common.Deps{Inbox: &fakeInbox{}})
 	d = newDriver(t, New(ic, NewInbox(ic)))
 	if f := foot(d); f != "/ filter • tab next project • S show settled • ? help • q quit" {
 		t.Errorf("empty inbox: %q", f)
 	}
 	// The checks screen: the step's keys, w to review and save, esc back;
 	// in the review, y and n/esc only.
-	cc := testCommon(t, Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
+	cc := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}})
 	cc.Width = 120
 	d = newDriver(t, New(cc, NewChecks(cc, "TP-AB23-CD45")))
 	if f := foot(d); f != "r run… • p/f/s passed/failed/skipped • w review and save… • esc back • ? help • q quit" {
@@ -167,8 +169,8 @@ func TestFootersMatchKeys(t *testing.T) {
 func TestReceiptShowsLuggage(t *testing.T) {
 	p := receiptPlan()
 	p.FilesDir = "/store/TP-AAAA-AAAA.files/receipt-bob@3"
-	c := testCommon(t, Deps{Lander: &fakeLander{plan: p}})
-	d := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: p}})
+	d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 	d.send(tea.WindowSizeMsg{Width: 80, Height: 60})
 	v := d.view()
 	for _, w := range []string{"Luggage — 2 files, 3.0 MiB", "goes to /store/TP-AAAA-AAAA.files/receipt-bob@3", "notes.md", "out/img-1.png"} {
@@ -194,14 +196,14 @@ func TestGoldens60x20(t *testing.T) {
 	t.Run("landing/Done", func(t *testing.T) { requireGolden(t, d.view()) })
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 		name := fmt.Sprintf("%dx%d", sz[0], sz[1])
-		c := testCommon(t, Deps{Lander: &fakeLander{plan: receiptPlan()}})
-		rd := newDriver(t, New(c, NewLanding(c, "answers.taskpack")))
+		c := testCommon(t, common.Deps{Lander: &fakeLander{plan: receiptPlan()}})
+		rd := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 		rd.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		rd.keys("G")
 		t.Run("receipt-end/"+name, func(t *testing.T) { requireGolden(t, rd.view()) })
-		data := &HomeData{Passports: []PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline", OpenAsks: 1, PendingChecks: 2}},
+		data := &common.HomeData{Passports: []common.PassportRow{{ID: "TP-AB23-CD45", Title: "Image pipeline", OpenAsks: 1, PendingChecks: 2}},
 			Packs: []string{"/fake/here/handoff.taskpack"}}
-		hc := testCommon(t, Deps{Home: &fakeHome{data}})
+		hc := testCommon(t, common.Deps{Home: &fakeHome{data}})
 		hd := newDriver(t, New(hc, NewHome(hc)))
 		hd.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		t.Run("home/"+name, func(t *testing.T) { requireGolden(t, hd.view()) })

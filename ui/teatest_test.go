@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/tp-dev/tp/internal/howrun"
+	"github.com/tp-dev/tp/ui/common"
+	"github.com/tp-dev/tp/ui/landing"
 )
 
 // Whole flows in a running program (teatest); assertions on the final model.
@@ -25,9 +27,9 @@ func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 func TestTeaLandingFlow(t *testing.T) {
 	dir := t.TempDir()
 	f := &fakeLander{plan: samplePlan(), landed: sampleLanded(), progress: 5}
-	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	c := testCommon(t, common.Deps{Lander: f, RunHow: howrun.Run})
 	c.WorkDir = dir
-	tm := teatest.NewTestModel(t, New(c, NewLanding(c, "handoff.taskpack")), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, New(c, landing.New(c, "handoff.taskpack")), teatest.WithInitialTermSize(80, 24))
 	waitScreen(t, tm, "1 Summary")
 	tm.Send(keyMsg("tab"))
 	waitScreen(t, tm, "suggested by alice@laptop")
@@ -47,7 +49,7 @@ func TestTeaLandingFlow(t *testing.T) {
 	waitScreen(t, tm, "Landed as")
 	tm.Send(keyMsg("enter"))
 	app := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*App)
-	l := app.Top().(*Landing)
+	l := app.Top().(*landing.Landing)
 	if l.Result() == nil || l.Result().ID != "TP-AB23-CD45" {
 		t.Fatalf("final model: %+v", l.Result())
 	}
@@ -61,7 +63,7 @@ func TestTeaLandingFlow(t *testing.T) {
 
 func TestTeaInboxFlow(t *testing.T) {
 	f := &fakeInbox{acts: sampleActs()}
-	c := testCommon(t, Deps{Inbox: f})
+	c := testCommon(t, common.Deps{Inbox: f})
 	tm := teatest.NewTestModel(t, New(c, NewInbox(c)), teatest.WithInitialTermSize(80, 24))
 	waitScreen(t, tm, "Pay the invoice")
 	tm.Type("x")
@@ -77,7 +79,7 @@ func TestTeaInboxFlow(t *testing.T) {
 
 func TestTeaAsksFlow(t *testing.T) {
 	f := &fakeAsks{sheet: sampleSheet()}
-	c := testCommon(t, Deps{Asks: f})
+	c := testCommon(t, common.Deps{Asks: f})
 	tm := teatest.NewTestModel(t, New(c, NewAsks(c, "TP-AB23-CD45")), teatest.WithInitialTermSize(80, 24))
 	waitScreen(t, tm, "Which bucket?")
 	tm.Send(keyMsg("enter"))
@@ -104,7 +106,7 @@ type stagingLander struct {
 	unstaged int
 }
 
-func (s *stagingLander) Stage(ctx context.Context, plan *Plan, p Progress) (string, error) {
+func (s *stagingLander) Stage(ctx context.Context, plan *common.Plan, p common.Progress) (string, error) {
 	s.dir = filepath.Join(s.root, ".TP-X.files.landing-staged")
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return "", err
@@ -118,14 +120,14 @@ func (s *stagingLander) Stage(ctx context.Context, plan *Plan, p Progress) (stri
 	return s.dir, nil
 }
 
-func (s *stagingLander) Unstage(plan *Plan) error {
+func (s *stagingLander) Unstage(plan *common.Plan) error {
 	s.unstaged++
 	return os.RemoveAll(s.dir)
 }
 
-func luggagePlan() *Plan {
+func luggagePlan() *common.Plan {
 	p := samplePlan()
-	p.Luggage = []LuggageFile{{Name: "notes.md", Size: 18}}
+	p.Luggage = []common.LuggageFile{{Name: "notes.md", Size: 18}}
 	p.Checks[0].How = "grep -q 'PNG output' notes.md"
 	return p
 }
@@ -136,9 +138,9 @@ func luggagePlan() *Plan {
 func TestTeaCheckRunsWhereTheLuggageIs(t *testing.T) {
 	root := t.TempDir()
 	f := &stagingLander{fakeLander: &fakeLander{plan: luggagePlan(), landed: sampleLanded()}, root: root}
-	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
+	c := testCommon(t, common.Deps{Lander: f, RunHow: howrun.Run})
 	c.WorkDir = t.TempDir() // not where the luggage is
-	tm := teatest.NewTestModel(t, New(c, NewLanding(c, "handoff.taskpack")), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, New(c, landing.New(c, "handoff.taskpack")), teatest.WithInitialTermSize(100, 30))
 	waitScreen(t, tm, "1 Summary")
 	tm.Send(keyMsg("tab"))
 	waitScreen(t, tm, "suggested by alice@laptop")
@@ -169,8 +171,8 @@ func TestTeaCheckRunsWhereTheLuggageIs(t *testing.T) {
 func TestStagedLuggageRemovedOnLeaving(t *testing.T) {
 	root := t.TempDir()
 	f := &stagingLander{fakeLander: &fakeLander{plan: luggagePlan()}, root: root}
-	c := testCommon(t, Deps{Lander: f, RunHow: howrun.Run})
-	d := newDriver(t, New(c, NewLanding(c, "handoff.taskpack")))
+	c := testCommon(t, common.Deps{Lander: f, RunHow: howrun.Run})
+	d := newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
 	d.keys("tab")
 	if _, err := os.Stat(filepath.Join(f.dir, "notes.md")); err != nil {
 		t.Fatal("tab to the checks did not unpack the luggage")

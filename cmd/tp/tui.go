@@ -23,6 +23,8 @@ import (
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
+	"github.com/tp-dev/tp/ui/common"
+	uilanding "github.com/tp-dev/tp/ui/landing"
 )
 
 // tuiScreens are the real screens; stdIO passes them to every command
@@ -66,7 +68,7 @@ func envOf(io *IO) termenv.Environ { return environ{io.Env} }
 
 // runUI builds the program and runs it until the person leaves. The context
 // handed to the screens is cancelled when the program ends.
-func runUI(io *IO, g *globalOpts, deps ui.Deps, first func(c *ui.Common) ui.Component) (*ui.App, error) {
+func runUI(io *IO, g *globalOpts, deps common.Deps, first func(c *common.Common) common.Component) (*ui.App, error) {
 	th, err := uiTheme(io, g)
 	if err != nil {
 		return nil, err
@@ -80,7 +82,7 @@ func runUI(io *IO, g *globalOpts, deps ui.Deps, first func(c *ui.Common) ui.Comp
 	if deps.RunHow == nil {
 		deps.RunHow = howrun.Run
 	}
-	c := ui.NewCommon(ctx, th, deps, wd)
+	c := common.NewCommon(ctx, th, deps, wd)
 	app := ui.New(c, first(c))
 	p := tea.NewProgram(app, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen())
 	if _, err := p.Run(); err != nil {
@@ -93,7 +95,7 @@ func identity(io *IO) (actor, machine string) {
 	return store.Actor("", io.Env), store.Machine(io.Env)
 }
 
-func inboxBackend(io *IO, g *globalOpts) ui.Inbox {
+func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 	l, err := openActsLog(io, g)
 	if err != nil {
 		return nil
@@ -140,7 +142,7 @@ func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 	inbox := inboxBackend(io, g)
 	lander := &backend.Lander{Store: st, Env: landing.Env{Actor: actor, Machine: machine}}
 	defer lander.Close()
-	deps := ui.Deps{
+	deps := common.Deps{
 		Lander:    lander,
 		Asks:      &backend.Asks{Store: st, Actor: actor, Machine: machine},
 		Checks:    &backend.Checks{Store: st, Actor: actor, Machine: machine},
@@ -148,7 +150,7 @@ func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 		Inbox:     inbox,
 		Home:      &backend.Home{Store: st, Inbox: inbox, Dir: wd},
 	}
-	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewHome(c) })
+	_, err := runUI(io, g, deps, func(c *common.Common) common.Component { return ui.NewHome(c) })
 	return err
 }
 
@@ -169,8 +171,8 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 	actor, machine := identity(io)
 	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut}
 	defer lander.Close()
-	deps := ui.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
-	app, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewLanding(c, file) })
+	deps := common.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
+	app, err := runUI(io, g, deps, func(c *common.Common) common.Component { return uilanding.New(c, file) })
 	if err != nil {
 		return err
 	}
@@ -180,18 +182,18 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 // landOutcome leaves a line behind the alternate screen saying what
 // happened, and the exit status: a refusal or a failure to open exits 1, as
 // headless tp land does.
-func landOutcome(io *IO, file string, top ui.Component) error {
+func landOutcome(io *IO, file string, top common.Component) error {
 	switch s := top.(type) {
-	case *ui.Landing:
+	case *uilanding.Landing:
 		if r := s.Result(); r != nil {
 			fmt.Fprintf(io.Out, "landed %s as %s\n", sanitize.Line(file), sanitize.Line(r.ID))
 			return nil
 		}
-		if err := s.Err(); err != nil && s.Phase() == ui.PhaseFailed {
+		if err := s.Err(); err != nil && s.Phase() == uilanding.PhaseFailed {
 			return err
 		}
 		fmt.Fprintln(io.Out, "nothing landed")
-	case *ui.Receipt:
+	case *uilanding.Receipt:
 		if r := s.Result(); r != nil {
 			fmt.Fprintf(io.Out, "merged %s into %s (version %d)\n", sanitize.Line(file), sanitize.Line(r.Target), r.Version)
 			return nil
@@ -209,8 +211,8 @@ func landOutcome(io *IO, file string, top ui.Component) error {
 // asksTUI is tp asks ID on a terminal.
 func asksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
-	deps := ui.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
-	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewAsks(c, id) })
+	deps := common.Deps{Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
+	_, err := runUI(io, g, deps, func(c *common.Common) common.Component { return ui.NewAsks(c, id) })
 	return err
 }
 
@@ -218,20 +220,20 @@ func asksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 // and landing checks.
 func showTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
-	deps := ui.Deps{
+	deps := common.Deps{
 		Passports: &backend.Passports{Store: st},
 		Asks:      &backend.Asks{Store: st, Actor: actor, Machine: machine},
 		Checks:    &backend.Checks{Store: st, Actor: actor, Machine: machine},
 	}
-	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewPassport(c, id) })
+	_, err := runUI(io, g, deps, func(c *common.Common) common.Component { return ui.NewPassport(c, id) })
 	return err
 }
 
 // checksTUI is tp checks ID on a terminal.
 func checksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 	actor, machine := identity(io)
-	deps := ui.Deps{Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine}}
-	_, err := runUI(io, g, deps, func(c *ui.Common) ui.Component { return ui.NewChecks(c, id) })
+	deps := common.Deps{Checks: &backend.Checks{Store: st, Actor: actor, Machine: machine}}
+	_, err := runUI(io, g, deps, func(c *common.Common) common.Component { return ui.NewChecks(c, id) })
 	return err
 }
 
@@ -247,6 +249,6 @@ func inboxTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
 		_, err := openActsLog(io, g)
 		return err
 	}
-	_, err := runUI(io, g, ui.Deps{Inbox: inbox}, func(c *ui.Common) ui.Component { return ui.NewInbox(c) })
+	_, err := runUI(io, g, common.Deps{Inbox: inbox}, func(c *common.Common) common.Component { return ui.NewInbox(c) })
 	return err
 }

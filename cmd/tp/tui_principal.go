@@ -5,8 +5,8 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/sanitize"
-	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 // principalRecords is how the inbox builds the principal side's records:
@@ -14,15 +14,15 @@ import (
 // reopened with restore_text, note), written as this tp for the person
 // running it (§8, D14), exactly as `tp acts settle|reopen|note` write them.
 func principalRecords(io *IO) backend.Principal {
-	return func(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+	return func(st *acts.ActState, a common.Action) ([]acts.Record, error) {
 		s := actsPrincipalSender(io)
 		switch a.Kind {
-		case ui.ActSettle:
+		case common.ActSettle:
 			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
-		case ui.ActReopen:
+		case common.ActReopen:
 			r, err := acts.BuildReopen(st, s)
 			return []acts.Record{r}, err
-		case ui.ActNote:
+		case common.ActNote:
 			r, err := acts.BuildNote(st, s, a.Note)
 			return []acts.Record{r}, err
 		}

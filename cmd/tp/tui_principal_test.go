@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 // The inbox writes the records the commands write: settled with authority
@@ -16,18 +16,18 @@ func TestPrincipalRecords(t *testing.T) {
 	build := principalRecords(io)
 	open := &acts.ActState{Key: "task-demo-1", Project: "demo", Status: acts.StatusOpen, Need: acts.NeedActive,
 		TermsRev: 1, Text: "Renew the domain", NeedID: "r:task-demo-1"}
-	recs, err := build(open, ui.Action{Kind: ui.ActSettle, Outcome: "already_done", SameAs: "task-demo-2"})
+	recs, err := build(open, common.Action{Kind: common.ActSettle, Outcome: "already_done", SameAs: "task-demo-2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(recs) != 2 || recs[0].Type != acts.TypeSettled || recs[0].Authority == nil || recs[1].Relation != "same_as" {
 		t.Fatalf("settle already_done = %+v", recs)
 	}
-	recs, err = build(open, ui.Action{Kind: ui.ActNote, Note: "in hand"})
+	recs, err = build(open, common.Action{Kind: common.ActNote, Note: "in hand"})
 	if err != nil || len(recs) != 1 || recs[0].NoteText() != "in hand" {
 		t.Fatalf("note = %+v, %v", recs, err)
 	}
-	if _, err := build(open, ui.Action{Kind: "\x1b[2Jexplode"}); err == nil || strings.Contains(err.Error(), "\x1b") {
+	if _, err := build(open, common.Action{Kind: "\x1b[2Jexplode"}); err == nil || strings.Contains(err.Error(), "\x1b") {
 		t.Fatalf("unknown action: %v", err)
 	}
 }

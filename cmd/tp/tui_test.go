@@ -11,7 +11,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tp-dev/tp/themes"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
+	uilanding "github.com/tp-dev/tp/ui/landing"
 )
 
 // On a terminal, tp land with flags that already decide (--dry-run, --check,
@@ -62,20 +63,20 @@ func TestLandOutcomeOfAReceipt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := ui.NewCommon(context.Background(), th, ui.Deps{}, t.TempDir())
+	c := common.NewCommon(context.Background(), th, common.Deps{}, t.TempDir())
 	for _, tc := range []struct {
 		name    string
-		refusal *ui.Refusal
+		refusal *common.Refusal
 		code    exitCode
 		want    string
 	}{
-		{"refused", &ui.Refusal{Rule: "§4.4.1 target-missing", Why: "this receipt answers TP-AAAA-AAAA, which is not in the store"}, exitError, "§4.4.1 target-missing"},
+		{"refused", &common.Refusal{Rule: "§4.4.1 target-missing", Why: "this receipt answers TP-AAAA-AAAA, which is not in the store"}, exitError, "§4.4.1 target-missing"},
 		{"cancelled", nil, exitOK, "nothing merged"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan := &ui.Plan{File: "r.taskpack", Kind: "receipt", Receipt: &ui.MergePlan{Target: "TP-AAAA-AAAA", Refusal: tc.refusal}}
+			plan := &common.Plan{File: "r.taskpack", Kind: "receipt", Receipt: &common.MergePlan{Target: "TP-AAAA-AAAA", Refusal: tc.refusal}}
 			var out bytes.Buffer
-			err := landOutcome(&IO{Out: &out}, "r.taskpack", ui.NewReceipt(c, plan))
+			err := landOutcome(&IO{Out: &out}, "r.taskpack", uilanding.NewReceipt(c, plan))
 			code, got := exitOK, out.String()
 			if ce, ok := err.(*codeError); ok {
 				code, got = ce.code, err.Error()

@@ -1,5 +1,5 @@
-// Package backend connects the terminal UI's small interfaces (ui.Lander,
-// ui.AsksStore, ui.HomeSource, ui.Inbox) to the headless core: pack for
+// Package backend connects the terminal UI's small interfaces (common.Lander,
+// common.AsksStore, common.HomeSource, common.Inbox) to the headless core: pack for
 // opening, judging, planning, landing and merging (TaskPack 0.1 §3–§6),
 // internal/store for the passport store, acts for the record log (Acts 0.3).
 //
@@ -24,10 +24,10 @@ import (
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 )
 
-// Lander is ui.Lander over pack and a home store.
+// Lander is common.Lander over pack and a home store.
 type Lander struct {
 	Store    *store.Store
 	Env      landing.Env
@@ -40,11 +40,11 @@ type Lander struct {
 	staged []*landing.Staged
 }
 
-var _ ui.Stager = (*Lander)(nil)
+var _ common.Stager = (*Lander)(nil)
 
 // Stage unpacks the handoff's luggage into its staging folder, so the
 // landing checks run where the files are; it returns that folder.
-func (l *Lander) Stage(ctx context.Context, plan *ui.Plan, progress ui.Progress) (string, error) {
+func (l *Lander) Stage(ctx context.Context, plan *common.Plan, progress common.Progress) (string, error) {
 	r, err := rawOf(plan)
 	if err != nil {
 		return "", err
@@ -64,7 +64,7 @@ func (l *Lander) Stage(ctx context.Context, plan *ui.Plan, progress ui.Progress)
 }
 
 // Unstage removes the staging folder of plan, if any.
-func (l *Lander) Unstage(plan *ui.Plan) error {
+func (l *Lander) Unstage(plan *common.Plan) error {
 	r, err := rawOf(plan)
 	if err != nil || r.staged == nil {
 		return err
@@ -72,7 +72,7 @@ func (l *Lander) Unstage(plan *ui.Plan) error {
 	return r.staged.Abort()
 }
 
-// raw is what a ui.Plan carries back to Land and Merge.
+// raw is what a common.Plan carries back to Land and Merge.
 type raw struct {
 	p      *pack.Pack
 	plan   *landing.Plan
@@ -104,9 +104,9 @@ func (l *Lander) Close() error {
 // Plan opens file (verifying as it streams), judges it and makes the
 // landing or merge plan. Opening writes nothing, so a cancel simply stops
 // waiting; the abandoned read closes its pack when it finishes.
-func (l *Lander) Plan(ctx context.Context, file string, progress ui.Progress) (*ui.Plan, error) {
+func (l *Lander) Plan(ctx context.Context, file string, progress common.Progress) (*common.Plan, error) {
 	type result struct {
-		pl  *ui.Plan
+		pl  *common.Plan
 		err error
 	}
 	done := make(chan result, 1)
@@ -129,7 +129,7 @@ func (l *Lander) Plan(ctx context.Context, file string, progress ui.Progress) (*
 	}
 }
 
-func (l *Lander) plan(ctx context.Context, file string, progress ui.Progress) (*ui.Plan, error) {
+func (l *Lander) plan(ctx context.Context, file string, progress common.Progress) (*common.Plan, error) {
 	opts := l.Options
 	opts.Progress = func(done, total int64) { progress("verifying", done, total) }
 	p, err := pack.Open(file, opts)
@@ -168,14 +168,14 @@ func (l *Lander) plan(ctx context.Context, file string, progress ui.Progress) (*
 	return out, nil
 }
 
-func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *ui.Plan {
+func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *common.Plan {
 	po := model.PackObject{V: p.Object}
 	lin := po.Lineage()
 	o := po.Origin()
-	pl := &ui.Plan{File: file, Kind: kind, PackedAt: po.PackedAt(),
-		Origin:  ui.Origin{Actor: o.Actor, Machine: o.Machine, Harness: o.Harness},
-		Lineage: ui.Lineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
-		Receipt: &ui.MergePlan{Target: lin.ReceiptTarget(), Refusal: &ui.Refusal{Rule: pe.Rule, Why: pe.Detail,
+	pl := &common.Plan{File: file, Kind: kind, PackedAt: po.PackedAt(),
+		Origin:  common.Origin{Actor: o.Actor, Machine: o.Machine, Harness: o.Harness},
+		Lineage: common.Lineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Receipt: &common.MergePlan{Target: lin.ReceiptTarget(), Refusal: &common.Refusal{Rule: pe.Rule, Why: pe.Detail,
 			Quote: "A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain. It MAY be merged into that passport only. An implementation MUST refuse to merge a receipt into any other passport, and MUST refuse to merge a handoff at all. (TaskPack §4.4.1)"}},
 	}
 	if kind != model.KindReceipt {
@@ -184,31 +184,31 @@ func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *ui.Pla
 	return pl
 }
 
-func convertPlan(p *pack.Pack, pl *landing.Plan) *ui.Plan {
-	out := &ui.Plan{
+func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
+	out := &common.Plan{
 		File: pl.File, Kind: pl.Kind, PackedAt: pl.Sender.PackedAt, Note: pl.Note,
-		Origin:  ui.Origin{Actor: pl.Sender.Actor, Machine: pl.Sender.Machine, Harness: pl.Sender.Harness},
-		Lineage: ui.Lineage{RootID: pl.Lineage.RootID, FromVersion: pl.Lineage.FromVersion, Chain: pl.Lineage.Chain},
-		Integrity: ui.Integrity{Encoding: string(pl.Encoding), Verified: pl.Integrity.Verified, Files: pl.Integrity.LuggageFiles,
+		Origin:  common.Origin{Actor: pl.Sender.Actor, Machine: pl.Sender.Machine, Harness: pl.Sender.Harness},
+		Lineage: common.Lineage{RootID: pl.Lineage.RootID, FromVersion: pl.Lineage.FromVersion, Chain: pl.Lineage.Chain},
+		Integrity: common.Integrity{Encoding: string(pl.Encoding), Verified: pl.Integrity.Verified, Files: pl.Integrity.LuggageFiles,
 			Bytes: pl.Integrity.LuggageBytes, Detail: pl.Integrity.How},
 		FilesDir:      pl.FilesDir,
 		AlreadyLanded: pl.AlreadyLandedAs,
 		Raw:           &raw{p: p, plan: pl},
 	}
 	for _, f := range pl.Instructions {
-		out.Warnings = append(out.Warnings, ui.Warning{Kind: string(f.Class), Where: f.Where, Text: f.Excerpt})
+		out.Warnings = append(out.Warnings, common.Warning{Kind: string(f.Class), Where: f.Where, Text: f.Excerpt})
 	}
 	for _, f := range pl.Credentials {
-		out.Warnings = append(out.Warnings, ui.Warning{Kind: string(f.Class), Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
+		out.Warnings = append(out.Warnings, common.Warning{Kind: string(f.Class), Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
 	}
 	for _, r := range pl.Repairs {
-		out.Warnings = append(out.Warnings, ui.Warning{Kind: "repair", Where: r.Where + " (" + r.Rule + ")", Text: r.Detail})
+		out.Warnings = append(out.Warnings, common.Warning{Kind: "repair", Where: r.Where + " (" + r.Rule + ")", Text: r.Detail})
 	}
 	for _, w := range pl.Warnings {
-		out.Warnings = append(out.Warnings, ui.Warning{Kind: "note", Text: w})
+		out.Warnings = append(out.Warnings, common.Warning{Kind: "note", Text: w})
 	}
 	for _, c := range pl.Checks {
-		out.Checks = append(out.Checks, ui.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
+		out.Checks = append(out.Checks, common.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
 	}
 	for _, f := range pl.Facts {
 		out.Facts = append(out.Facts, fact(f))
@@ -217,21 +217,21 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *ui.Plan {
 		out.Asks = append(out.Asks, ask(a))
 	}
 	for _, g := range pl.Luggage {
-		out.Luggage = append(out.Luggage, ui.LuggageFile{Name: g.Name, Size: g.Bytes, Dest: g.To})
+		out.Luggage = append(out.Luggage, common.LuggageFile{Name: g.Name, Size: g.Bytes, Dest: g.To})
 	}
 	pp := model.PackObject{V: p.Object}.Passport()
-	out.Passport = ui.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,
+	out.Passport = common.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,
 		CurrentState: pp.CurrentState(), NextSteps: pp.NextSteps(), Decisions: texts(pp.V.Get("decisions"))}
 	if m := pl.Merge; m != nil {
-		mp := &ui.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged, LuggageThere: m.LuggageThere}
+		mp := &common.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged, LuggageThere: m.LuggageThere}
 		for _, c := range m.AsksChanged {
-			mp.Asks = append(mp.Asks, ui.AskChange{ID: c.ID, What: c.What, Before: askState(c.Before), After: askState(c.After)})
+			mp.Asks = append(mp.Asks, common.AskChange{ID: c.ID, What: c.What, Before: askState(c.Before), After: askState(c.After)})
 		}
 		for _, a := range m.AsksAdopted {
-			mp.Asks = append(mp.Asks, ui.AskChange{ID: a.ID, What: a.What, Adopted: true, After: ask(a)})
+			mp.Asks = append(mp.Asks, common.AskChange{ID: a.ID, What: a.What, Adopted: true, After: ask(a)})
 		}
 		for _, c := range m.ChecksReported {
-			mp.Checks = append(mp.Checks, ui.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
+			mp.Checks = append(mp.Checks, common.Check{ID: c.ID, Check: c.Check, How: c.How, Required: c.Required, Status: c.Status})
 		}
 		for _, f := range m.FactsAdded {
 			mp.Facts = append(mp.Facts, fact(f))
@@ -241,16 +241,16 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *ui.Plan {
 	return out
 }
 
-func fact(f landing.PlanFact) ui.Fact {
-	return ui.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Sealed && f.ThisMachine}
+func fact(f landing.PlanFact) common.Fact {
+	return common.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Sealed && f.ThisMachine}
 }
 
-func ask(a landing.PlanAsk) ui.Ask {
-	return ui.Ask{ID: a.ID, To: a.To, What: a.What, Why: a.Why, Accept: a.Accept, Status: a.Status, Answer: a.Answer, AnsweredBy: a.AnsweredBy, AnsweredAt: a.AnsweredAt}
+func ask(a landing.PlanAsk) common.Ask {
+	return common.Ask{ID: a.ID, To: a.To, What: a.What, Why: a.Why, Accept: a.Accept, Status: a.Status, Answer: a.Answer, AnsweredBy: a.AnsweredBy, AnsweredAt: a.AnsweredAt}
 }
 
-func askState(s landing.AskState) ui.Ask {
-	return ui.Ask{Status: s.Status, Answer: s.Answer, AnsweredBy: s.AnsweredBy, AnsweredAt: s.AnsweredAt}
+func askState(s landing.AskState) common.Ask {
+	return common.Ask{Status: s.Status, Answer: s.Answer, AnsweredBy: s.AnsweredBy, AnsweredAt: s.AnsweredAt}
 }
 
 // texts reads a list of decisions that may be strings or objects.
@@ -273,7 +273,7 @@ func texts(v *ojson.Value) []string {
 	return out
 }
 
-func rawOf(plan *ui.Plan) (*raw, error) {
+func rawOf(plan *common.Plan) (*raw, error) {
 	r, ok := plan.Raw.(*raw)
 	if !ok || r == nil {
 		return nil, errors.New("this plan was not made by the core")
@@ -283,7 +283,7 @@ func rawOf(plan *ui.Plan) (*raw, error) {
 
 // Judge reads file strictly and returns C0–C10 (§6) for the summary. The UI
 // calls it after the first frame, so judging never delays the walkthrough.
-func (l *Lander) Judge(ctx context.Context, file string) ([]ui.Conformance, error) {
+func (l *Lander) Judge(ctx context.Context, file string) ([]common.Conformance, error) {
 	type result struct {
 		rep *judge.Report
 		err error
@@ -298,9 +298,9 @@ func (l *Lander) Judge(ctx context.Context, file string) ([]ui.Conformance, erro
 		if r.err != nil {
 			return nil, r.err
 		}
-		var out []ui.Conformance
+		var out []common.Conformance
 		for _, c := range r.rep.Checks {
-			out = append(out, ui.Conformance{ID: c.ID, Pass: c.Pass, Reason: c.Reason})
+			out = append(out, common.Conformance{ID: c.ID, Pass: c.Pass, Reason: c.Reason})
 		}
 		return out, nil
 	case <-ctx.Done():
@@ -309,7 +309,7 @@ func (l *Lander) Judge(ctx context.Context, file string) ([]ui.Conformance, erro
 }
 
 // Land lands the handoff with the person's decisions.
-func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progress ui.Progress) (*ui.Landed, error) {
+func (l *Lander) Land(ctx context.Context, plan *common.Plan, d common.Decisions, progress common.Progress) (*common.Landed, error) {
 	r, err := rawOf(plan)
 	if err != nil {
 		return nil, err
@@ -339,7 +339,7 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 	if err != nil {
 		return nil, err
 	}
-	out := &ui.Landed{ID: res.ID, FilesDir: res.FilesDir, Warnings: res.Warnings}
+	out := &common.Landed{ID: res.ID, FilesDir: res.FilesDir, Warnings: res.Warnings}
 	for _, s := range res.NextSteps {
 		out.NextSteps = append(out.NextSteps, s.Text)
 	}
@@ -350,7 +350,7 @@ func (l *Lander) Land(ctx context.Context, plan *ui.Plan, d ui.Decisions, progre
 }
 
 // Merge merges the receipt into its target.
-func (l *Lander) Merge(ctx context.Context, plan *ui.Plan, progress ui.Progress) (*ui.Merged, error) {
+func (l *Lander) Merge(ctx context.Context, plan *common.Plan, progress common.Progress) (*common.Merged, error) {
 	r, err := rawOf(plan)
 	if err != nil {
 		return nil, err
@@ -364,10 +364,10 @@ func (l *Lander) Merge(ctx context.Context, plan *ui.Plan, progress ui.Progress)
 	if res.Changed && r.plan.Merge != nil {
 		changed = len(r.plan.Merge.AsksChanged) + len(r.plan.Merge.AsksAdopted)
 	}
-	return &ui.Merged{Target: res.Target, Version: res.Version, Changed: changed}, nil
+	return &common.Merged{Target: res.Target, Version: res.Version, Changed: changed}, nil
 }
 
-// Asks is ui.AsksStore over a home store.
+// Asks is common.AsksStore over a home store.
 type Asks struct {
 	Store   *store.Store
 	Actor   string // answered_by is Actor@Machine (D14)
@@ -375,18 +375,18 @@ type Asks struct {
 }
 
 // LoadAsks reads a passport's asks.
-func (a *Asks) LoadAsks(ctx context.Context, id string) (*ui.AskSheet, error) {
+func (a *Asks) LoadAsks(ctx context.Context, id string) (*common.AskSheet, error) {
 	st, err := a.Store.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	p := st.Passport()
-	sh := &ui.AskSheet{ID: p.ID(), Title: p.Title(), Version: st.Version, ReceiptName: p.ID() + "-receipt.taskpack"}
+	sh := &common.AskSheet{ID: p.ID(), Title: p.Title(), Version: st.Version, ReceiptName: p.ID() + "-receipt.taskpack"}
 	if sh.ID == "" {
 		sh.ID = id
 	}
 	for _, x := range store.Asks(st.V) {
-		sh.Asks = append(sh.Asks, ui.Ask{ID: x.ID(), To: x.To(), What: x.What(), Why: x.Why(), Accept: x.Accept(),
+		sh.Asks = append(sh.Asks, common.Ask{ID: x.ID(), To: x.To(), What: x.What(), Why: x.Why(), Accept: x.Accept(),
 			Status: store.AskStatus(x), Answer: x.Answer(), AnsweredBy: x.AnsweredBy(), AnsweredAt: x.AnsweredAt()})
 	}
 	return sh, nil
@@ -394,7 +394,7 @@ func (a *Asks) LoadAsks(ctx context.Context, id string) (*ui.AskSheet, error) {
 
 // SaveAsks records the answers and drops together, or none of them
 // (landing.EditAsks, the job tp asks runs too).
-func (a *Asks) SaveAsks(ctx context.Context, sheet *ui.AskSheet, edits []ui.AskEdit) (*ui.AskSheet, error) {
+func (a *Asks) SaveAsks(ctx context.Context, sheet *common.AskSheet, edits []common.AskEdit) (*common.AskSheet, error) {
 	req := landing.AsksRequest{ID: sheet.ID, By: store.By(a.Actor, a.Machine)}
 	for _, e := range edits {
 		req.Edits = append(req.Edits, landing.AskEdit{ID: e.ID, Drop: e.Action == "drop", Answer: e.Answer})
@@ -424,16 +424,16 @@ func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) 
 	return out, nil
 }
 
-// Home is ui.HomeSource over the store, the acts inbox and a folder.
+// Home is common.HomeSource over the store, the acts inbox and a folder.
 type Home struct {
 	Store *store.Store
-	Inbox ui.Inbox // may be nil
-	Dir   string   // where to look for packs
+	Inbox common.Inbox // may be nil
+	Dir   string       // where to look for packs
 }
 
 // LoadHome lists passports, open acts by project and packs in Dir.
-func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
-	d := &ui.HomeData{}
+func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
+	d := &common.HomeData{}
 	if h.Store != nil {
 		es, skipped, err := h.Store.List()
 		if err != nil {
@@ -441,7 +441,7 @@ func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
 		}
 		for _, e := range es {
 			lin := model.LineageOf(e.V.Get("lineage"))
-			d.Passports = append(d.Passports, ui.PassportRow{ID: e.ID, Title: e.Title, Chain: lin.Chain,
+			d.Passports = append(d.Passports, common.PassportRow{ID: e.ID, Title: e.Title, Chain: lin.Chain,
 				OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt})
 		}
 		for _, s := range skipped {
@@ -460,7 +460,7 @@ func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
 			}
 		}
 		for p, n := range open {
-			d.Projects = append(d.Projects, ui.ProjectRow{Project: p, Open: n})
+			d.Projects = append(d.Projects, common.ProjectRow{Project: p, Open: n})
 		}
 		sort.Slice(d.Projects, func(i, j int) bool { return d.Projects[i].Project < d.Projects[j].Project })
 	}
@@ -480,7 +480,7 @@ func (h *Home) LoadHome(ctx context.Context) (*ui.HomeData, error) {
 
 var _ = fmt.Sprintf
 
-// Checks is ui.ChecksStore over a home store.
+// Checks is common.ChecksStore over a home store.
 type Checks struct {
 	Store   *store.Store
 	Actor   string // checked_by is Actor@Machine (D14)
@@ -489,20 +489,20 @@ type Checks struct {
 
 // LoadChecks reads a passport's landing checks and the sender its how came
 // from (landed_from.origin).
-func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, error) {
+func (c *Checks) LoadChecks(ctx context.Context, id string) (*common.CheckSheet, error) {
 	st, err := c.Store.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	p := st.Passport()
 	o := st.V.Get("landed_from").Get("origin")
-	sh := &ui.CheckSheet{ID: p.ID(), Title: p.Title(), Version: st.Version,
-		Origin: ui.Origin{Actor: o.Get("actor").Text(), Machine: o.Get("machine").Text(), Harness: o.Get("harness").Text()}}
+	sh := &common.CheckSheet{ID: p.ID(), Title: p.Title(), Version: st.Version,
+		Origin: common.Origin{Actor: o.Get("actor").Text(), Machine: o.Get("machine").Text(), Harness: o.Get("harness").Text()}}
 	if sh.ID == "" {
 		sh.ID = id
 	}
 	for _, x := range store.Checks(st.V) {
-		sh.Checks = append(sh.Checks, ui.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(),
+		sh.Checks = append(sh.Checks, common.Check{ID: x.ID(), Check: x.Check(), How: x.How(), Required: x.Required(),
 			Status: store.CheckStatus(x), Run: checkRun(x.V.Get("run"))})
 	}
 	// The checks run where the passport's luggage is (issue 10).
@@ -518,20 +518,20 @@ func (c *Checks) LoadChecks(ctx context.Context, id string) (*ui.CheckSheet, err
 
 // checkRun reads a check's recorded run (store.RecordCheckRun); nil when
 // none was recorded.
-func checkRun(v *ojson.Value) *ui.CheckRun {
+func checkRun(v *ojson.Value) *common.CheckRun {
 	if v.Obj() == nil {
 		return nil
 	}
 	exit, _ := v.Get("exit_code").Int()
 	edited, _ := v.Get("edited").Bool()
-	return &ui.CheckRun{Command: v.Get("command").Text(), Edited: edited, Exit: int(exit),
+	return &common.CheckRun{Command: v.Get("command").Text(), Edited: edited, Exit: int(exit),
 		By: v.Get("ran_by").Text(), At: v.Get("ran_at").Text()}
 }
 
 // SaveChecks records the attested statuses, and the commands the person
 // confirmed and ran (D12), together, or none of them (landing.EditChecks,
 // the job tp checks runs too), and returns the checks as saved.
-func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui.CheckDecision) (*ui.CheckSheet, error) {
+func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]common.CheckDecision) (*common.CheckSheet, error) {
 	req := landing.ChecksRequest{ID: id, By: store.By(c.Actor, c.Machine)}
 	for k, d := range checks {
 		req.Edits = append(req.Edits, landing.CheckEdit{ID: k, Status: d.Status, Ran: d.Ran, Command: d.Command, Exit: d.Exit, At: d.RanAt})
@@ -542,20 +542,20 @@ func (c *Checks) SaveChecks(ctx context.Context, id string, checks map[string]ui
 	return c.LoadChecks(ctx, id)
 }
 
-// Passports is ui.PassportSource over a home store.
+// Passports is common.PassportSource over a home store.
 type Passports struct{ Store *store.Store }
 
 // LoadPassport reads one stored passport for display.
-func (ps *Passports) LoadPassport(ctx context.Context, id string) (*ui.PassportView, error) {
+func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.PassportView, error) {
 	st, err := ps.Store.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	p := st.Passport()
 	e := store.EntryOf(st.V, st.Version)
-	v := &ui.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
+	v := &common.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
-		Text:  ui.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(), Decisions: texts(st.V.Get("decisions"))}}
+		Text:  common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(), Decisions: texts(st.V.Get("decisions"))}}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)
 	}

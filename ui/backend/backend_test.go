@@ -12,7 +12,7 @@ import (
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 func noProgress(string, int64, int64) {}
@@ -91,7 +91,7 @@ func TestRoundTrip(t *testing.T) {
 	if len(phases) == 0 {
 		t.Error("no progress reported")
 	}
-	landed, err := lb.Land(ctx, plan, ui.Decisions{Checks: map[string]ui.CheckDecision{plan.Checks[0].ID: {Status: "passed"}}}, noProgress)
+	landed, err := lb.Land(ctx, plan, common.Decisions{Checks: map[string]common.CheckDecision{plan.Checks[0].ID: {Status: "passed"}}}, noProgress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || len(sheet.Asks) != 1 {
 		t.Fatalf("%v %+v", err, sheet)
 	}
-	sheet, err = ab.SaveAsks(ctx, sheet, []ui.AskEdit{{ID: sheet.Asks[0].ID, Action: "answer", Answer: "gs://new"}})
+	sheet, err = ab.SaveAsks(ctx, sheet, []common.AskEdit{{ID: sheet.Asks[0].ID, Action: "answer", Answer: "gs://new"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestLandCancelledLeavesNothing(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := l.Land(ctx, plan, ui.Decisions{}, noProgress); err == nil {
+	if _, err := l.Land(ctx, plan, common.Decisions{}, noProgress); err == nil {
 		t.Fatal("a cancelled landing succeeded")
 	}
 	es, _, _ := b.List()
@@ -238,7 +238,7 @@ func TestChecksAdapter(t *testing.T) {
 	l := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}}
 	defer l.Close()
 	plan, _ := l.Plan(ctx, h, noProgress)
-	landed, err := l.Land(ctx, plan, ui.Decisions{}, noProgress)
+	landed, err := l.Land(ctx, plan, common.Decisions{}, noProgress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestChecksAdapter(t *testing.T) {
 	if sh.Checks[0].Run != nil {
 		t.Fatalf("a check nobody ran has a run: %+v", sh.Checks[0].Run)
 	}
-	if _, err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{sh.Checks[0].ID: {Status: "skipped"}}); err != nil {
+	if _, err := c.SaveChecks(ctx, landed.ID, map[string]common.CheckDecision{sh.Checks[0].ID: {Status: "skipped"}}); err != nil {
 		t.Fatal(err)
 	}
 	sh, _ = c.LoadChecks(ctx, landed.ID)

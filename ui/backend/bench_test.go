@@ -13,6 +13,8 @@ import (
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
+	uilanding "github.com/tp-dev/tp/ui/landing"
 )
 
 // bigPack writes a handoff with n asks and n landing checks.
@@ -52,9 +54,9 @@ func benchFirstFrame(b *testing.B, judge bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c := ui.NewCommon(context.Background(), th, ui.Deps{Lander: l}, "/")
-		app := ui.New(c, ui.NewLanding(c, file))
-		app.Update(ui.PlanMsg{Plan: plan})
+		c := common.NewCommon(context.Background(), th, common.Deps{Lander: l}, "/")
+		app := ui.New(c, uilanding.New(c, file))
+		app.Update(uilanding.PlanMsg{Plan: plan})
 		_ = app.View()
 		if judge {
 			if _, err := l.Judge(context.Background(), file); err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 // D12: a command the person confirmed and ran is recorded on the check
@@ -41,7 +41,7 @@ func TestLandRecordsConfirmedRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := plan.Checks[0].ID
-			d := ui.Decisions{Checks: map[string]ui.CheckDecision{id: {Status: "failed", Ran: true, Command: tc.command, Exit: 3}}}
+			d := common.Decisions{Checks: map[string]common.CheckDecision{id: {Status: "failed", Ran: true, Command: tc.command, Exit: 3}}}
 			landed, err := lb.Land(ctx, plan, d, noProgress)
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +80,7 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	landed, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress)
+	landed, err := lb.Land(ctx, plan, common.Decisions{}, noProgress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +96,13 @@ func TestSaveChecksRecordsRun(t *testing.T) {
 		{"passed", ch.How + " # mine", true, "passed"},
 	} {
 		at := time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
-		saved, err := c.SaveChecks(ctx, landed.ID, map[string]ui.CheckDecision{ch.ID: {Status: tc.status, Ran: true, Command: tc.command, Exit: 2, RanAt: at}})
+		saved, err := c.SaveChecks(ctx, landed.ID, map[string]common.CheckDecision{ch.ID: {Status: tc.status, Ran: true, Command: tc.command, Exit: 2, RanAt: at}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The sheet returned is the one saved: its new version and the run
 		// as recorded, for the screen to show (issue 10).
-		want := ui.CheckRun{Command: tc.command, Edited: tc.edited, Exit: 2, By: "carol@gamma", At: "2026-11-30T09:15:00Z"}
+		want := common.CheckRun{Command: tc.command, Edited: tc.edited, Exit: 2, By: "carol@gamma", At: "2026-11-30T09:15:00Z"}
 		if saved.Version != sh.Version+1 || saved.Checks[0].Run == nil || *saved.Checks[0].Run != want || saved.Checks[0].Status != tc.wantStatus {
 			t.Fatalf("returned version %d (was %d), run %+v, status %s", saved.Version, sh.Version, saved.Checks[0].Run, saved.Checks[0].Status)
 		}
@@ -150,14 +150,14 @@ func TestStagedLandRetries(t *testing.T) {
 	if err := os.WriteFile(blocker, []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress); err == nil {
+	if _, err := lb.Land(ctx, plan, common.Decisions{}, noProgress); err == nil {
 		t.Fatal("landed over a file in the way")
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		t.Fatalf("the staging folder is gone after the failed landing: %v", err)
 	}
 	os.Remove(blocker)
-	landed, err := lb.Land(ctx, plan, ui.Decisions{}, noProgress)
+	landed, err := lb.Land(ctx, plan, common.Decisions{}, noProgress)
 	if err != nil {
 		t.Fatalf("landing again: %v", err)
 	}

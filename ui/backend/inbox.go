@@ -10,16 +10,16 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 // Principal builds the principal side's records for one action on one act
 // (Acts 0.3 §3: settled with authority and terms_rev, related same_as,
 // reopened with restore_text, note with about). It is the acts core's
 // function; the inbox only calls it.
-type Principal func(st *acts.ActState, a ui.Action) ([]acts.Record, error)
+type Principal func(st *acts.ActState, a common.Action) ([]acts.Record, error)
 
-// Inbox is ui.Inbox over the record log.
+// Inbox is common.Inbox over the record log.
 type Inbox struct {
 	Log   *acts.Log
 	Build Principal
@@ -37,16 +37,16 @@ type Inbox struct {
 	// written are exactly the ones the person saw (ids and timestamps
 	// included), not a fresh build.
 	mu        sync.Mutex
-	previewed map[ui.Action][]acts.Record
+	previewed map[common.Action][]acts.Record
 }
 
 // LoadActs reads every project's records and computes each act's state.
-func (in *Inbox) LoadActs(ctx context.Context) ([]ui.Act, error) {
+func (in *Inbox) LoadActs(ctx context.Context) ([]common.Act, error) {
 	projects, _, err := in.Log.Projects()
 	if err != nil {
 		return nil, err
 	}
-	var out []ui.Act
+	var out []common.Act
 	var problems []string
 	for _, p := range projects {
 		if err := ctx.Err(); err != nil {
@@ -89,18 +89,18 @@ func (in *Inbox) LoadActs(ctx context.Context) ([]ui.Act, error) {
 	return out, nil
 }
 
-func actOf(st *acts.ActState) ui.Act {
-	a := ui.Act{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome,
+func actOf(st *acts.ActState) common.Act {
+	a := common.Act{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome,
 		Withdrawn: st.Need == acts.NeedWithdrawn, Text: st.Text, Due: st.Due, TermsRev: st.TermsRev, SettledRev: st.SettledRev}
 	for _, r := range st.History {
-		rev := ui.Revision{Type: r.Type, TS: r.TS, Rev: r.TermsRev}
+		rev := common.Revision{Type: r.Type, TS: r.TS, Rev: r.TermsRev}
 		if r.Terms != nil {
 			rev.Text = r.Terms.Text
 		}
 		a.History = append(a.History, rev)
 	}
 	for _, c := range st.Claims {
-		cl := ui.Claim{By: c.By, Outcome: c.Outcome, TS: c.TS}
+		cl := common.Claim{By: c.By, Outcome: c.Outcome, TS: c.TS}
 		if c.Evidence != nil {
 			cl.Basis = c.Evidence.Basis
 		}
@@ -117,7 +117,7 @@ func actOf(st *acts.ActState) ui.Act {
 	return a
 }
 
-func (in *Inbox) state(a ui.Action) (*acts.ActState, error) {
+func (in *Inbox) state(a common.Action) (*acts.ActState, error) {
 	ld, err := in.Log.Load(a.Project)
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func (in *Inbox) state(a ui.Action) (*acts.ActState, error) {
 	return acts.Lifecycle(rs)
 }
 
-func (in *Inbox) records(a ui.Action) ([]acts.Record, *acts.ActState, error) {
+func (in *Inbox) records(a common.Action) ([]acts.Record, *acts.ActState, error) {
 	if in.Build == nil {
 		return nil, nil, errors.New("settling is not available in this build (no principal-side record builder)")
 	}
@@ -154,7 +154,7 @@ func (in *Inbox) sign(project string, rs []acts.Record, register bool) (string, 
 }
 
 // Preview returns the records the action would write, as canonical JSON.
-func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
+func (in *Inbox) Preview(ctx context.Context, a common.Action) (string, error) {
 	rs, _, err := in.records(a)
 	if err != nil {
 		return "", err
@@ -165,7 +165,7 @@ func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 	}
 	in.mu.Lock()
 	if in.previewed == nil {
-		in.previewed = map[ui.Action][]acts.Record{}
+		in.previewed = map[common.Action][]acts.Record{}
 	}
 	in.previewed[a] = rs
 	in.mu.Unlock()
@@ -184,7 +184,7 @@ func (in *Inbox) Preview(ctx context.Context, a ui.Action) (string, error) {
 }
 
 // Apply writes the records and returns the act's new state.
-func (in *Inbox) Apply(ctx context.Context, a ui.Action) (*ui.Act, error) {
+func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error) {
 	in.mu.Lock()
 	rs, ok := in.previewed[a]
 	delete(in.previewed, a)

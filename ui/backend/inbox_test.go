@@ -9,19 +9,19 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/ui"
+	"github.com/tp-dev/tp/ui/common"
 	"golang.org/x/crypto/ssh"
 )
 
-func principal(st *acts.ActState, a ui.Action) ([]acts.Record, error) {
+func principal(st *acts.ActState, a common.Action) ([]acts.Record, error) {
 	s := acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-11-29T10:00:00Z"}
 	switch a.Kind {
-	case ui.ActSettle:
+	case common.ActSettle:
 		return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
-	case ui.ActReopen:
+	case common.ActReopen:
 		r, err := acts.BuildReopen(st, s)
 		return []acts.Record{r}, err
-	case ui.ActNote:
+	case common.ActNote:
 		r, err := acts.BuildNote(st, s, a.Note)
 		return []acts.Record{r}, err
 	}
@@ -50,7 +50,7 @@ func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 	if err != nil || len(list) != 2 {
 		t.Fatalf("%v %+v", err, list)
 	}
-	a := ui.Action{Kind: ui.ActSettle, Key: k2, Project: "shop", Outcome: "already_done", SameAs: k1}
+	a := common.Action{Kind: common.ActSettle, Key: k2, Project: "shop", Outcome: "already_done", SameAs: k1}
 	text, err := in.Preview(ctx, a)
 	if err != nil {
 		t.Fatal(err)
@@ -77,10 +77,10 @@ func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 		}
 	}
 	// Reopen, then a note.
-	if _, err := in.Apply(ctx, ui.Action{Kind: ui.ActReopen, Key: k2, Project: "shop"}); err != nil {
+	if _, err := in.Apply(ctx, common.Action{Kind: common.ActReopen, Key: k2, Project: "shop"}); err != nil {
 		t.Fatal(err)
 	}
-	act, err = in.Apply(ctx, ui.Action{Kind: ui.ActNote, Key: k2, Project: "shop", Note: "called them"})
+	act, err = in.Apply(ctx, common.Action{Kind: common.ActNote, Key: k2, Project: "shop", Note: "called them"})
 	if err != nil || act.Status != "open" || len(act.Notes) != 1 {
 		t.Fatalf("%v %+v", err, act)
 	}
@@ -90,7 +90,7 @@ func TestInboxWithoutBuilder(t *testing.T) {
 	l := acts.OpenLog(t.TempDir())
 	k := raise(t, l, "p", "Sign it")
 	in := &Inbox{Log: l}
-	if _, err := in.Preview(context.Background(), ui.Action{Kind: ui.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
+	if _, err := in.Preview(context.Background(), common.Action{Kind: common.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
 		t.Fatal("no builder, yet a preview")
 	}
 }
@@ -113,7 +113,7 @@ func TestInboxSignsSettlements(t *testing.T) {
 		}
 		return "first use", acts.SignAll(rs, signer)
 	}}
-	a := ui.Action{Kind: ui.ActSettle, Key: k, Project: "shop", Outcome: "done"}
+	a := common.Action{Kind: common.ActSettle, Key: k, Project: "shop", Outcome: "done"}
 	text, err := in.Preview(ctx, a)
 	if err != nil || !strings.HasPrefix(text, "first use\n\n") || !strings.Contains(text, `"sig": "-----BEGIN SSH SIGNATURE-----`) {
 		t.Fatalf("%v\n%s", err, text)
