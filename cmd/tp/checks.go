@@ -129,5 +129,6 @@ func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from stri
 		if c.How() != "" {
 			field(w, "how", c.How()+"\n(suggested by "+from+"; tp never runs it)")
 		}
+		writeRun(w, c)
 	}
 }

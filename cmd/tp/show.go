@@ -133,6 +133,7 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		section(w, fmt.Sprintf("asks (%d open)", open))
 		for _, a := range asks {
 			fmt.Fprintf(w, "  %s [%s] %s\n", sanitize.Line(a.ID()), store.AskStatus(a), sanitize.Line(a.What()))
+			writeAnswer(w, a)
 		}
 	}
 	checks := store.Checks(v)
