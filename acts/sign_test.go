@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -235,6 +236,20 @@ func TestPrincipalChanges(t *testing.T) {
 	p, _ = l.LoadPrincipals("demo")
 	if len(p.Chain) != 2 || p.Mismatch != "" || len(p.Problems) != 1 || !strings.Contains(p.Problems[0], "p:forged") {
 		t.Fatalf("forged change: %+v", p)
+	}
+	// A change signed by the very key it adds counts only as the first
+	// one (trust on first use), never later: mallory cannot add herself.
+	self := PrincipalChange{PH: "0.3", Ext: principalExt, ID: "p:self", Type: PrincipalAdded, By: "x", Project: "demo",
+		TS: "2026-11-30T12:00:00Z", Seq: 4, Principal: "mallory", PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))}
+	msg, _ := ojson.MarshalCanonical(self)
+	if self.Sig, err = sshsign.Sign(mallory, SigNamespace, msg); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ojson.MarshalCanonical(self)
+	os.WriteFile(filepath.Join(l.PrincipalsDir("demo"), EncodeName(self.ID)+".json"), b, 0o644)
+	p, _ = l.LoadPrincipals("demo")
+	if _, held := p.Holds(mallory.PublicKey()); held || len(p.Chain) != 2 || !strings.Contains(strings.Join(p.Problems, "\n"), "p:self") {
+		t.Fatalf("self-signed later change: %+v", p.Problems)
 	}
 	// allowed_signers deleted: fail closed, and WriteSigners repairs it.
 	os.Remove(l.SignersPath("demo"))

@@ -1,0 +1,147 @@
+package acts
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/internal/sshsign"
+)
+
+// Acts 0.3 §10: in a project with a principal, a forged (unsigned)
+// settlement is not applied: the document does not change, nothing is
+// acknowledged, the record stays in the log and the report names it. The
+// same settlement signed by the principal is then applied.
+func TestSyncForgedSettlementNotApplied(t *testing.T) {
+	l, doc, req := syncFixture(t) // the fixture's settlement is unsigned
+	alice := testSigner(t)
+	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(doc)
+	rep, err := Sync(context.Background(), l, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(doc)
+	if string(after) != string(before) || rep.Changed || len(rep.Applied) != 0 || len(rep.Acknowledged) != 0 {
+		t.Fatalf("the forged settlement changed something: %+v", rep)
+	}
+	if len(rep.Rejected) != 1 || rep.Rejected[0].Type != TypeSettled || !strings.Contains(rep.Rejected[0].Why, "unsigned") || rep.Unauthenticated {
+		t.Fatalf("rejected = %+v", rep.Rejected)
+	}
+	if _, err := os.Stat(strings.ReplaceAll(rep.Rejected[0].Path, "\\", "/")); err != nil {
+		t.Fatalf("the forged record left the log: %v", err)
+	}
+	ld, _ := l.Load("garden")
+	if len(ld.Acked) != 0 {
+		t.Fatalf("acknowledged: %v", ld.Acked)
+	}
+
+	// The principal's own, signed settlement is applied.
+	st := logStateIn(t, l, "garden")
+	recs, err := BuildSettle(st, Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z"}, "dropped", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SignAll(recs, alice); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.WriteAll(recs); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Sync(context.Background(), l, req)
+	if err != nil || len(rep.Applied) != 1 || rep.Struck != 1 {
+		t.Fatalf("signed settlement: %+v %v", rep, err)
+	}
+}
+
+func logStateIn(t *testing.T, l *Log, project string) *ActState {
+	t.Helper()
+	ld, err := l.Load(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, _ := States(ld.Records)
+	for _, s := range states {
+		return s
+	}
+	t.Fatal("no act")
+	return nil
+}
+
+// A record tp signed verifies with OpenSSH: the message is the record's
+// canonical bytes without sig, the signature its sig member, the signers
+// the project's allowed_signers file as tp wrote it.
+func TestRecordSignatureSSHKeygenInterop(t *testing.T) {
+	kg, err := exec.LookPath("ssh-keygen")
+	if err != nil {
+		t.Skip("ssh-keygen not installed")
+	}
+	l, st, alice := signedSetup(t)
+	r := settleSigned(t, l, st, alice, "n1")
+	raw, err := os.ReadFile(l.RecordPath("demo", r.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, sig, err := SignedMessage(raw)
+	if err != nil || sig == "" {
+		t.Fatalf("%v %q", err, sig)
+	}
+	dir := t.TempDir()
+	sigPath := filepath.Join(dir, "sig")
+	os.WriteFile(sigPath, []byte(sig), 0o644)
+	verify := func(m []byte) error {
+		c := exec.Command(kg, "-Y", "verify", "-f", l.SignersPath("demo"), "-I", "alice", "-n", SigNamespace, "-s", sigPath)
+		c.Stdin = strings.NewReader(string(m))
+		out, err := c.CombinedOutput()
+		if err != nil {
+			return &exec.ExitError{Stderr: out}
+		}
+		return nil
+	}
+	if err := verify(msg); err != nil {
+		t.Fatalf("ssh-keygen -Y verify refused a record tp signed: %s", err.(*exec.ExitError).Stderr)
+	}
+	if err := verify(append(msg, ' ')); err == nil {
+		t.Fatal("ssh-keygen verified changed bytes")
+	}
+	// And the file tp wrote is one OpenSSH reads as tp does.
+	a, _ := os.ReadFile(l.SignersPath("demo"))
+	if p := sshsign.ParseAllowedSigners(a); len(p.Problems) != 0 || len(p.Signers) != 1 {
+		t.Fatalf("allowed_signers: %+v", p)
+	}
+}
+
+// The verifier of record bytes never panics, and never accepts anything
+// against a principal whose key did not sign it.
+func FuzzVerifyRecord(f *testing.F) {
+	s := testSigner(f)
+	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
+		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
+	SignRecord(&r, s)
+	raw, _ := EncodeRecord(r)
+	f.Add(raw)
+	f.Add([]byte(`{"sig": 1}`))
+	f.Add([]byte(`{"a": "b", "sig": "-----BEGIN SSH SIGNATURE-----\n-----END SSH SIGNATURE-----\n"}`))
+	other := testSigner(f)
+	allowed := sshsign.ParseAllowedSigners([]byte(sshsign.Line("bob", SigNamespace, other.PublicKey(), "")))
+	alice := sshsign.ParseAllowedSigners([]byte(sshsign.Line("alice", SigNamespace, s.PublicKey(), "")))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if _, err := VerifyRecord(allowed, in); err == nil {
+			t.Fatal("verified against a key that never signed")
+		}
+		by, err := VerifyRecord(alice, in)
+		if err == nil {
+			// Whatever verified must be exactly the signed message.
+			msg, _, _ := SignedMessage(in)
+			want, _, _ := SignedMessage(raw)
+			if string(msg) != string(want) || by.Principal != "alice" {
+				t.Fatalf("verified other bytes: %q", msg)
+			}
+		}
+	})
+}
