@@ -522,25 +522,23 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 			}
 		}
 		var n int64
-		for {
-			k, rerr := rc.Read(buf)
-			if k > 0 {
-				w.Write(buf[:k])
-				n += int64(k)
-				done += int64(k)
-				if progress != nil {
-					progress(done, total)
-				}
-			}
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				rc.Close()
-				return l.errf(name, ruleForReadErr(rerr), "cannot read the entry: %v", rerr)
+		step := func(k int) {
+			n += int64(k)
+			done += int64(k)
+			if progress != nil {
+				progress(done, total)
 			}
 		}
+		var rerr error
+		if e.size > pipelineAbove {
+			rerr = pipeline(rc, w, step)
+		} else {
+			rerr = copyChunks(rc, w, buf, step)
+		}
 		rc.Close()
+		if rerr != nil {
+			return l.errf(name, ruleForReadErr(rerr), "cannot read the entry: %v", rerr)
+		}
 		e.actual = hex.EncodeToString(h.Sum(nil))
 		e.declared, _ = lookup(name)
 		check(name, e.actual, n)
@@ -581,4 +579,80 @@ func readEntryDigest(zf *zip.File) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// copyChunks copies r to w through buf, calling step after each chunk.
+func copyChunks(r io.Reader, w io.Writer, buf []byte, step func(int)) error {
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			w.Write(buf[:k])
+			step(k)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// pipelineAbove is the entry size beyond which reading (inflating, CRC)
+// and consuming (hashing, scanning) run on two goroutines, so a large entry
+// is judged in about the time of the slower half rather than the sum.
+const pipelineAbove = 4 << 20
+
+// pipeline is copyChunks with the reads on their own goroutine, handing
+// full chunks over through a fixed set of buffers (memory stays bounded).
+func pipeline(r io.Reader, w io.Writer, step func(int)) error {
+	const nbuf, size = 4, 256 << 10
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	free := make(chan []byte, nbuf)
+	for range nbuf {
+		free <- make([]byte, size)
+	}
+	full := make(chan chunk, nbuf)
+	stop := make(chan struct{})
+	go func() {
+		defer close(full)
+		for {
+			var b []byte
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			k, err := io.ReadFull(r, b)
+			if err == io.ErrUnexpectedEOF {
+				err = io.EOF
+			}
+			if k > 0 {
+				full <- chunk{b: b[:k]}
+			}
+			if err != nil {
+				if err != io.EOF {
+					full <- chunk{err: err}
+				}
+				return
+			}
+		}
+	}()
+	var first error
+	for c := range full {
+		if c.err != nil {
+			first = c.err
+			close(stop)
+			continue
+		}
+		if first == nil {
+			w.Write(c.b)
+			step(len(c.b))
+		}
+		free <- c.b[:cap(c.b)]
+	}
+	return first
 }
