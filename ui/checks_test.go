@@ -124,7 +124,7 @@ func TestChecksScreenRunsInFilesDir(t *testing.T) {
 	sh := sampleCheckSheet()
 	sh.FilesDir = files
 	rr := &recordRunner{}
-	c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sh}, RunHow: rr.run})
+	c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sh}, RunHow: rr.Run})
 	c.WorkDir = t.TempDir()
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	d.keys("r")
@@ -132,8 +132,8 @@ func TestChecksScreenRunsInFilesDir(t *testing.T) {
 		t.Fatalf("confirmation:\n%s", d.view())
 	}
 	d.keys("y")
-	if len(rr.got) != 1 || rr.got[0].Dir != files {
-		t.Fatalf("ran %+v", rr.got)
+	if len(rr.Got) != 1 || rr.Got[0].Dir != files {
+		t.Fatalf("ran %+v", rr.Got)
 	}
 }
 
@@ -142,7 +142,7 @@ func TestChecksScreenRunsInFilesDir(t *testing.T) {
 // left unsaved and the run as recorded.
 func TestChecksScreenReviewThenSave(t *testing.T) {
 	f := &fakeChecks{sheet: sampleCheckSheet()}
-	c := testCommon(t, common.Deps{Checks: f, RunHow: (&recordRunner{}).run})
+	c := testCommon(t, common.Deps{Checks: f, RunHow: (&recordRunner{}).Run})
 	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 	hasLines(t, d.view(), "version 3")
 	d.keys("r", "y", "p", "f", "w")
@@ -265,7 +265,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 func TestChecksScreenReviewGoldens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}, RunHow: (&recordRunner{}).run})
+			c := testCommon(t, common.Deps{Checks: &fakeChecks{sheet: sampleCheckSheet()}, RunHow: (&recordRunner{}).Run})
 			c.Width, c.Height = size[0], size[1]
 			d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
 			d.keys("e")
@@ -275,5 +275,28 @@ func TestChecksScreenReviewGoldens(t *testing.T) {
 			hasLines(t, v, "c1 → passed · ran your command (exit 0)", "touch created-by-how && echo mine", "c2 → skipped")
 			requireGolden(t, v)
 		})
+	}
+}
+
+// `tp checks ID` shares the walkthrough's dialog: the same edit runs the
+// same exact text there.
+func TestChecksScreenMultiLineEdit(t *testing.T) {
+	rr := &recordRunner{}
+	sh := sampleCheckSheet()
+	sh.Checks[0].How = twoLineHow
+	f := &fakeChecks{sheet: sh}
+	c := testCommon(t, common.Deps{Checks: f, RunHow: rr.Run})
+	d := newDriver(t, New(c, NewChecks(c, "TP-AB23-CD45")))
+	d.keys("e", "enter")
+	d.typeText("echo third-line")
+	d.keys("ctrl+s")
+	want := twoLineHow + "\necho third-line"
+	hasLines(t, d.view(), strings.Split(want, "\n")...)
+	d.keys("y", "p", "w", "y")
+	if len(rr.Got) != 1 || rr.Got[0].Command != want {
+		t.Fatalf("ran %+v", rr.Got)
+	}
+	if len(f.saved) != 1 || f.saved[0]["c1"].Command != want {
+		t.Fatalf("saved %+v", f.saved)
 	}
 }
