@@ -223,6 +223,25 @@ func (r *Receipt) lines() []string {
 	if m.Already {
 		out = append(out, "", th.Warn.Render("⚠ this receipt was merged before: merging again changes nothing"))
 	}
+	// The plan's warnings before anything else is read: a chain naming a
+	// version the target never sent (§4.4.1), text that reads like an
+	// instruction, a repair — the person merges knowing them.
+	for i, w := range p.Warnings {
+		if i == 0 {
+			out = append(out, "")
+		}
+		head := "⚠ " + warningKind(w.Kind)
+		if w.Kind == "note" {
+			head = "⚠ warning" // the core's own line, not a finding in the pack's text
+		}
+		if w.Where != "" {
+			head += th.Muted.Render(" · " + c.Line(w.Where))
+		}
+		out = append(out, th.Warn.Render(head))
+		for _, ln := range c.Wrap(w.Text, max(r.w-6, 10)) {
+			out = append(out, "    "+th.Data.Render("│ "+ln))
+		}
+	}
 	if r.merged != nil {
 		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %s changed)", c.Line(r.merged.Target), r.merged.Version, c.Count(r.merged.Changed, "ask", "asks"))),
 			th.Muted.Render("goal, current state and next steps were left as they were. enter or esc to finish"))
