@@ -145,3 +145,36 @@ func FuzzVerifyRecord(f *testing.F) {
 		}
 	})
 }
+
+// D19's pin: once this machine saw a project with a principal, removing
+// allowed_signers and principals/ from the shared acts dir does not make
+// its settlements unauthenticated again — the registrar applies none.
+func TestSyncPinnedPrincipal(t *testing.T) {
+	l, doc, req := syncFixture(t)
+	req.PinDir = filepath.Join(t.TempDir(), "pins")
+	alice := testSigner(t)
+	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Sync(context.Background(), l, req); err != nil { // pins alice's change
+		t.Fatal(err)
+	}
+	// An agent with write access wipes the principals and forges.
+	os.Remove(l.SignersPath("garden"))
+	os.RemoveAll(l.PrincipalsDir("garden"))
+	before, _ := os.ReadFile(doc)
+	rep, err := Sync(context.Background(), l, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(doc)
+	if string(after) != string(before) || len(rep.Applied) != 0 || len(rep.Rejected) != 1 || !strings.Contains(rep.Rejected[0].Why, "no longer has that change") {
+		t.Fatalf("after the wipe: %+v", rep)
+	}
+	// Without the pin (another machine, never saw a principal) the
+	// project is unauthenticated, as before.
+	req.PinDir = ""
+	if rep, err = Sync(context.Background(), l, req); err != nil || len(rep.Applied) != 1 || !rep.Unauthenticated {
+		t.Fatalf("no pin: %+v %v", rep, err)
+	}
+}
