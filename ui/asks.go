@@ -419,7 +419,7 @@ func (s *AsksScreen) View() string {
 		}
 	}
 	if len(s.edits) > 0 {
-		out = append(out, "", th.Warn.Render(components.Count(len(s.edits), "unsaved change", "unsaved changes"))+th.Muted.Render(" · w to review and save · q quits without saving"))
+		out = append(out, "", th.Warn.Render(components.Count(len(s.edits), "unsaved change", "unsaved changes"))+th.Muted.Render(" · w review and save · q quit unsaved"))
 	}
 	return components.Pad(s.withErr(out), s.w, s.h)
 }

@@ -323,7 +323,7 @@ func (s *ChecksScreen) View() string {
 	case s.status != "":
 		foot = th.Pass.Render(s.status)
 	case n > 0:
-		foot = th.Warn.Render(components.Count(n, "unsaved change", "unsaved changes")) + th.Muted.Render(" · w to review and save · q quits without saving")
+		foot = th.Warn.Render(components.Count(n, "unsaved change", "unsaved changes")) + th.Muted.Render(" · w review and save · q quit unsaved")
 	}
 	return components.Fit(head, s.w) + "\n" + s.step.View() + "\n" + components.Fit(foot, s.w)
 }

@@ -144,6 +144,18 @@ func TestFootersMatchKeys(t *testing.T) {
 	if f := foot(d); !strings.HasPrefix(f, "enter/esc finish") || !strings.Contains(d.view(), "1 ask changed") {
 		t.Errorf("after a merge: %q\n%s", f, d.view())
 	}
+	// The receipt offers ↓ only when its preview is taller than the screen.
+	for _, tc := range []struct {
+		h      int
+		scroll bool
+	}{{20, true}, {60, false}} {
+		rc := testCommon(t, common.Deps{Lander: &fakeLander{plan: receiptPlan()}})
+		d = newDriver(t, New(rc, landing.New(rc, "answers.taskpack")))
+		d.send(tea.WindowSizeMsg{Width: 100, Height: tc.h})
+		if f := foot(d); strings.Contains(f, "↓/j down") != tc.scroll {
+			t.Errorf("receipt at height %d: %q", tc.h, f)
+		}
+	}
 	// An empty inbox offers no act to settle or note.
 	ic := testCommon(t, common.Deps{Inbox: &fakeInbox{}})
 	d = newDriver(t, New(ic, NewInbox(ic)))
@@ -194,6 +206,21 @@ func TestGoldens60x20(t *testing.T) {
 	}
 	d.keys("enter")
 	t.Run("landing/Done", func(t *testing.T) { requireGolden(t, d.view()) })
+	// The asks screen's rows that wrap (issue 10): the unsaved line, the
+	// review, the receipt written.
+	for _, tc := range []struct {
+		name string
+		keys []string
+	}{
+		{"asks/unsaved", []string{"d"}},
+		{"asks/review", []string{"d", "w"}},
+		{"asks/receipt", []string{"d", "w", "y", "y", "enter"}},
+	} {
+		ad := newAsksApp(t, &fakeAsks{sheet: sampleSheet()})
+		ad.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+		ad.keys(tc.keys...)
+		t.Run(tc.name, func(t *testing.T) { requireGolden(t, ad.view()) })
+	}
 	for _, sz := range [][2]int{{60, 20}, {80, 24}} {
 		name := fmt.Sprintf("%dx%d", sz[0], sz[1])
 		c := testCommon(t, common.Deps{Lander: &fakeLander{plan: receiptPlan()}})

@@ -83,11 +83,20 @@ func (r *Receipt) ShortHelp() []key.Binding {
 	case r.work != nil:
 		return []key.Binding{r.keys.Stop}
 	case r.merged != nil:
-		return []key.Binding{r.keys.Finish, r.keys.List.Down}
+		return r.scrollHelp(r.keys.Finish)
 	case r.refused():
 		return []key.Binding{r.keys.Leave}
 	}
-	return []key.Binding{r.keys.Merge, r.keys.Cancel, r.keys.List.Down}
+	return r.scrollHelp(r.keys.Merge, r.keys.Cancel)
+}
+
+// scrollHelp adds ↓ to keys when the preview is taller than the screen:
+// the footer offers scrolling only where there is something to scroll to.
+func (r *Receipt) scrollHelp(keys ...key.Binding) []key.Binding {
+	if len(r.lines()) > r.h {
+		keys = append(keys, r.keys.List.Down)
+	}
+	return keys
 }
 func (r *Receipt) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{r.keys.Merge, r.keys.Cancel}, {r.keys.List.Up, r.keys.List.Down, r.keys.List.PageDown}}
