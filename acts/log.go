@@ -35,6 +35,9 @@ type Log struct {
 	// KeepRaw makes Load keep each record's file bytes in Loaded.Raw (for
 	// tools that show or forward records with their unknown fields).
 	KeepRaw bool
+	// PinDir, when set, is where this machine pins each project's first
+	// principal (see PinDir and Loaded.CheckPin); Load enforces the pins.
+	PinDir string
 }
 
 // OpenLog returns the log rooted at dir. Nothing is created until a record

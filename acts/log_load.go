@@ -142,6 +142,9 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	out.Problems = append(out.Problems, probs...)
 	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].ID < out.Records[j].ID })
 	sort.Slice(out.Problems, func(i, j int) bool { return out.Problems[i].Path < out.Problems[j].Path })
+	if _, err := out.CheckPin(l, l.PinDir); err != nil {
+		return nil, err
+	}
 	sort.Slice(out.Rejected, func(i, j int) bool { return out.Rejected[i].Path < out.Rejected[j].Path })
 	return out, nil
 }

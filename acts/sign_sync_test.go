@@ -151,7 +151,7 @@ func FuzzVerifyRecord(f *testing.F) {
 // its settlements unauthenticated again — the registrar applies none.
 func TestSyncPinnedPrincipal(t *testing.T) {
 	l, doc, req := syncFixture(t)
-	req.PinDir = filepath.Join(t.TempDir(), "pins")
+	l.PinDir = filepath.Join(t.TempDir(), "pins")
 	alice := testSigner(t)
 	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestSyncPinnedPrincipal(t *testing.T) {
 	}
 	// Without the pin (another machine, never saw a principal) the
 	// project is unauthenticated, as before.
-	req.PinDir = ""
+	l.PinDir = ""
 	if rep, err = Sync(context.Background(), l, req); err != nil || len(rep.Applied) != 1 || !rep.Unauthenticated {
 		t.Fatalf("no pin: %+v %v", rep, err)
 	}

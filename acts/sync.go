@@ -27,9 +27,6 @@ type SyncRequest struct {
 	// Waiting, when set, is called once if another sync of the project
 	// holds its lock and this one waits for it.
 	Waiting func()
-	// PinDir is where this machine pins each project's first principal
-	// (see PinDir); "" does not pin.
-	PinDir string
 }
 
 // SyncReport says what a run did (or, in a dry run, would do). Strings
@@ -167,9 +164,6 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 
 	ld, err := l.Load(req.Project)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := ld.CheckPin(l, req.PinDir); err != nil {
 		return nil, err
 	}
 	states, errs := States(ld.Records)

@@ -24,6 +24,17 @@ command line.
 The record log is one JSON file per record under <acts-dir>/<project>/records
 (default $TP_ACTS, else the XDG data dir tp/acts; --acts-dir overrides).
 
+Only the principal settles (Acts 0.3 §10, D19): settlements, reopenings and
+the principal's notes are signed with your SSH key (--signing-key, else
+$TP_SIGNING_KEY, git's user.signingkey, ~/.ssh/id_ed25519, ssh-agent). The
+first one in a project registers your key in <project>/allowed_signers (trust
+on first use); "tp acts principal" manages it; the registrar applies only
+settlements that verify, and "tp acts verify" checks the whole log.
+
+When the acts dir is a git repository with an upstream ("tp acts init --git
+URL"), commands that write records commit and push them, and commands that
+read pull first (D20); --offline skips both.
+
 Exit codes:
   0  done
   1  error or refusal (the message names the file and the rule)
@@ -83,6 +94,7 @@ func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
 	}
 	l := acts.OpenLog(dir)
 	l.CacheDir = acts.DefaultCacheDir(io.Env)
+	l.PinDir = acts.PinDir(io.Env, dir)
 	return l, nil
 }
 

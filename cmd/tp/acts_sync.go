@@ -84,7 +84,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	}
 	rep, err := acts.Sync(context.Background(), l, acts.SyncRequest{
 		Document: o.doc, Project: o.project, Profile: prof, Secret: secret,
-		DryRun: o.dryRun, Commit: o.commit, PinDir: acts.PinDir(io.Env, l.Dir),
+		DryRun: o.dryRun, Commit: o.commit,
 		Waiting: func() {
 			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", sanitize.Line(o.project))
 		},
