@@ -59,6 +59,7 @@ func (s *Server) actsLog() (*acts.Log, error) {
 	}
 	l := acts.OpenLog(s.cfg.ActsDir)
 	l.CacheDir = acts.DefaultCacheDir(s.cfg.Env)
+	l.PinDir = acts.PinDir(s.cfg.Env, s.cfg.ActsDir) // D19: the registrar's pins hold here too
 	return l, nil
 }
 
