@@ -158,8 +158,13 @@ func (m *summary) integrity() string {
 	if in.Encoding != "" {
 		s += th.Muted.Render(" · ." + c.Line(in.Encoding))
 	}
-	if in.Detail != "" {
-		s += th.Muted.Render(" · " + c.Line(in.Detail))
+	if d := in.Detail; d != "" {
+		if in.Verified {
+			// "✓ verified" leads the row: the core's "… verified" is not
+			// said twice.
+			d = strings.TrimSuffix(d, " verified")
+		}
+		s += th.Muted.Render(" · " + c.Line(d))
 	}
 	return s
 }
