@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tp-dev/tp/home"
 	"os"
 	"path/filepath"
 	"sort"
@@ -434,19 +435,19 @@ type Home struct {
 // LoadHome lists passports, open acts by project and packs in Dir.
 func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	d := &common.HomeData{}
-	if h.Store != nil {
-		es, skipped, err := h.Store.List()
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range es {
-			lin := model.LineageOf(e.V.Get("lineage"))
-			d.Passports = append(d.Passports, common.PassportRow{ID: e.ID, Title: e.Title, Chain: lin.Chain,
-				OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt})
-		}
-		for _, s := range skipped {
-			d.Errors = append(d.Errors, "skipped "+s.File+": "+s.Reason)
-		}
+	// Passports and packs as `tp --plain` lists them (package home); the
+	// acts come through the inbox port the screen already uses.
+	sum, err := home.Summarize(ctx, home.Sources{Store: h.Store, Dir: h.Dir})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range sum.Passports {
+		d.Passports = append(d.Passports, common.PassportRow{ID: p.ID, Title: p.Title, Chain: p.Chain,
+			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, UpdatedAt: p.UpdatedAt})
+	}
+	d.Errors = append(d.Errors, sum.Problems...)
+	for _, n := range sum.Packs {
+		d.Packs = append(d.Packs, filepath.Join(h.Dir, n))
 	}
 	if h.Inbox != nil {
 		acts, err := h.Inbox.LoadActs(ctx)
@@ -463,17 +464,6 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 			d.Projects = append(d.Projects, common.ProjectRow{Project: p, Open: n})
 		}
 		sort.Slice(d.Projects, func(i, j int) bool { return d.Projects[i].Project < d.Projects[j].Project })
-	}
-	if h.Dir != "" {
-		des, err := os.ReadDir(h.Dir)
-		if err == nil {
-			for _, de := range des {
-				n := de.Name()
-				if de.Type().IsRegular() && (strings.HasSuffix(n, ".taskpack") || strings.HasSuffix(n, ".taskpack.json") || strings.HasSuffix(n, ".tpx")) {
-					d.Packs = append(d.Packs, filepath.Join(h.Dir, n))
-				}
-			}
-		}
 	}
 	return d, nil
 }
