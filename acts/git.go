@@ -134,7 +134,8 @@ func (r *Repo) push(ctx context.Context) error {
 // commit whose message is subject and the records it adds; false when
 // there was nothing to commit.
 func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
-	if _, err := r.g.Run(ctx, "add", "--all", "--", "."); err != nil {
+	// Per-machine files stay out even without the .gitignore init writes.
+	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
 	out, err := r.g.Read(ctx, "diff", "--cached", "--name-only", "--relative", "--", ".")
