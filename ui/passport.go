@@ -20,7 +20,7 @@ type PassportLoadedMsg struct {
 
 // PassportKeys are the passport screen's keys.
 type PassportKeys struct {
-	Asks, Checks, Up, Down key.Binding
+	Asks, Checks, Up, Down, Back key.Binding
 }
 
 // PassportScreen is `tp show ID` on a terminal, and what enter opens on the
@@ -44,6 +44,7 @@ func NewPassport(c *common.Common, id string) *PassportScreen {
 		Checks: kb([]string{"c"}, "c", "landing checks"),
 		Up:     kb([]string{"up", "k"}, "↑/k", "scroll"),
 		Down:   kb([]string{"down", "j"}, "↓/j", "scroll"),
+		Back:   kb([]string{"esc"}, "esc", "back"),
 	}}
 	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
@@ -53,7 +54,7 @@ func (s *PassportScreen) Title() string   { return components.Line(s.id) }
 func (s *PassportScreen) Capturing() bool { return false }
 func (s *PassportScreen) Busy() bool      { return false }
 func (s *PassportScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Asks, s.keys.Checks, s.keys.Down}
+	return []key.Binding{s.keys.Asks, s.keys.Checks, s.keys.Down, s.keys.Back}
 }
 func (s *PassportScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{s.keys.Asks, s.keys.Checks}, {s.keys.Up, s.keys.Down}}
@@ -107,7 +108,7 @@ func (s *PassportScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return s, s.Init()
 	case tea.KeyMsg:
 		switch {
-		case msg.String() == "esc":
+		case key.Matches(msg, s.keys.Back):
 			return s, common.Pop
 		case s.view == nil:
 			return s, nil

@@ -322,6 +322,18 @@ func TestMultiLineHowWithCR(t *testing.T) {
 	}
 }
 
+// At 60×20 a long command must be read to its end: the first page says
+// how (↓/G), and its rows wrap under their labels.
+func TestLongHowGolden60x20(t *testing.T) {
+	c := uitest.Common(t, common.Deps{Lander: &fakeLander{plan: uitest.PlanWithHow("ls /tmp" + strings.Repeat("\n", 30) + "echo END")}})
+	d := uitest.NewDriver(t, &uitest.Screen{C: New(c, "x")})
+	d.Send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	d.Keys("tab", "r")
+	t.Run("first-page", func(t *testing.T) { uitest.RequireGolden(t, d.View()) })
+	d.Keys("G")
+	t.Run("end", func(t *testing.T) { uitest.RequireGolden(t, d.View()) })
+}
+
 // Golden: the editor and the review of a two-line command at 80×24.
 func TestMultiLineHowGoldens(t *testing.T) {
 	c := uitest.Common(t, common.Deps{Lander: &fakeLander{plan: uitest.PlanWithHow(uitest.TwoLineHow)}})
