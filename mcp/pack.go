@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
@@ -99,12 +97,9 @@ func rawList(raw []json.RawMessage, what string) ([]*ojson.Value, error) {
 	return out, nil
 }
 
-// pack builds, writes and records a pack the way tp pack does: the pack is
-// written beside its target, the asks it sends are recorded at home with
-// the version read (a conflict leaves no pack), then it is put in place.
-//
-// TODO(one core): this is the sequence of cmd/tp's runPack; when the
-// pack-then-record-asks workflow lands as a core function, call it here.
+// pack is tp pack's job (landing.Pack): the pack is written beside its
+// target, the asks it sends are recorded at home with the version read (a
+// conflict leaves no pack), then it is put in place.
 func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 	if err := required("passport_id", in.PassportID, "out", in.Out); err != nil {
 		return nil, err
@@ -125,54 +120,22 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := s.cfg.Store
-	stored, err := st.Get(in.PassportID)
-	if err != nil {
-		return nil, err
-	}
-	built, err := landing.Build(ctx, stored.V, landing.BuildOptions{
-		Kind: in.Kind, Files: in.Files, Asks: asks, Checks: checks, Note: in.Note,
-		Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
+	rep, err := landing.Pack(ctx, s.cfg.Store, landing.PackRequest{
+		ID: in.PassportID, Out: in.Out, Encoding: enc,
+		Build: landing.BuildOptions{
+			Kind: in.Kind, Files: in.Files, Asks: asks, Checks: checks, Note: in.Note,
+			Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := filepath.Abs(in.Out)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, err
-	}
-	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
-	if err := pack.Write(tmp, built.Source, enc, pack.WriteOptions{}); err != nil {
-		os.Remove(tmp)
-		return nil, err
-	}
-	res := &packResult{OK: true, Pack: in.Out, Encoding: string(enc), Kind: model.PackObject{V: built.Source.Object}.Kind(),
-		PassportID: stored.Passport().ID(), StateVersion: stored.Version, HomeVersion: stored.Version,
-		AsksRecorded: []string{}, Luggage: []string{}, Warnings: landing.Preflight(built)}
-	if res.Warnings == nil {
-		res.Warnings = []string{}
-	}
-	if built.Home != nil {
-		saved, err := st.Save(built.Home, stored.Version)
-		if err != nil {
-			os.Remove(tmp)
-			return nil, err
-		}
-		res.HomeVersion, _ = saved.Get("version").Int()
-		for _, a := range built.Sent {
-			res.AsksRecorded = append(res.AsksRecorded, a.ID())
-		}
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.Remove(tmp)
-		return nil, err
-	}
-	po := model.PackObject{V: built.Source.Object}
-	res.Asks, res.LandingChecks = len(po.Asks()), len(po.LandingChecks())
-	for _, f := range built.Files {
+	po := model.PackObject{V: rep.Built.Source.Object}
+	res := &packResult{OK: true, Pack: in.Out, Encoding: string(enc), Kind: po.Kind(),
+		PassportID: rep.PassportID, StateVersion: rep.Version, HomeVersion: rep.HomeVersion,
+		Asks: len(po.Asks()), AsksRecorded: append([]string{}, rep.Recorded...), LandingChecks: len(po.LandingChecks()),
+		Luggage: []string{}, Warnings: append([]string{}, rep.Warnings...)}
+	for _, f := range rep.Built.Files {
 		res.Luggage = append(res.Luggage, f.Name)
 	}
 	return res, nil
