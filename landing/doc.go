@@ -12,6 +12,8 @@
 //	plan, err := landing.PlanMerge(ctx, p, store, into, env) // a receipt: plan.Merge previews
 //	merged, err := landing.Merge(ctx, p, plan, store, d)     // expected-version save
 //
+//	rep, err := landing.Receive(ctx, store, landing.ReceiveRequest{...}) // open, plan, land or merge: no person between
+//
 //	rep, err := landing.Pack(ctx, store, landing.PackRequest{...}) // build, write, record the asks, rename
 //	rep, err := landing.EditAsks(ctx, store, landing.AsksRequest{...})     // answers and drops, one save
 //	rep, err := landing.EditChecks(ctx, store, landing.ChecksRequest{...}) // statuses and runs, one save

@@ -175,30 +175,14 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 	if err := required("path", in.Path); err != nil {
 		return nil, err
 	}
-	p, err := pack.Open(in.Path, pack.Options{DeferLuggage: !in.DryRun})
+	rep, err := landing.Receive(ctx, s.cfg.Store, landing.ReceiveRequest{
+		Path: in.Path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: in.FilesOut},
+		Env: landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)},
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
-	env := landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)}
-	st := s.cfg.Store
-	var plan *landing.Plan
-	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt {
-		plan, err = landing.PlanMerge(ctx, p, st, "", env)
-	} else {
-		plan, err = landing.PlanLanding(ctx, p, st, env)
-	}
-	if err != nil {
-		return nil, err
-	}
-	d := landing.Decisions{FilesOut: in.FilesOut}
-	if err := d.Validate(plan); err != nil {
-		return nil, err
-	}
-	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !in.DryRun {
-		return nil, fmt.Errorf("%s: already landed as %s (tp land --again lands it once more)", in.Path, plan.AlreadyLandedAs)
-	}
-	plan.Decide(d)
+	plan := rep.Plan
 	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender,
 		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: plan,
 		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials)}
@@ -220,26 +204,13 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 			res.OpenAsks++
 		}
 	}
-	if in.DryRun {
-		if err := plan.ScanLuggage(ctx); err != nil {
-			return nil, err
-		}
-		return res, nil
+	switch {
+	case rep.Merged != nil:
+		res.Merged, res.PassportID = rep.Merged, rep.Merged.Target
+	case rep.Landed != nil:
+		res.Landed, res.PassportID = rep.Landed, rep.Landed.ID
+		res.Luggage = append([]string{}, rep.Landed.Files...)
+		res.HandoffPrompt, _ = briefing.Prompt(rep.Landed.ID, "en")
 	}
-	if plan.Merge != nil {
-		merged, err := landing.Merge(ctx, p, plan, st, d)
-		if err != nil {
-			return nil, err
-		}
-		res.Merged, res.PassportID = merged, merged.Target
-		return res, nil
-	}
-	landed, err := landing.Land(ctx, p, plan, st, d)
-	if err != nil {
-		return nil, err
-	}
-	res.Landed, res.PassportID = landed, landed.ID
-	res.Luggage = append([]string{}, landed.Files...)
-	res.HandoffPrompt, _ = briefing.Prompt(landed.ID, "en")
 	return res, nil
 }

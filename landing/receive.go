@@ -1,0 +1,74 @@
+package landing
+
+import (
+	"context"
+
+	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
+)
+
+// ReceiveRequest is a pack file taken in by a front end that decides
+// everything before it starts (the MCP server, the task-passport drop-in):
+// no person looks at the plan between planning and landing.
+type ReceiveRequest struct {
+	Path      string
+	Into      string // a receipt's target when it is not the one D6 finds; "" for D6's
+	DryRun    bool   // plan and read every byte; write nothing
+	Decisions Decisions
+	Env       Env
+}
+
+// ReceiveReport says what was planned and done.
+type ReceiveReport struct {
+	// Object is the pack object as read (after the lenient repairs the
+	// plan lists): its origin, lineage and passport, for front ends that
+	// show them as the pack carried them.
+	Object *ojson.Value
+	Plan   *Plan
+	Landed *Landed // a handoff landed as a new passport
+	Merged *Merged // a receipt merged into the passport that asked
+}
+
+// Receive opens a pack and plans its landing — a receipt (or any pack with
+// Into) as a merge, a handoff as a new passport — then, unless DryRun,
+// lands or merges it with req.Decisions. A dry run reads every luggage byte
+// first (to list credential-like strings); a landing verifies the luggage
+// as it extracts it. A file landed before is refused unless
+// Decisions.Again. Nothing is written when an error is returned.
+func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*ReceiveReport, error) {
+	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	rep := &ReceiveReport{Object: p.Object}
+	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt || req.Into != "" {
+		rep.Plan, err = PlanMerge(ctx, p, st, req.Into, req.Env)
+	} else {
+		rep.Plan, err = PlanLanding(ctx, p, st, req.Env)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := req.Decisions.Validate(rep.Plan); err != nil {
+		return nil, err
+	}
+	rep.Plan.Decide(req.Decisions)
+	if req.DryRun {
+		if err := rep.Plan.ScanLuggage(ctx); err != nil {
+			return nil, err
+		}
+		return rep, nil
+	}
+	if rep.Plan.Merge != nil {
+		rep.Merged, err = Merge(ctx, p, rep.Plan, st, req.Decisions)
+	} else {
+		rep.Landed, err = Land(ctx, p, rep.Plan, st, req.Decisions)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}

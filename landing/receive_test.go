@@ -1,0 +1,95 @@
+package landing
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
+	"github.com/tp-dev/tp/pack"
+)
+
+func storeNames(t *testing.T, st *store.Store) []string {
+	t.Helper()
+	entries, _, err := st.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		ids = append(ids, e.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Receive is the whole landing for front ends that decide up front (the
+// MCP server, the task-passport drop-in): a dry run writes nothing; a
+// handoff lands as a new passport, once; a receipt merges into the passport
+// whose asks it answers (TaskPack 0.1 §3.1, §4.4.1).
+func TestReceive(t *testing.T) {
+	ctx := context.Background()
+	home, id, dir := packFixture(t)
+	handoff := filepath.Join(dir, "h.taskpack")
+	if _, err := Pack(ctx, home, askReq(id, handoff)); err != nil {
+		t.Fatal(err)
+	}
+	away, err := store.Open(filepath.Join(dir, "away"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Machine: "away-box", Actor: "bob"}
+
+	dry, err := Receive(ctx, away, ReceiveRequest{Path: handoff, DryRun: true, Env: env})
+	if err != nil || dry.Plan == nil || dry.Landed != nil || dry.Merged != nil || dry.Object.Get("origin") == nil {
+		t.Fatalf("dry run: %+v %v", dry, err)
+	}
+	if ids := storeNames(t, away); len(ids) != 0 {
+		t.Fatalf("a dry run wrote %v", ids)
+	}
+
+	got, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env})
+	if err != nil || got.Landed == nil || got.Landed.ID == id || got.Merged != nil {
+		t.Fatalf("land: %+v %v", got, err)
+	}
+	var pe *pack.Error
+	if _, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env}); !errors.As(err, &pe) || pe.Rule != RuleAlreadyLanded {
+		t.Errorf("landing the same file twice: %v", err)
+	}
+	if _, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env, Decisions: Decisions{Again: true}}); err != nil {
+		t.Errorf("--again: %v", err)
+	}
+	if ids := storeNames(t, away); len(ids) != 2 {
+		t.Errorf("after land, refusal, again: %v", ids)
+	}
+
+	if _, err := EditAsks(ctx, away, AsksRequest{ID: got.Landed.ID, Edits: []AskEdit{{ID: "a1", Answer: "close.csv"}}, By: "bob@away-box"}); err != nil {
+		t.Fatal(err)
+	}
+	receipt := filepath.Join(dir, "r.taskpack.json")
+	if _, err := Pack(ctx, away, PackRequest{ID: got.Landed.ID, Out: receipt, Encoding: pack.EncodingFlat,
+		Build: BuildOptions{Kind: model.KindReceipt, Actor: "bob", Machine: "away-box"}}); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := Receive(ctx, home, ReceiveRequest{Path: receipt, Env: Env{Machine: "m", Actor: "a"}})
+	if err != nil || merged.Merged == nil || merged.Merged.Target != id || merged.Landed != nil {
+		t.Fatalf("receipt: %+v %v", merged, err)
+	}
+	if ids := storeNames(t, home); !slices.Equal(ids, []string{id}) {
+		t.Errorf("a receipt made a new passport: %v", ids)
+	}
+	st, err := home.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := st.V.Get("asks").Items(); len(a) != 1 || (model.Ask{V: a[0]}).Status() != model.AskAnswered {
+		t.Errorf("home ask after the merge: %v", st.V.Get("asks"))
+	}
+	// A check status given for a receipt is a mistake, said before anything is written.
+	if _, err := Receive(ctx, home, ReceiveRequest{Path: receipt, Decisions: Decisions{CheckStatus: map[string]string{"c1": "passed"}}}); err == nil {
+		t.Error("a receipt took landing-check statuses")
+	}
+}
