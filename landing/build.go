@@ -1,6 +1,7 @@
 package landing
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -238,16 +239,23 @@ func ReadList(path string) ([]*ojson.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, _, err := ojson.Parse(data)
+	return ParseList(data, path)
+}
+
+// ParseList reads a JSON array of asks or checks from data (a file, or
+// stdin for "-"), naming it name in errors. A UTF-8 byte order mark is
+// accepted: Windows PowerShell writes one by default.
+func ParseList(data []byte, name string) ([]*ojson.Value, error) {
+	v, _, err := ojson.Parse(bytes.TrimPrefix(data, []byte("\ufeff")))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if v.Kind() != ojson.Array {
-		return nil, fmt.Errorf("%s: expected a JSON array, found %s", path, v.Kind())
+		return nil, fmt.Errorf("%s: expected a JSON array, found %s", name, v.Kind())
 	}
 	for i, it := range v.Items() {
 		if it.Obj() == nil {
-			return nil, fmt.Errorf("%s: item %d is %s, not a JSON object", path, i+1, it.Kind())
+			return nil, fmt.Errorf("%s: item %d is %s, not a JSON object", name, i+1, it.Kind())
 		}
 	}
 	return v.Items(), nil

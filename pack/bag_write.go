@@ -132,6 +132,17 @@ func zipTime(obj *ojson.Value) time.Time {
 	return time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 }
 
+// BagEntries are the names of the entries of the bag Write makes of src,
+// in D2's order: the tag files, the pack object, then the luggage under
+// data/files/ (what task-passport's pack document lists as entries).
+func BagEntries(src Source) []string {
+	out := []string{tagBagIt, tagBagInfo, tagManifest, tagTagManifest, payloadObject}
+	for _, l := range src.Luggage {
+		out = append(out, payloadFiles+l.Name)
+	}
+	return out
+}
+
 // writeBag streams the bag as a ZIP in D2's entry order. sums are the
 // scanning pass's results; the writing pass re-reads each luggage file and
 // checks it is still the same bytes.

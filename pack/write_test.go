@@ -71,6 +71,9 @@ func TestWriteBagIsABag(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("entries %v\nwant (D2) %v", names, want)
 	}
+	if got := BagEntries(srcOf(obj, mixedLuggage...)); !slices.Equal(got, names) {
+		t.Errorf("BagEntries %v, the bag has %v", got, names)
+	}
 	if string(m["bagit.txt"]) != "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n" {
 		t.Errorf("bagit.txt = %q", m["bagit.txt"])
 	}

@@ -10,10 +10,14 @@
 package taskpassport
 
 import (
+	"path/filepath"
+
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/judge"
+	"github.com/tp-dev/tp/landing"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -135,4 +139,117 @@ type Doctor struct {
 	PassportCount int    `json:"passport_count"`
 	Store         string `json:"store"`
 	Error         string `json:"error,omitempty"`
+}
+
+// Packed is the reference's pack document (its CLI's), then tp's members:
+// the pack's kind and the asks recorded at home (TaskPack 0.1 §4.3).
+type Packed struct {
+	OK            bool     `json:"ok"`
+	Pack          string   `json:"pack"`
+	Encoding      string   `json:"encoding"` // bagit-zip or flat
+	PassportID    string   `json:"passport_id"`
+	StateVersion  int64    `json:"state_version"`
+	Entries       []string `json:"entries"`
+	Asks          int      `json:"asks"`
+	LandingChecks int      `json:"landing_checks"`
+	Luggage       []string `json:"luggage"` // the base name of each file given
+	Kind          string   `json:"kind"`
+	HomeVersion   int64    `json:"home_version"`
+	AsksRecorded  []string `json:"asks_recorded"`
+}
+
+// PackedOf is the document of a pack written to out from the files given.
+func PackedOf(rep *landing.PackReport, out string, files []string) Packed {
+	po := model.PackObject{V: rep.Built.Source.Object}
+	enc := "bagit-zip"
+	if rep.Encoding == pack.EncodingFlat {
+		enc = "flat"
+	}
+	d := Packed{OK: true, Pack: out, Encoding: enc, PassportID: rep.PassportID, StateVersion: rep.Version,
+		Entries: pack.BagEntries(rep.Built.Source), Asks: len(po.Asks()), LandingChecks: len(po.LandingChecks()),
+		Luggage: []string{}, Kind: po.Kind(), HomeVersion: rep.HomeVersion, AsksRecorded: append([]string{}, rep.Recorded...)}
+	for _, f := range files {
+		d.Luggage = append(d.Luggage, filepath.Base(f))
+	}
+	return d
+}
+
+// LandedDry is the reference's document for land --dry-run.
+type LandedDry struct {
+	OK         bool         `json:"ok"`
+	DryRun     bool         `json:"dry_run"`
+	From       *ojson.Value `json:"from"`
+	Lineage    *ojson.Value `json:"lineage"`
+	Title      string       `json:"title"`
+	Luggage    []string     `json:"luggage"`
+	Kind       string       `json:"kind"`
+	DataNotice string       `json:"data_notice"`
+}
+
+// Landed is the reference's document after a landing, then tp's members:
+// the pack's kind and, for a receipt, that it merged into the passport that
+// asked (passport_id) instead of making a new one.
+type Landed struct {
+	OK                    bool         `json:"ok"`
+	PassportID            string       `json:"passport_id"`
+	Lineage               *ojson.Value `json:"lineage"`
+	From                  *ojson.Value `json:"from"`
+	Luggage               []string     `json:"luggage"` // where each luggage file was written
+	NeedsReverify         int          `json:"needs_reverify"`
+	LandingChecksRequired int          `json:"landing_checks_required"`
+	OpenAsks              int          `json:"open_asks"`
+	HandoffPrompt         string       `json:"handoff_prompt"`
+	Kind                  string       `json:"kind"`
+	Merged                bool         `json:"merged"`
+	DataNotice            string       `json:"data_notice"`
+}
+
+// LandedOf is the document of a landing or a dry run. saved is the passport
+// as landed or merged (nil for a dry run): needs_reverify, the required
+// landing checks and the open asks are counted in it, as the reference
+// counts them in the state it saved.
+func LandedOf(rep *landing.ReceiveReport, saved *store.Stored) any {
+	obj := rep.Object
+	if saved == nil {
+		d := LandedDry{OK: true, DryRun: true, From: orNull(obj.Get("origin")), Lineage: orNull(obj.Get("lineage")),
+			Title: obj.Get("passport").Get("title").Text(), Luggage: []string{}, Kind: rep.Plan.Kind, DataNotice: briefing.DataNotice}
+		for _, l := range rep.Plan.Luggage {
+			d.Luggage = append(d.Luggage, l.Name)
+		}
+		return d
+	}
+	d := Landed{OK: true, PassportID: saved.Passport().ID(), Lineage: orNull(obj.Get("lineage")), From: orNull(obj.Get("origin")),
+		Luggage: []string{}, Kind: rep.Plan.Kind, DataNotice: briefing.DataNotice}
+	switch {
+	case rep.Landed != nil:
+		d.Luggage = append(d.Luggage, rep.Landed.Files...)
+	case rep.Merged != nil:
+		d.Merged = true
+		d.Luggage = append(d.Luggage, rep.Merged.Files...)
+	}
+	for _, f := range saved.V.Get("facts").Items() {
+		if b, _ := f.Get("needs_reverify").Bool(); b {
+			d.NeedsReverify++
+		}
+	}
+	for _, c := range saved.V.Get("landing_checks").Items() {
+		if b, _ := c.Get("required").Bool(); b {
+			d.LandingChecksRequired++
+		}
+	}
+	for _, a := range saved.V.Get("asks").Items() {
+		if (model.Ask{V: a}).Status() == model.AskOpen {
+			d.OpenAsks++
+		}
+	}
+	d.HandoffPrompt, _ = briefing.Prompt(d.PassportID, "en")
+	return d
+}
+
+// orNull keeps a member the pack did not carry as JSON null.
+func orNull(v *ojson.Value) *ojson.Value {
+	if v == nil {
+		return ojson.NewNull()
+	}
+	return v
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -240,28 +239,9 @@ func joinChain(s []string) string {
 // readListArg reads a JSON array of asks or checks from a file, or from
 // stdin when the name is "-" (as everywhere a flag takes a file).
 func readListArg(io *IO, name string) ([]*ojson.Value, error) {
-	if name != "-" {
-		return landing.ReadList(name)
-	}
-	data, _, err := readInput(io, "-")
+	data, name, err := readInput(io, name)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp("", "tp-stdin-*.json")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return nil, werr
-	}
-	list, err := landing.ReadList(tmp.Name())
-	if err != nil {
-		return nil, errors.New(strings.ReplaceAll(err.Error(), tmp.Name(), "stdin"))
-	}
-	return list, nil
+	return landing.ParseList(data, name)
 }

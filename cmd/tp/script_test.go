@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
@@ -45,7 +46,22 @@ func TestScripts(t *testing.T) {
 			}
 			return writeTestKey(work+"/home/.ssh/id_ed25519", "tester@testbox")
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture},
 	})
+}
+
+// capture VAR REGEXP sets $VAR to the first group of REGEXP in the last
+// command's stdout: ids a command minted (a landed passport's) feed the
+// next command of a script.
+func capture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: capture VAR REGEXP")
+	}
+	m := regexp.MustCompile(args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
+	if len(m) < 2 {
+		ts.Fatalf("capture: no match for %s in stdout", args[1])
+	}
+	ts.Setenv(args[0], m[1])
 }
 
 // writeTestKey writes a new unencrypted ed25519 key in OpenSSH's format,

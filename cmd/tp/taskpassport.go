@@ -42,7 +42,7 @@ Usage:
   task-passport checkpoint --file <state.json|-> --expected-version <n>
   task-passport pack <TP-ID> --out <file> [--flat] [--file <path>]... [--actor <name>] [--note <text>]
                      [--ask "what|accept"]... [--check "check|how"]... [--asks <f|->] [--checks <f|->] [--kind receipt]
-  task-passport land <file> [--dry-run] [--files-out <dir>] [--trust-machine-facts]   (aliases: unpack, import)
+  task-passport land <file> [--dry-run] [--files-out <dir>] [--trust-machine-facts] [--again]   (aliases: unpack, import)
   task-passport conformance <file>
   task-passport doctor
   task-passport mcp
@@ -233,72 +233,9 @@ func dropIn(args []string, io *IO) error {
 		}
 		return runMCP(context.Background(), io, g, harness)
 	case "pack", "export":
-		id, err := a.positional("passport id")
-		if err != nil {
-			return err
-		}
-		tp := []string{"pack", id, "--json", "--store", st.Dir()}
-		for _, f := range []string{"--out", "--note", "--actor", "--asks", "--checks"} {
-			if v := a.opt(f); v != "" {
-				tp = append(tp, f, v)
-			}
-		}
-		for _, f := range []string{"--file", "--ask", "--check"} {
-			for _, v := range a.opts(f) {
-				tp = append(tp, f, v)
-			}
-		}
-		if a.has("--flat") {
-			tp = append(tp, "--flat")
-		}
-		switch k := a.opt("--kind"); k {
-		case "", "handoff":
-		case "receipt":
-			tp = append(tp, "--receipt")
-		default:
-			return fmt.Errorf("--kind %q: handoff or receipt", k)
-		}
-		return viaTP(tp, io)
+		return dropInPack(a, io, st)
 	case "land", "unpack", "import":
-		file, err := a.positional("pack path")
-		if err != nil {
-			return err
-		}
-		tp := []string{"land", file, "--json", "--plain", "--store", st.Dir()}
-		if a.has("--dry-run") {
-			tp = append(tp, "--dry-run")
-		}
-		if v := a.opt("--files-out"); v != "" {
-			tp = append(tp, "--files-out", v)
-		}
-		if a.has("--trust-machine-facts") {
-			tp = append(tp, "--trust-own-facts")
-		}
-		return viaTP(tp, io)
+		return dropInLand(a, io, st)
 	}
 	return fmt.Errorf("unknown command: %s", a[0])
-}
-
-// viaTP runs one of tp's own commands for the drop-in; tp's errors become
-// the reference's error document.
-func viaTP(args []string, io *IO) error {
-	var errBuf strings.Builder
-	cio := *io
-	cio.Err = &errBuf
-	cio.TTY = false
-	code := run(args, &cio)
-	if code == exitOK {
-		return nil
-	}
-	msg := ""
-	for _, line := range strings.Split(errBuf.String(), "\n") {
-		if m, ok := strings.CutPrefix(line, "tp: error: "); ok {
-			msg = m
-			break
-		}
-	}
-	if msg == "" {
-		return silentExit(code)
-	}
-	return errors.New(msg)
 }
