@@ -11,6 +11,7 @@ import (
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/taskpassport"
 )
 
 const (
@@ -131,7 +132,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		return nil, err
 	}
 	po := model.PackObject{V: rep.Built.Source.Object}
-	res := &packResult{OK: true, Pack: in.Out, Encoding: string(enc), Kind: po.Kind(),
+	res := &packResult{OK: true, Pack: in.Out, Encoding: taskpassport.EncodingName(enc), Kind: po.Kind(),
 		PassportID: rep.PassportID, StateVersion: rep.Version, HomeVersion: rep.HomeVersion,
 		Asks: len(po.Asks()), AsksRecorded: append([]string{}, rep.Recorded...), LandingChecks: len(po.LandingChecks()),
 		Luggage: []string{}, Warnings: append([]string{}, rep.Warnings...)}

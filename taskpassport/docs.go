@@ -158,14 +158,18 @@ type Packed struct {
 	AsksRecorded  []string `json:"asks_recorded"`
 }
 
+// EncodingName is an encoding as the reference names it: bagit-zip or flat.
+func EncodingName(enc pack.Encoding) string {
+	if enc == pack.EncodingFlat {
+		return "flat"
+	}
+	return "bagit-zip"
+}
+
 // PackedOf is the document of a pack written to out from the files given.
 func PackedOf(rep *landing.PackReport, out string, files []string) Packed {
 	po := model.PackObject{V: rep.Built.Source.Object}
-	enc := "bagit-zip"
-	if rep.Encoding == pack.EncodingFlat {
-		enc = "flat"
-	}
-	d := Packed{OK: true, Pack: out, Encoding: enc, PassportID: rep.PassportID, StateVersion: rep.Version,
+	d := Packed{OK: true, Pack: out, Encoding: EncodingName(rep.Encoding), PassportID: rep.PassportID, StateVersion: rep.Version,
 		Entries: pack.BagEntries(rep.Built.Source), Asks: len(po.Asks()), LandingChecks: len(po.LandingChecks()),
 		Luggage: []string{}, Kind: po.Kind(), HomeVersion: rep.HomeVersion, AsksRecorded: append([]string{}, rep.Recorded...)}
 	for _, f := range files {
