@@ -295,6 +295,10 @@ func (l *Log) ChangePrincipal(project, typ, name string, key ssh.PublicKey, sign
 	}
 	_, held := p.Holds(key)
 	switch {
+	case typ == PrincipalAdded && held && p.Mismatch != "":
+		// Nothing to add: a principal asks for the file to be rewritten
+		// from the signed changes (the repair of a hand-edited file).
+		return l.WriteSigners(project)
 	case typ == PrincipalAdded && held:
 		return nil, fmt.Errorf("key %s is already a principal of project %s", sshsign.Fingerprint(key), project)
 	case typ == PrincipalRemoved && !held:

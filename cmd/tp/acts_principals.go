@@ -198,7 +198,11 @@ be removed: add another first.`,
 			if typ == acts.PrincipalRemoved {
 				past = "removed"
 			}
-			fmt.Fprintf(io.Out, "%s principal %s %s (signed with %s)\n", past, sanitize.Line(name), sshsign.Fingerprint(key), sshsign.Fingerprint(f.Signer.PublicKey()))
+			if _, held := before.Holds(key); held && typ == acts.PrincipalAdded {
+				fmt.Fprintf(io.Out, "%s rewritten from the signed principal changes\n", sanitize.Line(after.Path))
+			} else {
+				fmt.Fprintf(io.Out, "%s principal %s %s (signed with %s)\n", past, sanitize.Line(name), sshsign.Fingerprint(key), sshsign.Fingerprint(f.Signer.PublicKey()))
+			}
 			printPrincipals(io, rep)
 			return nil
 		},

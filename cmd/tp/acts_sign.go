@@ -93,7 +93,7 @@ func actsAuthorize(io *IO, g *globalOpts, l *acts.Log, project string, register 
 	}
 	if pr.Mismatch != "" {
 		return nil, nil, withHint(fmt.Errorf("project %s: the principals cannot be trusted: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Mismatch)),
-			"a principal repairs allowed_signers with tp acts principal add|remove (it is rewritten from the signed changes); tp acts verify --project "+sanitize.Line(project)+" shows the details")
+			"a principal repairs it: tp acts principal add --project "+sanitize.Line(project)+" THEIR_KEY.pub rewrites allowed_signers from the signed changes; tp acts verify --project "+sanitize.Line(project)+" shows the details")
 	}
 	f, err := actsFindSigner(io, g, func(k ssh.PublicKey) bool { _, ok := pr.Holds(k); return ok })
 	if err != nil {
