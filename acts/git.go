@@ -89,7 +89,7 @@ func (r *Repo) merge(ctx context.Context) error {
 	if err != nil || behind == 0 {
 		return err
 	}
-	if _, err := r.g.Run(ctx, "merge", "--no-edit", "--quiet", "@{upstream}"); err != nil {
+	if _, err := r.g.Run(ctx, append(r.identity(ctx), "merge", "--no-edit", "--quiet", "@{upstream}")...); err != nil {
 		out, _ := r.g.Read(ctx, "diff", "--name-only", "--diff-filter=U")
 		files := strings.Fields(string(out))
 		if _, aerr := r.g.Run(ctx, "merge", "--abort"); aerr != nil && len(files) > 0 {
@@ -153,17 +153,21 @@ func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
 		b.WriteString(describePath(n))
 		b.WriteByte('\n')
 	}
-	args := []string{"commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", b.String()}
-	if who, _ := r.g.Read(ctx, "config", "user.email"); strings.TrimSpace(string(who)) == "" {
-		// git refuses to commit without an identity; records say who
-		// wrote them, so the commit's author matters less than the record.
-		args = append([]string{"-c", "user.name=tp", "-c", "user.email=tp@localhost"}, args...)
-	}
-	args = append(args, "--", ".")
+	args := append(r.identity(ctx), "commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", b.String(), "--", ".")
 	if _, err := r.g.Run(ctx, args...); err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
 	return true, nil
+}
+
+// identity is what git needs to make a commit (or a merge commit) when the
+// user has configured none: git refuses without one, and the records say
+// who wrote them, so the commit's author matters less than the record's.
+func (r *Repo) identity(ctx context.Context) []string {
+	if who, _ := r.g.Read(ctx, "config", "user.email"); strings.TrimSpace(string(who)) != "" {
+		return nil
+	}
+	return []string{"-c", "user.name=tp", "-c", "user.email=tp@localhost"}
 }
 
 // Push pushes this clone's commits; on a rejected push (the upstream moved
