@@ -13,9 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/glamour"
-	"github.com/charmbracelet/glamour/ansi"
-	gstyles "github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -60,22 +57,33 @@ type Theme struct {
 	ProgressFull  string
 	ProgressEmpty string
 
-	glamour ansi.StyleConfig
+	// Markdown styles the passport's Markdown (ui/markdown).
+	Markdown Markdown
+}
+
+// Markdown is how ui/markdown draws each Markdown element. Themes without
+// colour set Marks, so headings, emphasis and code keep their Markdown marks
+// (#, *, `) instead of relying on attributes the terminal may not show.
+type Markdown struct {
+	H1, H2, H3 lipgloss.Style // H3 serves levels 3–6
+	Emph       lipgloss.Style // *emphasis*
+	Strong     lipgloss.Style // **strong**
+	Code       lipgloss.Style // `code` spans
+	CodeBlock  lipgloss.Style // fenced and indented code, monochrome
+	Link       lipgloss.Style // a link's text
+	URL        lipgloss.Style // a link's address, shown after its text
+	Quote      lipgloss.Style // the bar before quoted lines
+	Rule       lipgloss.Style // a thematic break
+	Bullet     lipgloss.Style // list markers
+	TableHead  lipgloss.Style // a table's header cells
+	TableRule  lipgloss.Style // the lines between a table's cells
+	Marks      bool           // show #, *, ** and ` around what they mark
 }
 
 // HelpStyles style the bubbles/help line.
 type HelpStyles struct {
 	ShortKey, ShortDesc, ShortSeparator, Ellipsis lipgloss.Style
 	FullKey, FullDesc, FullSeparator              lipgloss.Style
-}
-
-// Markdown returns a glamour renderer in this theme wrapping at width.
-// The caller must have sanitised the Markdown input (D11).
-func (t *Theme) Markdown(width int) (*glamour.TermRenderer, error) {
-	if width < 20 {
-		width = 20
-	}
-	return glamour.NewTermRenderer(glamour.WithStyles(t.glamour), glamour.WithWordWrap(width))
 }
 
 // Choose returns the theme for --theme name, honouring NO_COLOR (getenv may
@@ -128,7 +136,6 @@ func Check(name string) error {
 
 type palette struct {
 	fg, muted, accent, pass, fail, warn, sender, data, selBg, selFg, border, senderBorder lipgloss.TerminalColor
-	glamour                                                                               ansi.StyleConfig
 	progressFull, progressEmpty                                                           string
 }
 
@@ -145,7 +152,6 @@ var defaultPalette = palette{
 	selFg:        lipgloss.AdaptiveColor{Light: "232", Dark: "255"},
 	border:       lipgloss.AdaptiveColor{Light: "245", Dark: "240"},
 	senderBorder: lipgloss.AdaptiveColor{Light: "90", Dark: "176"},
-	glamour:      gstyles.DarkStyleConfig,
 	progressFull: "#5A56E0", progressEmpty: "#606060",
 }
 
@@ -162,15 +168,11 @@ var highContrastPalette = palette{
 	selFg:        lipgloss.AdaptiveColor{Light: "15", Dark: "0"},
 	border:       lipgloss.AdaptiveColor{Light: "0", Dark: "15"},
 	senderBorder: lipgloss.AdaptiveColor{Light: "5", Dark: "13"},
-	glamour:      gstyles.DarkStyleConfig,
 	progressFull: "#FFFFFF", progressEmpty: "#000000",
 }
 
 func build(name string, r *lipgloss.Renderer, p palette) *Theme {
 	s := func() lipgloss.Style { return r.NewStyle() }
-	if !r.HasDarkBackground() && name == Default {
-		p.glamour = gstyles.LightStyleConfig
-	}
 	t := &Theme{
 		Name:      name,
 		Title:     s().Bold(true).Foreground(p.accent),
@@ -199,7 +201,22 @@ func build(name string, r *lipgloss.Renderer, p palette) *Theme {
 		},
 		ProgressFull:  p.progressFull,
 		ProgressEmpty: p.progressEmpty,
-		glamour:       p.glamour,
+		Markdown: Markdown{
+			H1:        s().Bold(true).Reverse(true).Foreground(p.accent),
+			H2:        s().Bold(true).Foreground(p.accent),
+			H3:        s().Bold(true).Foreground(p.fg),
+			Emph:      s().Italic(true),
+			Strong:    s().Bold(true),
+			Code:      s().Foreground(p.data),
+			CodeBlock: s().Foreground(p.fg),
+			Link:      s().Foreground(p.accent),
+			URL:       s().Foreground(p.muted),
+			Quote:     s().Foreground(p.border),
+			Rule:      s().Foreground(p.border),
+			Bullet:    s().Foreground(p.accent),
+			TableHead: s().Bold(true),
+			TableRule: s().Foreground(p.border),
+		},
 	}
 	if name == HighContrast {
 		t.Muted = t.Muted.Faint(false)
@@ -238,6 +255,11 @@ func noColor(r *lipgloss.Renderer) *Theme {
 			ShortKey: plain, ShortDesc: plain, ShortSeparator: plain, Ellipsis: plain,
 			FullKey: plain, FullDesc: plain, FullSeparator: plain,
 		},
-		glamour: gstyles.NoTTYStyleConfig,
+		// No attributes at all in the Markdown: the marks carry the meaning.
+		Markdown: Markdown{
+			H1: plain, H2: plain, H3: plain, Emph: plain, Strong: plain, Code: plain,
+			CodeBlock: plain, Link: plain, URL: plain, Quote: plain, Rule: plain,
+			Bullet: plain, TableHead: plain, TableRule: plain, Marks: true,
+		},
 	}
 }

@@ -2,6 +2,7 @@ package themes
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -68,15 +69,27 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
-func TestMarkdownRenderer(t *testing.T) {
+// The Markdown styles: colour themes style, the no-colour theme writes no
+// escape at all and shows the Markdown marks instead.
+func TestMarkdownStyles(t *testing.T) {
 	for _, name := range Names() {
 		th, _ := New(name, colorRenderer())
-		r, err := th.Markdown(40)
-		if err != nil {
-			t.Fatal(err)
+		m := th.Markdown
+		all := []lipgloss.Style{m.H1, m.H2, m.H3, m.Emph, m.Strong, m.Code, m.CodeBlock, m.Link, m.URL, m.Quote, m.Rule, m.Bullet, m.TableHead, m.TableRule}
+		escapes := 0
+		for _, st := range all {
+			if strings.Contains(st.Render("x"), "\x1b") {
+				escapes++
+			}
 		}
-		if _, err := r.Render("# hi\n\ntext"); err != nil {
-			t.Fatal(err)
+		if name == NoColor {
+			if escapes != 0 || !m.Marks {
+				t.Errorf("%s: %d Markdown styles write escapes (marks %v)", name, escapes, m.Marks)
+			}
+			continue
+		}
+		if escapes == 0 || m.Marks {
+			t.Errorf("%s: the Markdown is not styled (marks %v)", name, m.Marks)
 		}
 	}
 }

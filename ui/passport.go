@@ -72,11 +72,7 @@ func (s *PassportScreen) SetSize(w, h int) {
 func (s *PassportScreen) render() {
 	s.width = s.w
 	md := components.PassportMarkdown(s.view.Text)
-	out, err := components.RenderMarkdown(s.c.Theme, md, s.w-2)
-	if err != nil {
-		out = components.Text(md)
-	}
-	s.vp.SetContent(out)
+	s.vp.SetContent(components.RenderMarkdown(s.c.Theme, md, s.w-2))
 }
 
 // Init reads the passport.

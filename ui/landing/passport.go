@@ -47,11 +47,7 @@ func (m *passport) render() {
 		return
 	}
 	md := c.PassportMarkdown(m.s.Plan.Passport)
-	out, err := c.RenderMarkdown(m.s.theme(), md, m.w-2)
-	if err != nil {
-		out = md
-	}
-	m.vp.SetContent(out)
+	m.vp.SetContent(c.RenderMarkdown(m.s.theme(), md, m.w-2))
 }
 
 func (m *passport) Modal() bool     { return false }

@@ -1,0 +1,253 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// A GitHub-style table is a paragraph to CommonMark; it is recognised here,
+// from the paragraph's lines, rather than by goldmark's table extension,
+// whose package compiles its regular expressions when tp starts.
+
+type align int
+
+const (
+	alignLeft align = iota
+	alignRight
+	alignCenter
+)
+
+type table struct {
+	aligns []align
+	rows   [][][]word // rows[0] is the header
+}
+
+// table returns the table a paragraph is, or nil: a header row, a
+// delimiter row (---, :--, --:, :-:) of as many cells, then body rows.
+func (r *renderer) table(p *ast.Paragraph) *table {
+	lines := p.Lines()
+	if lines.Len() < 2 {
+		return nil
+	}
+	raw := make([]string, lines.Len())
+	for i := range raw {
+		raw[i] = strings.TrimSpace(string(segValue(lines, i, r.src)))
+	}
+	if !strings.Contains(raw[0], "|") {
+		return nil
+	}
+	head, delim := splitRow(raw[0]), splitRow(raw[1])
+	if len(head) != len(delim) {
+		return nil
+	}
+	t := &table{}
+	for _, d := range delim {
+		a, ok := delimiter(d)
+		if !ok {
+			return nil
+		}
+		t.aligns = append(t.aligns, a)
+	}
+	for i, l := range raw {
+		if i == 1 {
+			continue
+		}
+		var f flags
+		if i == 0 {
+			f = fTableHead
+		}
+		var row [][]word
+		for _, c := range splitRow(l) {
+			row = append(row, r.cell(c, f))
+		}
+		// GitHub drops the cells past the header's; text from a pack is
+		// never hidden, so the table grows a column instead.
+		for len(t.aligns) < len(row) {
+			t.aligns = append(t.aligns, alignLeft)
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// delimiter reads one cell of the delimiter row.
+func delimiter(s string) (align, bool) {
+	left, right := strings.HasPrefix(s, ":"), strings.HasSuffix(s, ":")
+	s = strings.TrimSuffix(strings.TrimPrefix(s, ":"), ":")
+	if s == "" || strings.Trim(s, "-") != "" {
+		return 0, false
+	}
+	switch {
+	case left && right:
+		return alignCenter, true
+	case right:
+		return alignRight, true
+	}
+	return alignLeft, true
+}
+
+// splitRow cuts a row at the pipes that are not escaped and not inside a
+// code span; the outer pipes are optional.
+func splitRow(l string) []string {
+	var cells []string
+	start, ticks := 0, 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '\\':
+			i++
+		case '`':
+			ticks ^= 1
+		case '|':
+			if ticks == 0 {
+				cells = append(cells, strings.TrimSpace(l[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	cells = append(cells, strings.TrimSpace(l[min(start, len(l)):]))
+	if strings.HasPrefix(l, "|") {
+		cells = cells[1:]
+	}
+	if len(cells) > 1 && strings.HasSuffix(l, "|") && !strings.HasSuffix(l, `\|`) && cells[len(cells)-1] == "" {
+		cells = cells[:len(cells)-1]
+	}
+	return cells
+}
+
+// cell parses a cell's text as inline Markdown. A cell cannot hold a
+// block, so when the text would start one (#, >, -, a list number…) its
+// first mark is escaped; failing that, the cell is its plain text.
+func (r *renderer) cell(s string, f flags) []word {
+	s = strings.ReplaceAll(s, `\|`, "|")
+	if s == "" {
+		return nil
+	}
+	saved := r.src
+	defer func() { r.src = saved }()
+	for _, src := range []string{s, escapeBlockStart(s)} {
+		r.src = []byte(src)
+		doc := newParser().Parse(text.NewReader(r.src))
+		if doc.ChildCount() == 1 && doc.FirstChild().Kind() == ast.KindParagraph {
+			return r.inline(doc.FirstChild(), f)
+		}
+	}
+	c := &collector{}
+	c.add(sanitize.Text(s), f)
+	c.space()
+	return c.words
+}
+
+// escapeBlockStart escapes the mark that makes s a block other than a
+// paragraph: its first punctuation character, or the dot of a list number.
+func escapeBlockStart(s string) string {
+	if isPunct(s[0]) {
+		return `\` + s
+	}
+	i := strings.IndexFunc(s, func(c rune) bool { return c < '0' || c > '9' })
+	if i > 0 && (s[i] == '.' || s[i] == ')') {
+		return s[:i] + `\` + s[i:]
+	}
+	return s
+}
+
+func isPunct(c byte) bool {
+	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+// draw lays the table out as a grid when it fits the width, and otherwise
+// as one wrapped line per row, cells divided by │, so nothing is cut off.
+func (t *table) draw(r *renderer, width int) []string {
+	cols := len(t.aligns)
+	widths := make([]int, cols)
+	cells := make([][]string, len(t.rows))
+	for i, row := range t.rows {
+		cells[i] = make([]string, cols)
+		for j := range cols {
+			if j < len(row) {
+				line := r.line(row[j])
+				cells[i][j] = line
+				widths[j] = max(widths[j], lineWidth(row[j]))
+			}
+		}
+	}
+	total := 3 * (cols - 1)
+	for _, w := range widths {
+		total += w
+	}
+	sep := r.paint(fTableRule, " │ ")
+	if total > width {
+		var out []string
+		for _, row := range t.rows {
+			var words []word
+			for j, c := range row {
+				if j > 0 {
+					words = append(words, word{{text: "│", f: fTableRule}})
+				}
+				words = append(words, c...)
+			}
+			for k, l := range r.wrap(words, max(width-2, MinWidth/2)) {
+				if k > 0 {
+					l = "  " + l
+				}
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	var out []string
+	for i, row := range t.rows {
+		parts := make([]string, cols)
+		for j := range cols {
+			w := 0
+			if j < len(row) {
+				w = lineWidth(row[j])
+			}
+			gap := widths[j] - w
+			switch t.aligns[j] {
+			case alignRight:
+				parts[j] = strings.Repeat(" ", gap) + cells[i][j]
+			case alignCenter:
+				parts[j] = strings.Repeat(" ", gap/2) + cells[i][j] + strings.Repeat(" ", gap-gap/2)
+			default:
+				parts[j] = cells[i][j] + strings.Repeat(" ", gap)
+			}
+		}
+		out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+		if i == 0 {
+			rule := make([]string, cols)
+			for j, w := range widths {
+				rule[j] = strings.Repeat("─", w)
+			}
+			out = append(out, r.paint(fTableRule, strings.Join(rule, "─┼─")))
+		}
+	}
+	return out
+}
+
+// line draws words on one line, however long.
+func (r *renderer) line(words []word) string {
+	var fr []frag
+	for _, w := range words {
+		if isBreak(w) {
+			continue
+		}
+		if len(fr) > 0 {
+			fr = append(fr, frag{" ", spaceFlags(fr[len(fr)-1].f, w[0].f)})
+		}
+		fr = append(fr, w...)
+	}
+	return r.draw(fr)
+}
+
+func lineWidth(words []word) int {
+	n := -1
+	for _, w := range words {
+		if !isBreak(w) {
+			n += 1 + wordWidth(w)
+		}
+	}
+	return max(n, 0)
+}
