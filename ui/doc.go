@@ -9,7 +9,7 @@
 // behind the small interfaces in ui/common (deps.go); the screens only ask
 // the person and show the answer. Every piece of untrusted text is passed
 // through internal/sanitize before it reaches the terminal (D11), including
-// the Markdown fed to glamour. A landing check's `how` runs only through
+// the Markdown ui/markdown draws. A landing check's `how` runs only through
 // internal/howrun, only after the confirmation dialog in
 // ui/landing/howdialog.go (D12).
 //

@@ -15,7 +15,7 @@ var uiLibs = []string{
 	"github.com/charmbracelet/bubbletea",
 	"github.com/charmbracelet/lipgloss",
 	"github.com/charmbracelet/bubbles",
-	"github.com/charmbracelet/glamour",
+	"github.com/yuin/goldmark",
 }
 
 // forbidden lists, per package prefix, the import prefixes it must not reach

@@ -2,7 +2,7 @@
 // (D11).
 //
 // Every byte of a pack, a record or a state document is data. Before any
-// rendering — the TUI, --plain output, glamour, an error message — text from
+// rendering — the TUI, --plain output, Markdown, an error message — text from
 // those sources goes through Text or Line: ESC and the other C0 and C1
 // controls, DEL, and the bidirectional overrides and isolates are shown
 // visibly (\x1b, ⟨U+202E⟩) instead of reaching the terminal, so a pack cannot
