@@ -74,9 +74,16 @@ type facts struct {
 // not satisfy, with the reason.
 func Conformance(path string, opts pack.Options) (*Report, error) {
 	f := &facts{scanners: map[string]*scan.LuggageScanner{}}
+	var prev *scan.LuggageScanner
 	in, err := pack.Inspect(path, opts, func(name string) io.Writer {
+		// Entries stream one after another: finishing the previous scan
+		// frees its buffer, so memory does not grow with the file count.
+		if prev != nil {
+			prev.Findings()
+		}
 		sc := scan.NewLuggageScanner(name)
 		f.scanners[name] = sc
+		prev = sc
 		return sc
 	})
 	if err != nil {

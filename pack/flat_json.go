@@ -422,6 +422,7 @@ type b64Decoder struct {
 	stopped  bool
 	pads     int  // "=" seen
 	nonCanon bool // a character outside the canonical form
+	outBuf   []byte
 	err      error
 }
 
@@ -451,7 +452,11 @@ func (d *b64Decoder) Read(p []byte) (int, error) {
 			return 0, d.err
 		}
 		n, err := d.src.Read(d.in)
+		// out is empty here: decode into its backing array again, so a
+		// long attachment reuses one buffer instead of one per read.
+		d.out = d.outBuf[:0]
 		d.feed(d.in[:n])
+		d.outBuf = d.out[:0]
 		if n == len(d.in) && len(d.in) < 128<<10 {
 			d.in = make([]byte, 4*len(d.in)) // a big attachment: read in bigger pieces
 		}

@@ -122,16 +122,24 @@ func (b *base64Stream) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// emitChunk is how much emit encodes at a time (a multiple of 3, so only
+// the very last piece can be padded): one fixed buffer, whatever the write.
+const emitChunk = 48 << 10
+
 func (b *base64Stream) emit(p []byte) {
 	if len(p) == 0 {
 		return
 	}
-	need := base64.StdEncoding.EncodedLen(len(p))
-	if cap(b.out) < need {
-		b.out = make([]byte, need)
+	if b.out == nil {
+		b.out = make([]byte, base64.StdEncoding.EncodedLen(emitChunk))
 	}
-	base64.StdEncoding.Encode(b.out[:need], p)
-	b.w.Write(b.out[:need])
+	for len(p) > 0 {
+		k := min(len(p), emitChunk)
+		n := base64.StdEncoding.EncodedLen(k)
+		base64.StdEncoding.Encode(b.out[:n], p[:k])
+		b.w.Write(b.out[:n])
+		p = p[k:]
+	}
 }
 
 func (b *base64Stream) close() { b.emit(b.carry); b.carry = nil }

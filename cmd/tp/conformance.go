@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -31,6 +32,12 @@ Exit codes:
   tp conformance handoff.taskpack.json --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Judging streams every byte in bounded buffers; a soft limit
+			// keeps the garbage of a pack of thousands of files from
+			// piling up before the collector runs (issue 11: under 64 MiB
+			// whatever the count). Soft: a pack that needs more still
+			// gets it, collected more often.
+			debug.SetMemoryLimit(judgeMemoryLimit)
 			r, err := judge.Conformance(args[0], pack.Options{})
 			if err != nil {
 				return err
@@ -51,6 +58,9 @@ Exit codes:
 		},
 	}
 }
+
+// judgeMemoryLimit is tp conformance's soft memory limit (runtime/debug).
+const judgeMemoryLimit = 40 << 20
 
 // renderReport prints a report as stable plain text; the file name and the
 // reasons quote the pack, so they go through sanitize (D11).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 const luggagePrefix = "data/files/"
@@ -31,6 +32,9 @@ const luggageChunk = 256 << 10
 
 // bufSize is the most a scanner ever holds.
 var bufSize = keepBack + maxWindow + luggageChunk
+
+// fullBufs recycles full-size scanner buffers between files.
+var fullBufs = sync.Pool{New: func() any { b := make([]byte, 0, bufSize); return &b }}
 
 // keepBack is how much of what was already judged stays in the buffer: the
 // excerpt's context and the byte before a candidate.
@@ -63,7 +67,12 @@ func (s *LuggageScanner) Write(p []byte) (int, error) {
 			if c > bufSize {
 				c = bufSize
 			}
-			nb := make([]byte, len(s.buf), c)
+			var nb []byte
+			if c == bufSize {
+				nb = (*fullBufs.Get().(*[]byte))[:len(s.buf)]
+			} else {
+				nb = make([]byte, len(s.buf), c)
+			}
 			copy(nb, s.buf)
 			s.buf = nb
 		}
@@ -109,6 +118,14 @@ func (s *LuggageScanner) Findings() []Finding {
 	if !s.done {
 		s.process(true)
 		s.done = true
+		// The scan is over: a judge holding many scanners holds no
+		// buffers, and the next scanner reuses this one.
+		if cap(s.buf) == bufSize {
+			b := s.buf[:0]
+			fullBufs.Put(&b)
+		}
+		s.buf = nil
+		s.en.cands = nil
 	}
 	return s.en.found
 }
