@@ -2,6 +2,8 @@ package acts
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,7 +55,14 @@ type PrincipalChange struct {
 	Seq       int    `json:"seq"`
 	Principal string `json:"principal"`
 	PublicKey string `json:"public_key"` // authorized_keys form: "ssh-ed25519 AAAA…"
-	Sig       string `json:"sig,omitempty"`
+	// Adopts, on the first change only, lists the unsigned principal-side
+	// records the registrar had already applied (acknowledged) when the
+	// project got its principal ("<id> <sha256 of the file>"): they are in
+	// the document already, from before there was anyone to sign them, and
+	// stay trusted exactly as they are. Unsigned records not yet applied
+	// are not adopted: from now on they are reported, never applied.
+	Adopts []string `json:"adopts,omitempty"`
+	Sig    string   `json:"sig,omitempty"`
 }
 
 // Principal is one principal of a project: a name and a key.
@@ -82,6 +91,14 @@ type Principals struct {
 	// Mismatch, when set, is why the file and the changes disagree; the
 	// log then applies no principal-side record (fail closed).
 	Mismatch string
+	// Adopted are the unsigned records the first change adopted, by id.
+	Adopted map[string]Adoption
+}
+
+// Adoption is an unsigned record the first principal vouched for.
+type Adoption struct {
+	Digest string // SHA-256 of the record file, hex
+	By     SignedBy
 }
 
 // Has reports whether the project has a principal at all: a project
@@ -221,6 +238,16 @@ func (p *Principals) walk(changes []PrincipalChange) {
 			p.Problems = append(p.Problems, fmt.Sprintf("principal change %s (%s %s): %v; ignored", c.ID, c.Type, c.Principal, err))
 			continue
 		}
+		if len(p.Chain) == 0 && c.Type == PrincipalAdded {
+			for _, a := range c.Adopts {
+				if id, digest, ok := strings.Cut(a, " "); ok {
+					if p.Adopted == nil {
+						p.Adopted = map[string]Adoption{}
+					}
+					p.Adopted[id] = Adoption{Digest: digest, By: SignedBy{Principal: c.Principal, Fingerprint: sshsign.Fingerprint(key), Adopted: true}}
+				}
+			}
+		}
 		_, held := p.Holds(key)
 		switch {
 		case c.Type == PrincipalAdded && !held:
@@ -314,6 +341,11 @@ func (l *Log) ChangePrincipal(project, typ, name string, key ssh.PublicKey, sign
 		Principal: name, PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(key)))}
 	ts := strings.NewReplacer("-", "", ":", "", "T", "", "Z", "").Replace(now)
 	c.ID = "p:" + ts + "-" + nonce
+	if first {
+		if c.Adopts, err = l.unsignedPrincipalSide(project); err != nil {
+			return nil, err
+		}
+	}
 	msg, err := ojson.MarshalCanonical(c)
 	if err != nil {
 		return nil, err
@@ -352,4 +384,44 @@ func (l *Log) WriteSigners(project string) (*Principals, error) {
 		return nil, fmt.Errorf("principals: writing %s: %w", p.Path, err)
 	}
 	return l.LoadPrincipals(project)
+}
+
+// unsignedPrincipalSide lists the project's principal-side records that
+// carry no signature and that the registrar has applied, as "<id> <sha256
+// of the file>", for the first principal to adopt.
+func (l *Log) unsignedPrincipalSide(project string) ([]string, error) {
+	acked, _, err := l.loadAcked(project)
+	if err != nil {
+		return nil, err
+	}
+	dir := l.RecordsDir(project)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("record log: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") || durable.IsTemp(e.Name()) {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(raw) > maxRecordFile {
+			continue
+		}
+		r, err := DecodeRecord(raw)
+		if err != nil || r.Project != project || EncodeName(r.ID)+".json" != e.Name() || !PrincipalSide(r) || r.Sig != "" || !acked[r.ID] {
+			continue
+		}
+		out = append(out, r.ID+" "+fileDigest(raw))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func fileDigest(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
 }

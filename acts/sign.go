@@ -25,6 +25,9 @@ const SigNamespace = "tp-acts"
 type SignedBy struct {
 	Principal   string `json:"principal"`   // the name allowed_signers gives the key
 	Fingerprint string `json:"fingerprint"` // SHA256:…
+	// Adopted: the record is unsigned, from before the project had a
+	// principal, and the first principal adopted it as it is.
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 // PrincipalSide reports whether a record speaks for the principal and so

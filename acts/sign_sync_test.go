@@ -178,3 +178,43 @@ func TestSyncPinnedPrincipal(t *testing.T) {
 		t.Fatalf("no pin: %+v %v", rep, err)
 	}
 }
+
+// A project used unsigned before it got its principal: the settlements the
+// registrar had already applied are adopted by the first principal (the
+// document already reflects them) and stay trusted byte for byte; one not
+// yet applied is not adopted; an adopted file changed later is rejected.
+func TestFirstPrincipalAdoptsAppliedUnsigned(t *testing.T) {
+	l, _, req := syncFixture(t)
+	if _, err := Sync(context.Background(), l, req); err != nil { // applies and acknowledges the unsigned settlement
+		t.Fatal(err)
+	}
+	ld, _ := l.Load("garden")
+	var applied Record
+	for _, r := range ld.Records {
+		if r.Type == TypeSettled {
+			applied = r
+		}
+	}
+	alice := testSigner(t)
+	p, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
+	if err != nil || len(p.Changes) != 1 || len(p.Changes[0].Adopts) != 1 || !strings.HasPrefix(p.Changes[0].Adopts[0], applied.ID+" ") {
+		t.Fatalf("%v %+v", err, p.Changes)
+	}
+	ld, _ = l.Load("garden")
+	if len(ld.Rejected) != 0 || logStateIn(t, l, "garden").Status != StatusSettled {
+		t.Fatalf("adopted settlement not trusted: %v", ld.Rejected)
+	}
+	for _, r := range ld.Records {
+		if r.ID == applied.ID && (r.SignedBy == nil || !r.SignedBy.Adopted || r.SignedBy.Principal != "alice") {
+			t.Fatalf("signed by %+v", r.SignedBy)
+		}
+	}
+	// The adopted file changed afterwards: rejected.
+	path := l.RecordPath("garden", applied.ID)
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(b), `"done"`, `"dropped"`, 1)), 0o644)
+	ld, _ = l.Load("garden")
+	if len(ld.Rejected) != 1 || !strings.Contains(ld.Rejected[0].Why, "unsigned") {
+		t.Fatalf("changed adopted record: %+v", ld.Rejected)
+	}
+}

@@ -72,6 +72,9 @@ func actsSignerText(st *acts.ActState) string {
 		return ""
 	}
 	if by := st.Settlements[n-1].SignedBy; by != nil {
+		if by.Adopted {
+			return "unsigned, applied before the project had a principal; adopted by " + sanitize.Line(by.Principal) + " " + by.Fingerprint
+		}
 		return "signed by " + sanitize.Line(by.Principal) + " " + by.Fingerprint
 	}
 	return "unsigned (the project has no principal)"

@@ -150,6 +150,8 @@ func printActsShow(io *IO, st *acts.ActState, o actsShowJSON) {
 			s += " for " + r.Decider
 		}
 		switch {
+		case r.SignedBy != nil && r.SignedBy.Adopted:
+			s += ", unsigned (applied before the project had a principal), adopted by " + r.SignedBy.Principal + " " + r.SignedBy.Fingerprint
 		case r.SignedBy != nil:
 			s += ", signed by " + r.SignedBy.Principal + " " + r.SignedBy.Fingerprint
 		case r.Signed:

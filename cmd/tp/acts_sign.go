@@ -65,11 +65,18 @@ type actsTOFU struct {
 	Fingerprint string `json:"fingerprint"`
 	KeyFrom     string `json:"key_from"`
 	File        string `json:"allowed_signers"`
+	// Adopted counts the unsigned settlements the registrar had already
+	// applied, which the registration adopts as they are (D19).
+	Adopted int `json:"adopted_unsigned_records"`
 }
 
 func (t *actsTOFU) String() string {
+	adopted := ""
+	if t.Adopted > 0 {
+		adopted = fmt.Sprintf(" The %d unsigned principal-side record(s) the registrar had already applied are adopted as they are; unsigned ones not yet applied will be reported, never applied.", t.Adopted)
+	}
 	return fmt.Sprintf("trust on first use: project %s had no principal; your key %s (%s, from %s) is now its principal, written to %s. From now on only records signed by a principal are applied; tp acts principal list --project %s shows them.",
-		sanitize.Line(t.Project), t.Fingerprint, sanitize.Line(t.Principal), sanitize.Line(t.KeyFrom), sanitize.Line(t.File), sanitize.Line(t.Project))
+		sanitize.Line(t.Project), t.Fingerprint, sanitize.Line(t.Principal), sanitize.Line(t.KeyFrom), sanitize.Line(t.File), sanitize.Line(t.Project)) + adopted
 }
 
 // actsPrincipalName is the name a key gets in allowed_signers: the actor
@@ -115,8 +122,12 @@ func actsAuthorize(io *IO, g *globalOpts, l *acts.Log, project string, register 
 	t := &actsTOFU{Project: project, Principal: actsPrincipalName(io), Fingerprint: sshsign.Fingerprint(pub), KeyFrom: f.From, File: l.SignersPath(project)}
 	if register {
 		s := actsPrincipalSender(io)
-		if _, err := l.ChangePrincipal(project, acts.PrincipalAdded, t.Principal, pub, f.Signer, s.By, s.Now, actsNonce()); err != nil {
+		after, err := l.ChangePrincipal(project, acts.PrincipalAdded, t.Principal, pub, f.Signer, s.By, s.Now, actsNonce())
+		if err != nil {
 			return nil, nil, err
+		}
+		if len(after.Changes) > 0 {
+			t.Adopted = len(after.Changes[0].Adopts)
 		}
 	}
 	return f.Signer, t, nil

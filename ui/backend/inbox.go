@@ -112,6 +112,9 @@ func actOf(st *acts.ActState) common.Act {
 	if n := len(st.Settlements); n > 0 {
 		if by := st.Settlements[n-1].SignedBy; by != nil {
 			a.SignedBy = by.Principal + " " + by.Fingerprint
+			if by.Adopted {
+				a.SignedBy += " (adopted: unsigned, from before the project had a principal)"
+			}
 		}
 	}
 	return a
