@@ -117,6 +117,23 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
+// The same sample in the default theme, as a dark terminal with 256
+// colours shows it: the styling itself is pinned.
+func TestRenderColourGolden(t *testing.T) {
+	md, err := os.ReadFile("testdata/passport.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	r.SetHasDarkBackground(true)
+	th, err := themes.New(themes.Default, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, []byte(Render(&th.Markdown, string(md), 80)+"\n"))
+}
+
 // In colour the same sample is styled, fits the width, and the text is the
 // same as without colour but for the marks.
 func TestRenderColourFits(t *testing.T) {
