@@ -120,13 +120,13 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	// One landing of a pack at a time in a store, and the already-landed
 	// check made again under the lock: two processes landing the same file
 	// at once would otherwise both find it new.
-	unlock, err := st.Lock("landing-" + lockName(plan.ObjectSHA256, plan.SHA256))
+	unlock, err := st.Lock("landing-" + lockName(plan.ContentSHA256, plan.SHA256))
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	if !d.Again {
-		if landed, _ := findLanded(st, plan.SHA256, plan.ObjectSHA256); landed != "" {
+		if landed, _ := findLanded(st, plan.id()); landed != "" {
 			return nil, &pack.Error{File: plan.File, Rule: RuleAlreadyLanded,
 				Detail: "this file was already landed as " + landed + " (--again lands it once more as a new passport)"}
 		}
@@ -363,6 +363,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	lf.Set("file", ojson.NewString(file))
 	lf.Set("sha256", ojson.NewString(plan.SHA256))
 	lf.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
+	lf.Set("content_sha256", ojson.NewString(plan.ContentSHA256))
 	lf.Set("kind", ojson.NewString(plan.Kind))
 	lf.Set("landed_at", ojson.NewString(at))
 	origin := ojson.NewObject()

@@ -132,10 +132,12 @@ func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, 
 	pl.FilesDir = dir
 	pl.placeLuggage(dir)
 	if _, err := os.Lstat(dir); err == nil && len(pl.luggage) > 0 && !pl.Merge.AlreadyMerged {
-		// The same receipt in the other encoding (another digest) brought
-		// this luggage already: it is not written twice.
-		pl.Merge.LuggageThere = true
-		pl.Merge.Changes -= len(pl.luggage)
+		// Another receipt from the same sender version (other luggage:
+		// the same content would be merged already) has this folder: this
+		// one gets its own, named by its content, and nothing is lost.
+		dir = filepath.Join(st.FilesDir(target), receiptFolder(pl)+"-"+pl.ContentSHA256[:12])
+		pl.FilesDir = dir
+		pl.placeLuggage(dir)
 	}
 	pl.NextSteps = []Step{} // a receipt never touches next_steps (§4.4.1.2)
 	return pl, nil
@@ -195,7 +197,7 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 		FactsAdded:     []PlanFact{},
 	}
 	for _, r := range stored.V.Get("receipts_merged").Items() {
-		if sameDigest(r, pl.SHA256, pl.ObjectSHA256) {
+		if sameDigest(r, pl.id()) {
 			mp.AlreadyMerged = true
 			return mp
 		}
@@ -356,6 +358,7 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 	rec := ojson.NewObject()
 	rec.Set("sha256", ojson.NewString(plan.SHA256))
 	rec.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
+	rec.Set("content_sha256", ojson.NewString(plan.ContentSHA256))
 	rec.Set("merged_at", ojson.NewString(store.Timestamp(now)))
 	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
 	list := merged.Get("receipts_merged")

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"sort"
 	"strings"
 	"time"
 
@@ -53,6 +54,11 @@ type Plan struct {
 	// (D1): the same in both encodings (C9), so the same pack converted is
 	// recognised too.
 	ObjectSHA256 string `json:"object_sha256"`
+	// ContentSHA256 is what the pack is: its object (as ObjectSHA256) and
+	// every luggage file's name and digest. The same in both encodings; two
+	// receipts packed from one passport version with different luggage, or
+	// a handoff re-sent with corrected luggage, differ here (issue 11).
+	ContentSHA256 string `json:"content_sha256"`
 
 	// ID is the new local passport id a handoff lands as (§3.1); empty for
 	// a receipt, which lands into Merge.Target.
@@ -218,7 +224,7 @@ func PlanLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env) (*
 	pl.ID = id
 	pl.FilesDir = st.FilesDir(id)
 	pl.placeLuggage(pl.FilesDir)
-	landed, warn := findLanded(st, pl.SHA256, pl.ObjectSHA256)
+	landed, warn := findLanded(st, pl.id())
 	pl.AlreadyLandedAs = landed
 	pl.Warnings = append(pl.Warnings, warn...)
 	pl.NextSteps = pl.steps(Decisions{})
@@ -250,7 +256,8 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 		Encoding:     p.Encoding,
 		Kind:         po.Kind(),
 		SHA256:       p.Digest,
-		ObjectSHA256: objectDigest(p.Raw),
+		ObjectSHA256:  objectDigest(p.Raw),
+		ContentSHA256: contentDigest(objectDigest(p.Raw), p.Luggage),
 		Title:        pp.Title(),
 		Goal:         pp.Goal(),
 		Note:         po.Note(),
@@ -475,16 +482,55 @@ func objectDigest(raw []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// packID is how a pack is recognised in the store: the file's digest, and
+// its content's (the other encoding of the same pack).
+type packID struct {
+	file, object, content string
+	luggage               bool // the pack carries luggage
+}
+
+func (pl *Plan) id() packID {
+	return packID{file: pl.SHA256, object: pl.ObjectSHA256, content: pl.ContentSHA256, luggage: len(pl.luggage) > 0}
+}
+
+// contentDigest is a pack's identity whatever its encoding: the digest of
+// its object's digest and of each luggage file's name and digest, by name.
+// The luggage folder name never decides it.
+func contentDigest(object string, luggage []pack.Luggage) string {
+	ls := append([]pack.Luggage(nil), luggage...)
+	sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
+	h := sha256.New()
+	fmt.Fprintf(h, "taskpack-content/1\nobject %s\n", object)
+	for _, l := range ls {
+		fmt.Fprintf(h, "%d:%s %s %d\n", len(l.Name), l.Name, l.SHA256, l.Size)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // sameDigest reports whether a landed_from or receipts_merged record names
-// this pack: by file digest, or by pack-object digest (the other encoding).
-func sameDigest(rec *ojson.Value, file, object string) bool {
-	return (file != "" && rec.Get("sha256").Text() == file) ||
-		(object != "" && rec.Get("object_sha256").Text() == object)
+// this pack: by file digest, or by content digest (the other encoding). A
+// record written before content digests were recorded names only the
+// object: it is this pack only when the pack carries no luggage, since
+// nothing says what luggage it came with.
+func sameDigest(rec *ojson.Value, id packID) bool {
+	if id.file != "" && rec.Get("sha256").Text() == id.file {
+		return true
+	}
+	if c, ok := rec.Get("content_sha256").Str(); ok && c != "" {
+		return id.content != "" && c == id.content
+	}
+	return !id.luggage && id.object != "" && rec.Get("object_sha256").Text() == id.object
+}
+
+// sameObjectOnly reports a record of a pack with this object but other
+// luggage: a new pack, which the plan names as such.
+func sameObjectOnly(rec *ojson.Value, id packID) bool {
+	return id.object != "" && rec.Get("object_sha256").Text() == id.object && !sameDigest(rec, id)
 }
 
 // findLanded finds the passport a pack with this digest was landed as.
-func findLanded(st *store.Store, digest, object string) (string, []string) {
-	if digest == "" && object == "" {
+func findLanded(st *store.Store, id packID) (string, []string) {
+	if id.file == "" && id.object == "" {
 		return "", nil
 	}
 	list, skipped, err := st.List()
@@ -495,10 +541,17 @@ func findLanded(st *store.Store, digest, object string) (string, []string) {
 	if len(skipped) > 0 {
 		warn = append(warn, fmt.Sprintf("the store has %d unreadable file(s), skipped while looking for an earlier landing", len(skipped)))
 	}
+	var similar []string
 	for _, e := range list {
-		if sameDigest(e.V.Get("landed_from"), digest, object) {
+		if sameDigest(e.V.Get("landed_from"), id) {
 			return e.ID, warn
 		}
+		if sameObjectOnly(e.V.Get("landed_from"), id) {
+			similar = append(similar, e.ID)
+		}
+	}
+	if len(similar) > 0 {
+		warn = append(warn, fmt.Sprintf("a pack with this same passport object was landed before as %s, with other luggage: this one is a new pack and lands as a new passport", strings.Join(similar, ", ")))
 	}
 	return "", warn
 }
