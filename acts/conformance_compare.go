@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/tp-dev/tp/internal/plural"
 )
 
 // Comparing what the registrar did with what a fixture case expects.
@@ -71,7 +73,7 @@ func diffDocuments(got, want string) string {
 // fields each expectation lists (never ts or by), in order.
 func diffRecords(what string, got []Record, want []json.RawMessage) string {
 	if len(got) != len(want) {
-		return fmt.Sprintf("%s: got %d records %s, want %d", what, len(got), recordIDs(got), len(want))
+		return fmt.Sprintf("%s: got %s %s, want %d", what, plural.N(len(got), "record"), recordIDs(got), len(want))
 	}
 	for i := range want {
 		var w map[string]any

@@ -71,7 +71,7 @@ func TestConformanceRunnerReportsFailures(t *testing.T) {
 		"extra.json: not a fixture file this runner knows; skipped",
 		"parse.json: wrong class: tasks:",
 		"keys.json: wrong: key:",
-		"run.json: wrong sent: sent: got 1 records [r:task-demo-c3d8af57d4], want 0",
+		"run.json: wrong sent: sent: got 1 record [r:task-demo-c3d8af57d4], want 0",
 		"1 passed, 3 failed",
 	}
 	if len(lines) != len(want) {

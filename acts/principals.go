@@ -15,6 +15,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sshsign"
 	"golang.org/x/crypto/ssh"
 )
@@ -272,7 +273,7 @@ func (p *Principals) compare() {
 		return
 	}
 	if !p.Exists {
-		p.Mismatch = fmt.Sprintf("%s is missing, but the signed changes in principals/ name %d principal(s)", p.Path, len(p.Chain))
+		p.Mismatch = fmt.Sprintf("%s is missing, but the signed changes in principals/ name %s", p.Path, plural.N(len(p.Chain), "principal"))
 		return
 	}
 	var extra []string
@@ -292,9 +293,9 @@ func (p *Principals) compare() {
 	}
 	switch {
 	case len(extra) > 0:
-		p.Mismatch = fmt.Sprintf("%s lists key(s) no signed principal change added: %s", p.Path, strings.Join(extra, ", "))
+		p.Mismatch = fmt.Sprintf("%s lists %s no signed principal change added: %s", p.Path, plural.Word(len(extra), "a key", "keys"), strings.Join(extra, ", "))
 	case len(missing) > 0:
-		p.Mismatch = fmt.Sprintf("%s lacks principal(s) the signed changes name: %s", p.Path, strings.Join(missing, ", "))
+		p.Mismatch = fmt.Sprintf("%s lacks %s the signed changes name: %s", p.Path, plural.Word(len(missing), "a principal", "principals"), strings.Join(missing, ", "))
 	case len(p.Chain) == 0:
 		p.Mismatch = fmt.Sprintf("%s names no principal, and no signed change added one", p.Path)
 	}

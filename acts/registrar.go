@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tp-dev/tp/internal/plural"
 )
 
 // RunInput is everything one registrar run over one project's document
@@ -465,7 +467,7 @@ func (r *registrar) reconcile(order []string) {
 		claims++
 	}
 	if claims > 0 && !r.d.HasSection {
-		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %d open act(s) are claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, claims)})
+		r.warn(Warning{Kind: WarnNoSection, Message: fmt.Sprintf("the document has no %q heading, so no line carries any key: %s claimed done; if the heading was renamed, restore it", r.d.Profile.Heading, plural.N(claims, "open act is", "open acts are"))})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -167,7 +168,7 @@ func render(head string, secs []section) string {
 		}
 		hidden := len(s.items) - s.limit
 		if s.newest && hidden > 0 {
-			fmt.Fprintf(&sb, "- … %d earlier item(s) not shown (of %d); read the passport for all of them\n", hidden, len(s.items))
+			fmt.Fprintf(&sb, "- … %s not shown (of %d); read the passport for all of them\n", plural.N(hidden, "earlier item"), len(s.items))
 		}
 		for i := from; i < to; i++ {
 			if s.number {
@@ -177,7 +178,7 @@ func render(head string, secs []section) string {
 			}
 		}
 		if !s.newest && hidden > 0 {
-			fmt.Fprintf(&sb, "- … %d more item(s) not shown (of %d); read the passport for all of them\n", hidden, len(s.items))
+			fmt.Fprintf(&sb, "- … %s not shown (of %d); read the passport for all of them\n", plural.N(hidden, "more item"), len(s.items))
 		}
 	}
 	return sb.String()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/model"
 )
@@ -74,8 +75,8 @@ func ParseDocument(data []byte, name string) (*Document, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown member(s) %s (a field document holds state, goal, facts, verified, decisions, next_steps, artifacts; a whole state object has spec %q)",
-			sanitize.Line(name), sanitize.Line(strings.Join(unknown, ", ")), model.SpecState)
+		return nil, fmt.Errorf("%s: unknown %s %s (a field document holds state, goal, facts, verified, decisions, next_steps, artifacts; a whole state object has spec %q)",
+			sanitize.Line(name), plural.Word(len(unknown), "member"), sanitize.Line(strings.Join(unknown, ", ")), model.SpecState)
 	}
 	d.ID = strings.TrimSpace(v.Get("id").Text())
 	if d.ID == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
@@ -20,7 +21,7 @@ func c0(f *facts) (bool, string) {
 	for _, rp := range repairs {
 		parts = append(parts, rp.Where+": "+rp.Rule)
 	}
-	return false, fmt.Sprintf("%d repair(s) needed: %s", len(repairs), strings.Join(parts, "; "))
+	return false, fmt.Sprintf("%s needed: %s", plural.N(len(repairs), "repair"), strings.Join(parts, "; "))
 }
 
 func c1(f *facts) (bool, string) {
@@ -31,9 +32,9 @@ func c1(f *facts) (bool, string) {
 	case len(in.Problems) > 0:
 		return false, joinErrs(in.Problems)
 	case in.Encoding == pack.EncodingBag:
-		return true, fmt.Sprintf("bagit.txt, manifest-sha256.txt and tagmanifest-sha256.txt agree with %d payload file(s)", in.Luggage+1)
+		return true, "bagit.txt, manifest-sha256.txt and tagmanifest-sha256.txt agree with " + plural.N(in.Luggage+1, "payload file")
 	default:
-		return true, fmt.Sprintf("flat form: %d attachment(s) match their declared sha256 and bytes", in.Luggage)
+		return true, "flat form: " + plural.N(in.Luggage, "attachment matches its", "attachments match their") + " declared sha256 and bytes"
 	}
 }
 
@@ -90,7 +91,7 @@ func c5(f *facts) (bool, string) {
 	if len(askless) > 0 {
 		return false, "no accept: " + strings.Join(askless, ", ")
 	}
-	return true, fmt.Sprintf("%d ask(s), each with accept", len(asks.Items()))
+	return true, plural.N(len(asks.Items()), "ask") + ", each with accept"
 }
 
 func c6(f *facts) (bool, string) {
@@ -109,7 +110,7 @@ func c6(f *facts) (bool, string) {
 	if len(liars) > 0 {
 		return false, "verified: true across a machine boundary: " + strings.Join(liars, "; ")
 	}
-	return true, fmt.Sprintf("%d fact(s); none machine-scoped or unscoped wears a ✓", len(facts))
+	return true, plural.N(len(facts), "fact") + "; none machine-scoped or unscoped wears a ✓"
 }
 
 // c7 uses the same table the writer refuses with (D5), over every string of
@@ -132,7 +133,7 @@ func c7(f *facts) (bool, string) {
 	case f.in.ReadErr != nil:
 		return false, "not judged: the luggage could not be read (see C1)"
 	default:
-		return true, fmt.Sprintf("pack object and %d luggage file(s) scanned", f.in.Luggage)
+		return true, "pack object and " + plural.N(f.in.Luggage, "luggage file") + " scanned"
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -303,7 +303,7 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 		}
 	}
 	if pl.Integrity.Unvouched > 0 {
-		pl.Integrity.How += "; " + strconv.Itoa(pl.Integrity.Unvouched) + " attachment(s) declared no sha256 and are vouched for by nobody"
+		pl.Integrity.How += "; " + plural.N(pl.Integrity.Unvouched, "attachment") + " declared no sha256 and " + plural.Word(pl.Integrity.Unvouched, "is", "are") + " vouched for by nobody"
 	}
 
 	by := "suggested by " + pl.Sender.By()
@@ -539,7 +539,7 @@ func findLanded(st *store.Store, id packID) (string, []string) {
 		warn = append(warn, "could not look for an earlier landing of this file: "+err.Error())
 	}
 	if len(skipped) > 0 {
-		warn = append(warn, fmt.Sprintf("the store has %d unreadable file(s), skipped while looking for an earlier landing", len(skipped)))
+		warn = append(warn, "the store has "+plural.N(len(skipped), "unreadable file")+", skipped while looking for an earlier landing")
 	}
 	var similar []string
 	for _, e := range list {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/plural"
 )
 
 const (
@@ -240,7 +241,7 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	opts := acts.WaitOptions{Timeout: timeout}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
-			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %d claims)", st.Key, st.Status, len(st.Claims)))
+			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))
 		}
 	}
 	st, settled, err := l.WaitSettled(ctx, in.Project, in.Key, opts)

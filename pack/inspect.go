@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 )
 
 // Inspection is what one strict read of a file found: the facts the judge
@@ -190,7 +191,7 @@ func tripBothWays(l *loaded) (bool, string) {
 	if l.enc != EncodingBag {
 		dir = "flat → bag → flat"
 	}
-	return true, fmt.Sprintf("%s: the pack object and %d luggage file(s) (largest %s) come back byte for byte", dir, len(l.luggage), humanBytes(biggest))
+	return true, fmt.Sprintf("%s: the pack object and %s (largest %s) come back byte for byte", dir, plural.N(len(l.luggage), "luggage file"), humanBytes(biggest))
 }
 
 func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }

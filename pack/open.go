@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/model"
 )
 
@@ -325,7 +326,7 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 	repairs = append(repairs, repairObject(obj)...)
 	if opts.Strict && len(repairs) > 0 {
 		r := repairs[0]
-		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%d repair(s) needed)", r.Detail, len(repairs))
+		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%s needed)", r.Detail, plural.N(len(repairs), "repair"))
 	}
 	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, l: l}
 	for _, e := range l.luggage {

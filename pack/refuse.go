@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack/scan"
 )
@@ -127,7 +128,7 @@ func (e *RefusalError) Error() string {
 		p := it.Entry + ": " + it.Detail + " (" + it.Rule + ")"
 		parts[i] = p
 	}
-	return oneLine(fmt.Sprintf("refusing to pack: %d problem(s): %s", len(e.Items), strings.Join(parts, "; ")))
+	return oneLine(fmt.Sprintf("refusing to pack: %s: %s", plural.N(len(e.Items), "problem"), strings.Join(parts, "; ")))
 }
 
 // Unwrap lets errors.As find each *Error.

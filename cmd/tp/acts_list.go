@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -194,7 +195,7 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 			fmt.Fprintf(io.Out, "  %s\n", signer)
 		}
 		if len(st.Stale) > 0 {
-			fmt.Fprintf(io.Out, "  %d stale record(s) set aside\n", len(st.Stale))
+			fmt.Fprintf(io.Out, "  %s set aside\n", plural.N(len(st.Stale), "stale record"))
 		}
 	}
 	return nil

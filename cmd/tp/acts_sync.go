@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -167,7 +168,7 @@ func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
 		fmt.Fprintf(io.Err, "tp: warning: %s: %s\n", doc, w.String())
 	}
 	if hidden > 0 {
-		fmt.Fprintf(io.Err, "tp: warning: %s: %d more malformed lines not shown; tp acts lint %s lists them all\n", doc, hidden, doc)
+		fmt.Fprintf(io.Err, "tp: warning: %s: %s not shown; tp acts lint %s lists them all\n", doc, plural.N(hidden, "more malformed line"), doc)
 	}
 	return nil
 }
@@ -225,7 +226,7 @@ reason a person can act on. Exits 1 when there is any.`,
 			}
 			if len(probs) > 0 {
 				if !g.json {
-					fmt.Fprintf(io.Out, "%d malformed line(s)\n", len(probs))
+					fmt.Fprintln(io.Out, plural.N(len(probs), "malformed line"))
 				}
 				return silentExit(exitError)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -136,9 +137,9 @@ func printVerifyProject(io *IO, p actsVerifyProjectJSON) {
 	if !p.Unauthenticated {
 		who = fmt.Sprintf("principals: %s", joinOr(p.Principals, "none trusted"))
 	}
-	fmt.Fprintf(io.Out, "%s: %s: %d records, %d signed by a principal, %d failed (%s)\n", p.Project, status, p.Records, p.Signed, len(p.Rejected), who)
+	fmt.Fprintf(io.Out, "%s: %s: %s, %d signed by a principal, %d failed (%s)\n", p.Project, status, plural.N(p.Records, "record"), p.Signed, len(p.Rejected), who)
 	if p.Unauthenticated && p.Unsigned > 0 {
-		fmt.Fprintf(io.Out, "  %d principal-side record(s) could not be checked (no principal)\n", p.Unsigned)
+		fmt.Fprintf(io.Out, "  %s could not be checked (no principal)\n", plural.N(p.Unsigned, "principal-side record"))
 	}
 	for _, r := range p.Rejected {
 		fmt.Fprintf(io.Out, "  %s\n", r)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -115,7 +116,7 @@ func renderAsks(w io.Writer, id string, asks []model.Ask) {
 			open++
 		}
 	}
-	fmt.Fprintf(w, "%s · %d asks, %d open\n", sanitize.Line(id), len(asks), open)
+	fmt.Fprintf(w, "%s · %s, %d open\n", sanitize.Line(id), plural.N(len(asks), "ask"), open)
 	for _, a := range asks {
 		status := store.AskStatus(a)
 		head := status

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -115,7 +116,7 @@ func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from stri
 			pending++
 		}
 	}
-	fmt.Fprintf(w, "%s · %d landing checks, %d pending\n", sanitize.Line(id), len(checks), pending)
+	fmt.Fprintf(w, "%s · %s, %d pending\n", sanitize.Line(id), plural.N(len(checks), "landing check"), pending)
 	for _, c := range checks {
 		head := store.CheckStatus(c)
 		if c.Required() {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/home"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -70,14 +70,6 @@ func runHomeSummary(io *IO, g *globalOpts) error {
 	return nil
 }
 
-// plural is "1 ask", "2 asks".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // renderHome prints the summary as stable text: one block per source, a
 // row per passport, project and pack, and what to type next.
 func renderHome(w io.Writer, s *home.Summary) {
@@ -86,16 +78,16 @@ func renderHome(w io.Writer, s *home.Summary) {
 	if len(s.Passports) == 0 {
 		fmt.Fprintf(w, "passports  none (tp new --title T --goal G starts one)\n")
 	} else {
-		fmt.Fprintf(w, "passports  %s · %s · %s\n", plural(len(s.Passports), "passport", "passports"),
-			plural(s.OpenAsks, "open ask", "open asks"), plural(s.PendingChecks, "pending check", "pending checks"))
+		fmt.Fprintf(w, "passports  %s · %s · %s\n", plural.N(len(s.Passports), "passport"),
+			plural.N(s.OpenAsks, "open ask"), plural.N(s.PendingChecks, "pending check"))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, p := range s.Passports {
 			var open []string
 			if p.OpenAsks > 0 {
-				open = append(open, plural(p.OpenAsks, "open ask", "open asks"))
+				open = append(open, plural.N(p.OpenAsks, "open ask"))
 			}
 			if p.PendingChecks > 0 {
-				open = append(open, plural(p.PendingChecks, "pending check", "pending checks"))
+				open = append(open, plural.N(p.PendingChecks, "pending check"))
 			}
 			if len(open) == 0 {
 				open = append(open, "nothing open")
@@ -108,8 +100,8 @@ func renderHome(w io.Writer, s *home.Summary) {
 		if len(s.Projects) == 0 {
 			fmt.Fprintf(w, "acts       no open acts in %s\n", l(s.ActsDir))
 		} else {
-			fmt.Fprintf(w, "acts       %s in %s · %s\n", plural(s.OpenActs, "open act", "open acts"),
-				plural(len(s.Projects), "project", "projects"), l(s.ActsDir))
+			fmt.Fprintf(w, "acts       %s in %s · %s\n", plural.N(s.OpenActs, "open act"),
+				plural.N(len(s.Projects), "project"), l(s.ActsDir))
 			for _, p := range s.Projects {
 				fmt.Fprintf(w, "  %s  %d open\n", l(p.Project), p.Open)
 			}
@@ -118,7 +110,7 @@ func renderHome(w io.Writer, s *home.Summary) {
 	if len(s.Packs) == 0 {
 		fmt.Fprintf(w, "packs here none in %s\n", l(s.Dir))
 	} else {
-		fmt.Fprintf(w, "packs here %s in %s\n", plural(len(s.Packs), "pack", "packs"), l(s.Dir))
+		fmt.Fprintf(w, "packs here %s in %s\n", plural.N(len(s.Packs), "pack"), l(s.Dir))
 		for _, p := range s.Packs {
 			fmt.Fprintf(w, "  %s\n", l(p))
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -262,7 +263,7 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 	if pl.Note != "" {
 		fmt.Fprintf(w, "  note       %s\n", q(pl.Note))
 	}
-	fmt.Fprintf(w, "  integrity  %s; %d luggage file(s), %d bytes\n", pl.Integrity.How, pl.Integrity.LuggageFiles, pl.Integrity.LuggageBytes)
+	fmt.Fprintf(w, "  integrity  %s; %s, %s\n", pl.Integrity.How, plural.N(pl.Integrity.LuggageFiles, "luggage file"), plural.N(pl.Integrity.LuggageBytes, "byte"))
 	if pl.Merge != nil {
 		fmt.Fprintf(w, "  answers    %s %s (version %d), %s (§4.4.1)\n", l(pl.Merge.Target), q(pl.Merge.TargetTitle), pl.Merge.TargetVersion, model.Lineage{Chain: pl.Lineage.Chain}.ReceiptTargetRule())
 	} else {
@@ -352,7 +353,7 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 	if len(pl.Luggage) > 0 {
 		fmt.Fprintf(w, "\nLuggage → %s\n", l(pl.FilesDir))
 		for _, g := range pl.Luggage {
-			fmt.Fprintf(w, "  %s (%d bytes)\n", q(g.Name), g.Bytes)
+			fmt.Fprintf(w, "  %s (%s)\n", q(g.Name), plural.N(g.Bytes, "byte"))
 		}
 	}
 	if m := pl.Merge; m != nil {
@@ -423,7 +424,7 @@ func renderLanded(w io.Writer, ld *landing.Landed) {
 	l := sanitize.Line
 	fmt.Fprintf(w, "\nlanded as %s (version %d)\n", l(ld.ID), ld.Version)
 	if ld.FilesDir != "" {
-		fmt.Fprintf(w, "luggage in %s (%d file(s))\n", l(ld.FilesDir), len(ld.Files))
+		fmt.Fprintf(w, "luggage in %s (%s)\n", l(ld.FilesDir), plural.N(len(ld.Files), "file"))
 	}
 	for _, c := range ld.Restored {
 		fmt.Fprintf(w, "restored ✓ (--trust-own-facts): %s\n", q(c))
@@ -441,7 +442,7 @@ func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
 	}
 	fmt.Fprintf(w, "\nmerged into %s (now version %d)\n", l(m.Target), m.Version)
 	if m.FilesDir != "" {
-		fmt.Fprintf(w, "luggage in %s (%d file(s))\n", l(m.FilesDir), len(m.Files))
+		fmt.Fprintf(w, "luggage in %s (%s)\n", l(m.FilesDir), plural.N(len(m.Files), "file"))
 	}
 	for _, c := range m.Restored {
 		fmt.Fprintf(w, "restored ✓ (--trust-own-facts): %s\n", q(c))

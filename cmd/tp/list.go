@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 )
@@ -60,7 +61,7 @@ that cannot be read are reported on stderr and skipped.`,
 			if len(entries) == 0 {
 				note := ""
 				if len(skipped) > 0 {
-					note = fmt.Sprintf(" (%d unreadable file(s) skipped)", len(skipped))
+					note = " (" + plural.N(len(skipped), "unreadable file") + " skipped)"
 				}
 				fmt.Fprintf(io.Out, "no passports in %s%s\n", sanitize.Line(s.Dir()), note)
 				return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -188,7 +189,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	}
 	fmt.Fprintln(io.Out)
 	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
-	fmt.Fprintf(io.Out, "  luggage   %d file(s)\n", len(res.Luggage))
+	fmt.Fprintf(io.Out, "  luggage   %s\n", plural.N(len(res.Luggage), "file"))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -155,7 +156,7 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 	}
 	if des, err := os.ReadDir(filesDir); err == nil {
 		section(w, "luggage")
-		fmt.Fprintf(w, "  %s (%d entries)\n", sanitize.Line(filesDir), len(des))
+		fmt.Fprintf(w, "  %s (%s)\n", sanitize.Line(filesDir), plural.N(len(des), "entry", "entries"))
 	}
 }
 

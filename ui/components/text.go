@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -88,13 +89,9 @@ func HumanBytes(n int64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64) + " " + string("KMGTPE"[exp]) + "iB"
 }
 
-// Count is n and its noun, singular or plural: "1 file", "2 files".
-func Count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// Count is n and its noun, singular or plural: "1 file", "2 files" — the
+// same helper the plain and JSON output use (internal/plural).
+func Count(n int, one, many string) string { return plural.N(n, one, many) }
 
 // LabelRows is a labelled row whose value hangs under itself when it does
 // not fit w: the value's words wrap, none is cut. v is rendered text (its
