@@ -4,11 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"path"
 	"path/filepath"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -252,21 +253,21 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	o := po.Origin()
 	pp := po.Passport()
 	pl := &Plan{
-		File:         p.Path,
-		Encoding:     p.Encoding,
-		Kind:         po.Kind(),
-		SHA256:       p.Digest,
+		File:          p.Path,
+		Encoding:      p.Encoding,
+		Kind:          po.Kind(),
+		SHA256:        p.Digest,
 		ObjectSHA256:  objectDigest(p.Raw),
 		ContentSHA256: contentDigest(objectDigest(p.Raw), p.Luggage),
-		Title:        pp.Title(),
-		Goal:         pp.Goal(),
-		Note:         po.Note(),
-		Lineage:      PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
-		Repairs:      append([]pack.Repair{}, p.Repairs...),
-		obj:          obj,
-		luggage:      p.Luggage,
-		open:         p.OpenLuggage,
-		env:          env,
+		Title:         pp.Title(),
+		Goal:          pp.Goal(),
+		Note:          po.Note(),
+		Lineage:       PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
+		Repairs:       append([]pack.Repair{}, p.Repairs...),
+		obj:           obj,
+		luggage:       p.Luggage,
+		open:          p.OpenLuggage,
+		env:           env,
 	}
 	if pl.Lineage.Chain == nil {
 		pl.Lineage.Chain = []string{}
