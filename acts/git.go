@@ -32,8 +32,8 @@ type Repo struct {
 // in a git working tree, has no upstream, or git is not installed: the log
 // then stays on this disk.
 func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
-	if _, err := os.Stat(filepath.Join(dir)); err != nil {
-		return nil, nil
+	if _, err := os.Stat(dir); err != nil || !insideGitTree(dir) {
+		return nil, nil // no git process for an acts dir that is no repository
 	}
 	g, err := gitexec.Open(ctx, dir)
 	if errors.Is(err, gitexec.ErrNoGit) {
@@ -50,6 +50,25 @@ func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
 		return nil, nil
 	}
 	return &Repo{Dir: dir, Upstream: strings.TrimSpace(string(up)), g: g}, nil
+}
+
+// insideGitTree reports whether dir or a folder above it has a .git entry
+// (a folder, or the file a worktree or submodule has).
+func insideGitTree(dir string) bool {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return true // let git decide
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return false
+		}
+		d = up
+	}
 }
 
 // GitConflictError is a pull that would merge changes to the same file made on
