@@ -60,6 +60,8 @@ const (
 	RulePathBackslash  = "D10 path-backslash"      // "a\\b"
 	RulePathNUL        = "D10 path-nul"            // NUL or other controls in a name
 	RulePathEncoding   = "D10 path-encoding"       // a name that is not UTF-8
+	RulePathLength     = "D10 path-length"         // a name or a part of it too long for a file system
+	RulePathConflict   = "D10 path-conflict"       // "a" and "a/b": a file that another name needs as a folder
 	RuleDuplicate      = "D10 duplicate-entry"     // the same name twice, also after case folding
 	RuleSymlink        = "D10 symlink"             // a link entry
 	RuleEncrypted      = "D10 encrypted"           // an encrypted entry
