@@ -5,9 +5,11 @@
 // durable with one flush, and an exclusive create (CreateExclusive) for
 // logs whose files must never be replaced.
 //
-// Errors are handled one way everywhere: every failure is returned as an
-// *Error naming the target and the step, and on any failure before the
-// rename the temporary file is removed and the target is untouched. A
+// Errors are handled one way everywhere: every failure of the package's own
+// steps is returned as an *Error naming the target and the step (an error
+// from a caller's fill or check function is returned as it is), and on any
+// failure before the rename the temporary file is removed and the target
+// is untouched. A
 // folder fsync the file system does not support (EINVAL, ENOTSUP; every
 // folder on Windows) is not an error: there the rename is as durable as
 // the system can make it. Any other folder fsync failure is returned.
