@@ -31,7 +31,10 @@ func newChecksCmd(io *IO, g *globalOpts) *cobra.Command {
 		Long: `Show a passport's landing checks (TaskPack §4.4) with their status: pending,
 passed, failed or skipped. --set c1=passed records what you attest about a
 check (checked_by <actor>@<machine>, checked_at); --set c1=pending withdraws
-it. The sender's "how" is shown as the sender's suggestion and never run.`,
+it. The sender's "how" is shown as the sender's suggestion: headless (--plain,
+--json, --set, no terminal) it is never run; on a terminal the checks screen
+runs it in the passport's luggage folder only after you confirm the exact
+command (D12).`,
 		Example: `  tp checks TP-7W3R-S7E5
   tp checks TP-7W3R-S7E5 --set c1=passed --set c2=skipped`,
 		Args: cobra.ExactArgs(1),
@@ -128,7 +131,7 @@ func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from stri
 		fmt.Fprintf(w, "\n%s  %s\n", sanitize.Line(c.ID()), head)
 		field(w, "check", c.Check())
 		if c.How() != "" {
-			field(w, "how", c.How()+"\n(suggested by "+from+"; tp never runs it)")
+			field(w, "how", c.How()+"\n(suggested by "+from+"; run only on a terminal, after you confirm it)")
 		}
 		writeRun(w, c)
 	}

@@ -148,7 +148,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !o.Again && !o.DryRun {
 		return withHint(&pack.Error{File: plan.File, Rule: landing.RuleAlreadyLanded,
 			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
-			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" opens it; --again lands it once more as a new passport")
+			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" shows it; --again lands it once more as a new passport")
 	}
 	plan.Decide(d)
 	placePlan(plan, st, o)
@@ -316,7 +316,11 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 		}
 	}
 	if len(pl.Asks) > 0 {
-		fmt.Fprintf(w, "\nAsks (%s):\n", "what the sender still needs; accept says what counts as answered")
+		title := "Asks (what the sender still needs; accept says what counts as answered):"
+		if pl.Merge != nil {
+			title = "Asks in this receipt (answers go onto the matching asks at home; new asks are adopted as open, §4.4.1):"
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
 		for _, a := range pl.Asks {
 			fmt.Fprintf(w, "  %s [%s] %s\n", l(a.ID), l(a.Status), q(a.What))
 			if a.Why != "" {
