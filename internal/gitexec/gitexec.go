@@ -220,14 +220,30 @@ func (g *Git) run(cmd *exec.Cmd, args []string) ([]byte, error) {
 		if len(args) > 0 {
 			name += " " + args[0]
 		}
-		msg := strings.TrimSpace(errb.String())
+		msg := gitMessage(errb.String())
 		if msg == "" {
-			msg = strings.TrimSpace(out.String())
+			msg = gitMessage(out.String())
 		}
 		if msg != "" {
-			return out.Bytes(), fmt.Errorf("%s: %v: %s", name, err, sanitize.Line(msg))
+			return out.Bytes(), fmt.Errorf("%s: %v: %s", name, err, msg)
 		}
 		return out.Bytes(), fmt.Errorf("%s: %v", name, err)
 	}
 	return out.Bytes(), nil
+}
+
+// gitMessage is git's own message as one readable line: its lines joined
+// with "; " (a line break would otherwise be shown escaped as \n), blank
+// lines and git's "hint:" advice about its own commands left out, and the
+// rest sanitised (it may quote file names from the folder).
+func gitMessage(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "hint:") {
+			continue
+		}
+		keep = append(keep, sanitize.Line(l))
+	}
+	return strings.Join(keep, "; ")
 }

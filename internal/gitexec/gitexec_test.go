@@ -249,3 +249,43 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 		t.Fatalf("neutralise:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestGitMessageIsOneReadableLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"fatal: not a git repository (or any of the parent directories): .git\n", "fatal: not a git repository (or any of the parent directories): .git"},
+		{"Author identity unknown\n\n*** Please tell me who you are.\n\nfatal: unable to auto-detect email address\n",
+			"Author identity unknown; *** Please tell me who you are.; fatal: unable to auto-detect email address"},
+		{"To /tmp/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to '/tmp/r.git'\nhint: Updates were rejected because the remote contains work\nhint: that you do not have locally.\n",
+			"To /tmp/r.git; ! [rejected]        main -> main (fetch first); error: failed to push some refs to '/tmp/r.git'"},
+		{"error: bad name \x1b[31mred\r\n", `error: bad name \x1b[31mred`},
+	} {
+		if got := gitMessage(tc.in); got != tc.want {
+			t.Errorf("gitMessage(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// git's several lines ("nothing to commit" comes on stdout, in paragraphs)
+// reach the person as one line, not with escaped line breaks.
+func TestFailureMessageHasNoEscapedLineBreaks(t *testing.T) {
+	dir := repo(t)
+	ctx := context.Background()
+	g, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Run(ctx, "commit", "-m", "x")
+	if err == nil {
+		t.Fatal("a commit with nothing to commit succeeded")
+	}
+	if !strings.Contains(err.Error(), "nothing to commit") {
+		t.Errorf("error lost git's message: %q", err)
+	}
+	if strings.Contains(err.Error(), `\n`) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error shows line breaks: %q", err)
+	}
+	if !strings.HasPrefix(err.Error(), "git commit: exit status ") {
+		t.Errorf("error does not name the command: %q", err)
+	}
+}
