@@ -7,12 +7,17 @@ type Limits struct {
 	MaxEntries int   // entries in the archive
 	MaxRatio   int64 // uncompressed:compressed, per entry and for the archive
 	RatioFloor int64 // the ratio is only judged for entries larger than this
+	// MaxCanonical bounds the canonical form (D1) of the pack object: what
+	// data/passport.json must be and what landing writes to the store. A
+	// small document of deep, wide arrays has a canonical form hundreds of
+	// times its size (D10 work limits).
+	MaxCanonical int64
 }
 
 // DefaultLimits are D10's: 16 GiB in total, 100,000 entries, a compression
 // ratio of at most 1000:1 for anything beyond 1 MiB.
 func DefaultLimits() Limits {
-	return Limits{MaxTotal: 16 << 30, MaxEntries: 100_000, MaxRatio: 1000, RatioFloor: 1 << 20}
+	return Limits{MaxTotal: 16 << 30, MaxEntries: 100_000, MaxRatio: 1000, RatioFloor: 1 << 20, MaxCanonical: 64 << 20}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -28,6 +33,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.RatioFloor <= 0 {
 		l.RatioFloor = d.RatioFloor
+	}
+	if l.MaxCanonical <= 0 {
+		l.MaxCanonical = d.MaxCanonical
 	}
 	return l
 }

@@ -238,6 +238,14 @@ func load(path string, opts Options) (*loaded, error) {
 	if err == nil {
 		err = checkLuggageNames(l)
 	}
+	if err == nil && l.obj != nil {
+		// Before anything builds the canonical form (C0's comparison, the
+		// store's copy): its size is known from the parsed value.
+		lim := opts.Limits.withDefaults()
+		if n := ojson.CanonicalSize(l.obj, lim.MaxCanonical); n > lim.MaxCanonical {
+			err = l.errf(l.objectName(), RuleLimitObject, "the pack object's canonical form (D1) would be more than %d bytes (the limit; --max-passport-bytes raises it)", lim.MaxCanonical)
+		}
+	}
 	if err != nil {
 		l.close()
 		return nil, err

@@ -56,6 +56,8 @@ check "tagcont land 300k"           tagcont  300000  5    128  1     'D10 limit-
 check "tagcont land 1M"             tagcont  1000000 5    128  1     'D10 limit-work'         -- land --plain PACK
 check "extra conformance 99k"       extra    99000   5    256  2     'payload-unlisted'       -- conformance PACK
 check "extra land --dry-run 99k"    extra    99000   5    256  1     'payload-unlisted'       -- land --plain --dry-run PACK
+check "deep json conformance 150k"  deep     150000  5    128  2     'D10 limit-object'       -- conformance PACK
+check "deep json land 150k"         deep     150000  5    128  1     'D10 limit-object'       -- land --plain PACK
 check "zeros conformance 1000"      zeros    1000    10   64   0     'conformant: 11/11'      -- conformance PACK
 check "zeros land --dry-run 1000"   zeros    1000    10   64   0     'dry run'                -- land --plain --dry-run PACK
 check "zeros conformance 9000"      zeros    9000    60   64   0     'conformant: 11/11'      -- conformance PACK

@@ -13,7 +13,8 @@ import (
 )
 
 func newConformanceCmd(io *IO, g *globalOpts) *cobra.Command {
-	return &cobra.Command{
+	var maxPassport int64
+	cmd := &cobra.Command{
 		Use:   "conformance FILE",
 		Short: "Judge a pack against TaskPack 0.1 (C0–C10)",
 		Long: `Judge a .taskpack or .taskpack.json against TaskPack 0.1 §6: checks C0–C10,
@@ -38,7 +39,11 @@ Exit codes:
 			// whatever the count). Soft: a pack that needs more still
 			// gets it, collected more often.
 			debug.SetMemoryLimit(judgeMemoryLimit)
-			r, err := judge.Conformance(args[0], pack.Options{})
+			lim := pack.DefaultLimits()
+			if maxPassport > 0 {
+				lim.MaxCanonical = maxPassport
+			}
+			r, err := judge.Conformance(args[0], pack.Options{Limits: lim})
 			if err != nil {
 				return err
 			}
@@ -57,6 +62,8 @@ Exit codes:
 			return nil
 		},
 	}
+	cmd.Flags().Int64Var(&maxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
+	return cmd
 }
 
 // judgeMemoryLimit is tp conformance's soft memory limit (runtime/debug).

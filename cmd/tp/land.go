@@ -27,6 +27,16 @@ type landOptions struct {
 	Again         bool
 	Checks        []string // ID=passed|failed|skipped
 	TrustOwnFacts bool
+	MaxPassport   int64 // --max-passport-bytes: the canonical pack object's limit (D10)
+}
+
+// limits is what the reader may take, with --max-passport-bytes applied.
+func (o landOptions) limits() pack.Limits {
+	l := pack.DefaultLimits()
+	if o.MaxPassport > 0 {
+		l.MaxCanonical = o.MaxPassport
+	}
+	return l
 }
 
 // tp land opens io.Screens.Land only when io.Interactive(g). Every headless
@@ -83,6 +93,7 @@ credential-like strings and every repair the reader made are listed.
 	f.BoolVar(&o.Again, "again", false, "land a file that was landed before, as another new passport")
 	f.StringArrayVar(&o.Checks, "check", nil, "attest a landing check: ID=passed|failed|skipped (repeatable)")
 	f.BoolVar(&o.TrustOwnFacts, "trust-own-facts", false, "restore the ✓ of sealed facts verified on this very machine (§4.2)")
+	f.Int64Var(&o.MaxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	return cmd
 }
 
@@ -118,7 +129,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	// A dry run verifies every byte before it says anything; a landing
 	// verifies luggage as it extracts it (and keeps nothing on a mismatch),
 	// so a large pack is read once.
-	p, err := pack.Open(file, pack.Options{DeferLuggage: !o.DryRun})
+	p, err := pack.Open(file, pack.Options{DeferLuggage: !o.DryRun, Limits: o.limits()})
 	if err != nil {
 		return err
 	}

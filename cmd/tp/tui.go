@@ -20,6 +20,7 @@ import (
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
+	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui"
 	"github.com/tp-dev/tp/ui/backend"
@@ -169,7 +170,7 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 		return err
 	}
 	actor, machine := identity(io)
-	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut}
+	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut, Options: pack.Options{Limits: o.limits()}}
 	defer lander.Close()
 	deps := common.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	app, err := runUI(io, g, deps, func(c *common.Common) common.Component { return uilanding.New(c, file) })
