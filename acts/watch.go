@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -30,7 +31,9 @@ type WatchRequest struct {
 	// after it are reported.
 	Ready func()
 	// Emit receives each new record, with its file's bytes, in the order
-	// the files appeared; an error stops the watch.
+	// the files appeared; files that appear together (a project folder
+	// moved in, a pull) come by time, then raise before what answers it.
+	// An error stops the watch.
 	Emit func(r Record, raw []byte) error
 	// Problem receives files that appeared but are not valid records.
 	Problem func(LogProblem)
@@ -142,17 +145,52 @@ func (x *watch) scan(dir string, emit bool) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record log: %w", err)
 	}
+	// Files found together (a folder that appeared, a pull, an overflow)
+	// are reported in the order they were written as far as records tell
+	// it — time, then a need before what answers it — not in file-name
+	// order, where a claim ("c:…") would come before its raise ("r:…").
+	var found []watched
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if !emit {
 			x.seen[path] = true
 			continue
 		}
-		if err := x.file(path); err != nil {
+		if f, ok := x.read(path); ok {
+			found = append(found, f)
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		a, b := found[i].r, found[j].r
+		if a.TS != b.TS {
+			return a.TS < b.TS
+		}
+		if ra, rb := typeRank(a.Type), typeRank(b.Type); ra != rb {
+			return ra < rb
+		}
+		return a.ID < b.ID
+	})
+	for _, f := range found {
+		if err := x.req.Emit(f.r, f.raw); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// watched is a record file read whole, to be reported.
+type watched struct {
+	r   Record
+	raw []byte
+}
+
+func typeRank(t string) int {
+	for i, x := range RecordTypes {
+		if x == t {
+			return i
+		}
+	}
+	return len(RecordTypes)
 }
 
 func (x *watch) rescan() error {
@@ -182,24 +220,34 @@ func (x *watch) event(path string) error {
 
 // file reports one record file the first time it is seen whole.
 func (x *watch) file(path string) error {
-	name := filepath.Base(path)
-	if x.seen[path] || durable.IsTemp(name) || !strings.HasSuffix(name, ".json") {
-		return nil
-	}
-	project, ok := DecodeName(filepath.Base(filepath.Dir(filepath.Dir(path))))
+	f, ok := x.read(path)
 	if !ok {
 		return nil
 	}
-	prob := func(msg string) error {
+	return x.req.Emit(f.r, f.raw)
+}
+
+// read reads a record file the first time it is seen whole; ok says it is
+// one of the types asked for. Problems are reported here, once.
+func (x *watch) read(path string) (_ watched, ok bool) {
+	name := filepath.Base(path)
+	if x.seen[path] || durable.IsTemp(name) || !strings.HasSuffix(name, ".json") {
+		return watched{}, false
+	}
+	project, ok := DecodeName(filepath.Base(filepath.Dir(filepath.Dir(path))))
+	if !ok {
+		return watched{}, false
+	}
+	prob := func(msg string) (watched, bool) {
 		x.seen[path] = true
 		if x.req.Problem != nil {
 			x.req.Problem(LogProblem{Path: path, Msg: msg})
 		}
-		return nil
+		return watched{}, false
 	}
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return nil // gone again
+		return watched{}, false // gone again
 	}
 	if !fi.Mode().IsRegular() {
 		return prob("not a record file; skipped")
@@ -220,7 +268,7 @@ func (x *watch) file(path string) error {
 	}
 	x.seen[path] = true
 	if !x.req.Types[r.Type] {
-		return nil
+		return watched{}, false
 	}
-	return x.req.Emit(r, raw)
+	return watched{r, raw}, true
 }
