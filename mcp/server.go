@@ -61,8 +61,9 @@ type Config struct {
 
 // Server is tp's MCP server.
 type Server struct {
-	cfg Config
-	srv *sdk.Server
+	cfg   Config
+	srv   *sdk.Server
+	tools []*sdk.Tool // as registered, in order
 }
 
 // New builds the server and registers every tool.
@@ -87,6 +88,10 @@ func New(cfg Config) *Server {
 	s.addPassportTools()
 	s.addAskTools()
 	s.addActsTools()
+	// The first tools/list would build encoding/json's encoders for the
+	// tool types (about half its cost); build them now, before a client is
+	// waiting (issue 12: tools/list within 20 ms of initialize).
+	_, _ = json.Marshal(&sdk.ListToolsResult{Tools: s.tools})
 	return s
 }
 
@@ -131,6 +136,7 @@ func (s *Server) add(name, desc string, h hints, schema string, fn handler) {
 			OpenWorldHint:   &f,
 		},
 	}
+	s.tools = append(s.tools, tool)
 	s.srv.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
 			// A bug in one tool is that call's error, not the server's end.

@@ -2,8 +2,9 @@
 """Time tools/list after initialize on `tp mcp`, then hold it idle.
 
 usage: scripts/mcp-latency.py TP_BINARY [RUNS]
-Prints the median and worst tools/list round trip (ms) measured from the
-initialize answer. Run it under /usr/bin/time -v for the server's peak RSS
+Prints the median, 90th percentile and worst tools/list round trip (ms)
+measured from the initialize answer, how many runs took over 20 ms, and the
+machine's load average (on a loaded machine the tail is the scheduler's). Run it under /usr/bin/time -v for the server's peak RSS
 (the idle hold is 2 s so the figure is the idle server's).
 """
 import json, os, subprocess, sys, tempfile, time
@@ -28,4 +29,7 @@ for _ in range(runs):
         time.sleep(2)
     p.stdin.close(); p.wait()
 lat.sort()
-print(f"tools/list after initialize: median {lat[len(lat)//2]:.2f} ms, worst {lat[-1]:.2f} ms over {runs} runs")
+over = sum(1 for x in lat if x > 20)
+load = os.getloadavg()[0]
+print(f"tools/list after initialize: median {lat[len(lat)//2]:.2f} ms, p90 {lat[int(len(lat)*0.9)]:.2f} ms, "
+      f"worst {lat[-1]:.2f} ms, {over} of {runs} runs over 20 ms (load average {load:.1f} on {os.cpu_count()} CPUs)")
