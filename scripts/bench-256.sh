@@ -35,7 +35,7 @@ with open(sys.argv[1], "wb") as f:
         n += len(b)
 PY
 
-id=$("$tp" new --title "bench 256 MiB" --goal "measure" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+id=$("$tp" new --title "bench 256 MiB" --goal "measure" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["passport_id"])')
 
 t() { # label, command...  (exit 2, "not conformant", is reported, not fatal)
   local label=$1; shift

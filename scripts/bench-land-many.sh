@@ -32,7 +32,7 @@ for i in range(n):
     with open(os.path.join(d, "f%04d.txt" % i), "w") as f:
         f.write(("line %d of a small file %d\n" % (i, random.randint(0, 1 << 30))) * random.randint(2, 40))
 PY
-id=$("$tp" --store "$work/S" new --title "land many" --goal "measure" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+id=$("$tp" --store "$work/S" new --title "land many" --goal "measure" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["passport_id"])')
 (cd "$work" && find lug -type f | sort | sed 's/^/--file\n/' | tr '\n' '\0' | xargs -0 "$tp" --store S pack "$id" --out many.taskpack > /dev/null)
 echo "machine: $(nproc) cores, $(uname -sr), stores on $(df -T "$work" | awk 'NR==2 {print $2}'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 ls -l "$work/many.taskpack" | awk -v n="$files" '{printf "pack: %d files, %d bytes\n", n, $5}'

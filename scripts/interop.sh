@@ -184,7 +184,7 @@ bagit() {
   printf 'ü\n' >"$in/résumé café.txt"; printf '中\n' >"$in/报告 草稿.md"; printf 'p\n' >"$in/100% done.txt"
   head -c 65536 /dev/urandom >"$in/random.bin"; : >"$in/empty.txt"
   printf 'BagIt-Version: 0.97\n' >"$in/bagit.txt"; printf 'nothing\n' >"$in/manifest-sha256.txt"
-  local id; id=$("$tp" new --title "Interop: bagit" --goal "validate" --json | sed -n 's/^  "id": "\(.*\)",$/\1/p')
+  local id; id=$("$tp" new --title "Interop: bagit" --goal "validate" --json | sed -n 's/^  "passport_id": "\(.*\)",$/\1/p')
   shape() { local name=$1; shift; "$tp" pack "$id" --out "$bags/$name.taskpack" "$@" 2>/dev/null >/dev/null || { echo "FAIL $name: tp pack refused"; fail=1; }; }
   shape no-luggage
   shape nested --file "$in/folder"

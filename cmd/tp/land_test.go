@@ -44,7 +44,9 @@ func TestCLIEndToEnd(t *testing.T) {
 	envA := map[string]string{"TP_MACHINE": "studio", "TP_ACTOR": "maria", "HOME": dir}
 	envB := map[string]string{"TP_MACHINE": "laptop", "TP_ACTOR": "bob", "HOME": dir}
 
-	var created struct{ ID string }
+	var created struct {
+		ID string `json:"passport_id"`
+	}
 	json.Unmarshal([]byte(tpOK(t, envA, "--store", storeA, "new", "--title", "Deck", "--goal", "Ship the deck", "--json")), &created)
 	a := created.ID
 	if a == "" {

@@ -13,11 +13,19 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 )
 
-// listJSON is `tp list --json`.
+// listJSON is `tp list --json`: task-passport list's members (count,
+// passports with passport_id and state_version) with tp's beside them.
 type listJSON struct {
 	Store     string          `json:"store"`
-	Passports []store.Entry   `json:"passports"`
+	Count     int             `json:"count"`
+	Passports []listEntry     `json:"passports"`
 	Skipped   []store.Skipped `json:"skipped"`
+}
+
+type listEntry struct {
+	PassportID   string `json:"passport_id"`
+	StateVersion int64  `json:"state_version"`
+	store.Entry
 }
 
 func newListCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -44,9 +52,9 @@ that cannot be read are reported on stderr and skipped.`,
 				fmt.Fprintf(io.Err, "tp: warning: skipped %s: %s\n", sanitize.Line(sk.File), sanitize.Line(sk.Reason))
 			}
 			if g.json {
-				out := listJSON{Store: s.Dir(), Passports: entries, Skipped: skipped}
-				if out.Passports == nil {
-					out.Passports = []store.Entry{}
+				out := listJSON{Store: s.Dir(), Count: len(entries), Passports: []listEntry{}, Skipped: skipped}
+				for _, e := range entries {
+					out.Passports = append(out.Passports, listEntry{PassportID: e.ID, StateVersion: e.Version, Entry: e})
 				}
 				if out.Skipped == nil {
 					out.Skipped = []store.Skipped{}

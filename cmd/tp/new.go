@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/taskpassport"
 )
 
 func newNewCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -30,7 +30,9 @@ $TASK_PASSPORT_STORE, or the XDG data dir tp/passports).`,
 				return storeHint(err)
 			}
 			if g.json {
-				return ojson.WriteCanonical(io.Out, v)
+				// task-passport new's document (passport_id, state_version,
+				// state, handoff_prompt): the same under either name.
+				return writeJSON(io.Out, taskpassport.SavedOf(v, nil))
 			}
 			id := v.Get("id").Text()
 			fmt.Fprintf(io.Out, "created %s (version 1): %s\n", id, sanitize.Line(v.Get("title").Text()))
