@@ -380,6 +380,11 @@ func TestReconcileNoClaim(t *testing.T) {
 		if !hasWarning(out, WarnNoSection, "") {
 			t.Errorf("want a no-section warning: %v", out.Warnings)
 		}
+		for _, w := range out.Warnings {
+			if w.Kind == WarnNoSection && !strings.Contains(w.Message, ": 1 open act is claimed done;") {
+				t.Errorf("the warning counts in English: %q", w.Message)
+			}
+		}
 	})
 	t.Run("claimed already this period", func(t *testing.T) {
 		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
