@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -272,6 +273,13 @@ func TestRefusalsNameEverything(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "\n") {
 		t.Error("refusal is not one line")
+	}
+	if want := fmt.Sprintf("refusing to pack: %d problems: ", len(re.Items)); !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("refusal does not start %q: %v", want, err)
+	}
+	one := &RefusalError{Items: re.Items[:1]}
+	if !strings.HasPrefix(one.Error(), "refusing to pack: 1 problem: ") {
+		t.Errorf("one refusal reads %q", one.Error())
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("a refused pack left files: %v", left)
