@@ -352,6 +352,8 @@ const staleAfter = 24 * time.Hour
 // from this host, else once older than staleAfter.
 func sweepStale(dir string, now time.Time) {
 	sweepStaleMatching(dir, now, func(name string) bool { return strings.Contains(name, ".files"+landingSuffix) })
+	// And a killed save's temporary file (its writer gone from this host).
+	durable.SweepTemps(dir)
 }
 
 // sweepStaleMerges does the same inside a passport's files folder for the
