@@ -49,6 +49,11 @@ func Pack(ctx context.Context, s *store.Store, req PackRequest) (*PackReport, er
 }
 
 func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHooks) (*PackReport, error) {
+	if req.Out == "" || req.Out == "-" {
+		// A pack appears only once complete (written beside, then renamed),
+		// and stdout carries the report: it is always a named file.
+		return nil, fmt.Errorf("pack: out %q: name the pack file to write (a pack is never written to stdout)", req.Out)
+	}
 	stored, err := s.Get(req.ID)
 	if err != nil {
 		return nil, err

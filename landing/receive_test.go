@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tp-dev/tp/internal/store"
@@ -91,5 +92,20 @@ func TestReceive(t *testing.T) {
 	// A check status given for a receipt is a mistake, said before anything is written.
 	if _, err := Receive(ctx, home, ReceiveRequest{Path: receipt, Decisions: Decisions{CheckStatus: map[string]string{"c1": "passed"}}}); err == nil {
 		t.Error("a receipt took landing-check statuses")
+	}
+}
+
+// A pack is always a named file: it appears only once complete, and stdout
+// is the report's; "-" and "" are refused before anything is built or saved.
+func TestPackOutIsAFile(t *testing.T) {
+	st, id, _ := packFixture(t)
+	for _, out := range []string{"", "-"} {
+		req := askReq(id, out)
+		if _, err := Pack(context.Background(), st, req); err == nil || !strings.Contains(err.Error(), "name the pack file") {
+			t.Errorf("out %q: %v", out, err)
+		}
+	}
+	if s, err := st.Get(id); err != nil || s.Version != 1 {
+		t.Errorf("the asks were recorded for a pack never written: %v %v", s, err)
 	}
 }

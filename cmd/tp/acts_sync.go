@@ -50,7 +50,7 @@ as warnings.`,
 	f.StringVar(&o.project, "project", "", "the project the document belongs to (required; part of every key)")
 	f.StringVar(&o.profile, "profile", "en", "Markdown profile: "+strings.Join(acts.ProfileNames(), " or "))
 	f.StringVar(&o.principalTag, "principal-tag", "", "the principal's tag in task lines (zh-hant profile)")
-	f.StringVar(&o.secretFile, "key-secret-file", "", "derive keys with HMAC and the secret in this file (§10); plain keys are still recognised")
+	f.StringVar(&o.secretFile, "key-secret-file", "", "derive keys with HMAC and the secret in this file, - for stdin (§10); plain keys are still recognised")
 	f.BoolVar(&o.dryRun, "dry-run", false, "show what would be sent and changed; write nothing")
 	f.BoolVar(&o.commit, "commit", false, "commit the document change with git before acknowledging")
 	return cmd
@@ -69,11 +69,13 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	}
 	var secret []byte
 	if o.secretFile != "" {
-		if secret, err = os.ReadFile(o.secretFile); err != nil {
+		// - reads the secret from stdin, so it need not sit in a file.
+		var name string
+		if secret, name, err = readInput(io, o.secretFile); err != nil {
 			return err
 		}
 		if secret = bytes.TrimSpace(secret); len(secret) == 0 {
-			return fmt.Errorf("%s: the key secret is empty", o.secretFile)
+			return fmt.Errorf("%s: the key secret is empty", name)
 		}
 	}
 	l, err := openActsLog(io, g)
