@@ -69,8 +69,11 @@ goal, current state and next steps are never touched. --into must name that
 same passport; any other is refused.
 
 The plan is printed first, quoted and attributed: the sender's "how" for each
-check is a suggestion and is never run here; text that reads like instructions,
-credential-like strings and every repair the reader made are listed.
+check is a suggestion, never run headless (--plain, --json, no terminal); on a
+terminal the walkthrough runs it, in the folder the luggage is unpacked to,
+only after you confirm the exact command (D12). Text that reads like
+instructions, credential-like strings and every repair the reader made are
+listed.
 --dry-run prints the plan and writes nothing.`,
 		Example: `  tp land deck.taskpack --plain --dry-run
   tp land deck.taskpack --plain --check c1=passed --check c2=skipped
