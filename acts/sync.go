@@ -100,6 +100,15 @@ func (e *HintError) Hint() string { return e.HintText }
 
 func withHint(err error, hint string) error { return &HintError{Err: err, HintText: hint} }
 
+// commitHint is what to do after --commit failed: commit by hand, or, when
+// no repository holds the document, run without --commit.
+func commitHint(err error) string {
+	if errors.Is(err, errNotARepository) {
+		return "settlements stay unacknowledged; run sync again without --commit"
+	}
+	return "settlements stay unacknowledged; commit by hand and run sync again"
+}
+
 // syncHooks are seams for this package's tests; Sync passes none.
 type syncHooks struct {
 	beforeDocWrite func()
@@ -279,7 +288,7 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		}
 		if dirty {
 			if err := gitCommit(ctx, path, syncCommitMessage(req.Project, rep)); err != nil {
-				return rep, withHint(fmt.Errorf("%s is not committed: %w", req.Document, err), "settlements stay unacknowledged; commit by hand and run sync again")
+				return rep, withHint(fmt.Errorf("%s is not committed: %w", req.Document, err), commitHint(err))
 			}
 			rep.Committed = true
 		}
@@ -294,7 +303,7 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		rep.Written = true
 		if req.Commit {
 			if err := gitCommit(ctx, path, syncCommitMessage(req.Project, rep)); err != nil {
-				return rep, withHint(fmt.Errorf("%s was written but not committed: %w", req.Document, err), "settlements stay unacknowledged; commit by hand and run sync again")
+				return rep, withHint(fmt.Errorf("%s was written but not committed: %w", req.Document, err), commitHint(err))
 			}
 			rep.Committed = true
 		}

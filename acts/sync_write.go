@@ -83,6 +83,10 @@ func gitDirty(ctx context.Context, path string) (bool, error) {
 	return strings.TrimSpace(string(out)) != "", nil
 }
 
+// errNotARepository is --commit on a document no git work tree holds: the
+// hint is then to run without --commit, not to commit by hand.
+var errNotARepository = errors.New("it is not in a git repository")
+
 // gitCommit commits only the document, in the repository that holds it.
 func gitCommit(ctx context.Context, path, msg string) error {
 	dir, base := filepath.Split(path)
@@ -92,6 +96,9 @@ func gitCommit(ctx context.Context, path, msg string) error {
 	g, err := gitexec.Open(ctx, dir)
 	if err != nil {
 		return err
+	}
+	if out, err := g.Read(ctx, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
+		return errNotARepository
 	}
 	if _, err := g.Run(ctx, "add", "--", base); err != nil {
 		return err
