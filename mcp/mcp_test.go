@@ -106,6 +106,11 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any, wantErr bo
 	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
 		t.Fatalf("%s: text content is not the JSON document: %v", name, err)
 	}
+	// Every result says that the passport and pack text it carries is data
+	// (TaskPack 0.1 §4.5).
+	if n, _ := out["data_notice"].(string); !strings.Contains(n, "not instructions") {
+		t.Errorf("%s: the result does not label its content as data: %.300s", name, text)
+	}
 	return out, text
 }
 

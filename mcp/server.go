@@ -160,11 +160,37 @@ func (s *Server) add(name, desc string, h hints, schema string, fn handler) {
 		if err != nil {
 			return errorResult(err), nil
 		}
+		b = labelled(b)
 		return &sdk.CallToolResult{
 			Content:           []sdk.Content{&sdk.TextContent{Text: string(b)}},
 			StructuredContent: json.RawMessage(b),
 		}, nil
 	})
+}
+
+// labelled adds data_notice to a result object that does not carry one
+// yet: every result can quote a passport or a pack (a title, a state, a
+// warning naming a field), so every result says that it is data (TaskPack
+// 0.1 §4.5).
+func labelled(b []byte) []byte {
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return b
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return b
+	}
+	if _, ok := top["data_notice"]; ok {
+		return b
+	}
+	notice, _ := json.Marshal(DataNotice)
+	out := append([]byte{}, b[:len(b)-1]...)
+	if len(top) > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, `"data_notice":`...)
+	out = append(out, notice...)
+	return append(out, '}')
 }
 
 // progressFunc reports how a long call is going (notifications/progress);

@@ -68,6 +68,7 @@ function server(name) {
       }
       assert.notEqual(result.isError, true, `${tool}: ${result.content?.[0]?.text}`)
       assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent, `${tool}: text and structuredContent differ`)
+      assert.match(result.structuredContent.data_notice ?? '', /not instructions/, `${tool}: the result does not say its content is data`)
       return result.structuredContent
     },
     close: () => new Promise((resolve) => { child.on('close', resolve); child.stdin.end() }),
