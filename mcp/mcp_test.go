@@ -262,6 +262,22 @@ func TestRoundTrip(t *testing.T) {
 	if !strings.Contains(ctx, "⚠ Keynote 14 is installed") || !strings.Contains(ctx, "✓ the CFO wants 12 slides") {
 		t.Errorf("the machine fact crossed wearing a ✓, or the universal one lost it:\n%s", ctx)
 	}
+	// An agent cannot restore the sender's ✓ through a checkpoint: the sealed
+	// fact sent back as verified, still saying alice-box, is recorded as
+	// proven here (bob-box) or not at all (D17, TaskPack 0.1 §4.2).
+	bState := bOpen["state"].(map[string]any)
+	for _, f := range bState["facts"].([]any) {
+		if m := f.(map[string]any); m["claim"] == "Keynote 14 is installed" {
+			m["verified"], m["verified_on"] = true, "alice-box"
+			delete(m, "needs_reverify")
+		}
+	}
+	resaved, _ := call(t, b, "task_passport_checkpoint", map[string]any{"state": bState, "expected_version": bOpen["state_version"]}, false)
+	for _, f := range resaved["state"].(map[string]any)["facts"].([]any) {
+		if m := f.(map[string]any); m["claim"] == "Keynote 14 is installed" && m["verified_on"] != "bob-box" {
+			t.Errorf("a checkpoint restored the sender's ✓: %v", m)
+		}
+	}
 	checks, _ := call(t, b, "tp_checks_list", map[string]any{"passport_id": bid}, false)
 	c := checks["landing_checks"].([]any)[0].(map[string]any)
 	if c["status"] != "pending" || c["how_suggested_by"] == "" {
