@@ -75,17 +75,24 @@ type facts struct {
 func Conformance(path string, opts pack.Options) (*Report, error) {
 	f := &facts{scanners: map[string]*scan.LuggageScanner{}}
 	var prev *scan.LuggageScanner
-	in, err := pack.Inspect(path, opts, func(name string) io.Writer {
-		// Entries stream one after another: finishing the previous scan
-		// frees its buffer, so memory does not grow with the file count.
-		if prev != nil {
-			prev.Findings()
+	finish := func() {
+		// Entries stream one after another: the previous scan is finished
+		// and only a scanner that found something is kept, so memory does
+		// not grow with the file count.
+		if prev != nil && len(prev.Findings()) == 0 {
+			delete(f.scanners, prev.Name())
+			delete(f.scanners, "data/files/"+prev.Name())
 		}
+		prev = nil
+	}
+	in, err := pack.Inspect(path, opts, func(name string) io.Writer {
+		finish()
 		sc := scan.NewLuggageScanner(name)
 		f.scanners[name] = sc
 		prev = sc
 		return sc
 	})
+	finish()
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/owner"
+	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
 )
@@ -354,6 +355,36 @@ func sweepStale(dir string, now time.Time) {
 	sweepStaleMatching(dir, now, func(name string) bool { return strings.Contains(name, ".files"+landingSuffix) })
 	// And a killed save's temporary file (its writer gone from this host).
 	durable.SweepTemps(dir)
+}
+
+// sweepDead removes, best effort, what landings killed with -9 left in the
+// store (issue 11): locks whose owner is gone, staging folders and
+// temporary files of dead writers, and a files folder whose passport was
+// never saved (killed between moving the luggage into place and saving) —
+// the last only when no other landing is in progress, since a live landing
+// has that state for a moment too. own is this landing's lock.
+func sweepDead(st *store.Store, own string) {
+	held := st.SweepLocks()
+	sweepStale(st.Dir(), time.Now())
+	for _, h := range held {
+		if h != own && strings.HasPrefix(h, "landing-") {
+			return // another landing is under way: its files folder may be one of these
+		}
+	}
+	des, err := os.ReadDir(st.Dir())
+	if err != nil {
+		return
+	}
+	for _, d := range des {
+		name := d.Name()
+		id, ok := strings.CutSuffix(name, ".files")
+		if !ok || !d.IsDir() || store.ValidID(id) != nil {
+			continue
+		}
+		if _, err := os.Lstat(st.Path(id)); errors.Is(err, fs.ErrNotExist) {
+			os.RemoveAll(filepath.Join(st.Dir(), name))
+		}
+	}
 }
 
 // sweepStaleMerges does the same inside a passport's files folder for the

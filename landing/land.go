@@ -120,11 +120,13 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	// One landing of a pack at a time in a store, and the already-landed
 	// check made again under the lock: two processes landing the same file
 	// at once would otherwise both find it new.
-	unlock, err := st.Lock("landing-" + lockName(plan.ContentSHA256, plan.SHA256))
+	own := "landing-" + lockName(plan.ContentSHA256, plan.SHA256)
+	unlock, err := st.Lock(own)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	sweepDead(st, own+".lock")
 	if !d.Again {
 		if landed, _ := findLanded(st, plan.id()); landed != "" {
 			return nil, &pack.Error{File: plan.File, Rule: RuleAlreadyLanded,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -33,12 +32,6 @@ Exit codes:
   tp conformance handoff.taskpack.json --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Judging streams every byte in bounded buffers; a soft limit
-			// keeps the garbage of a pack of thousands of files from
-			// piling up before the collector runs (issue 11: under 64 MiB
-			// whatever the count). Soft: a pack that needs more still
-			// gets it, collected more often.
-			debug.SetMemoryLimit(judgeMemoryLimit)
 			lim := pack.DefaultLimits()
 			if maxPassport > 0 {
 				lim.MaxCanonical = maxPassport
@@ -65,9 +58,6 @@ Exit codes:
 	cmd.Flags().Int64Var(&maxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	return cmd
 }
-
-// judgeMemoryLimit is tp conformance's soft memory limit (runtime/debug).
-const judgeMemoryLimit = 40 << 20
 
 // renderReport prints a report as stable plain text; the file name and the
 // reasons quote the pack, so they go through sanitize (D11).

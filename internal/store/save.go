@@ -331,3 +331,29 @@ func parseJSNumber(s string) (float64, error) {
 	}
 	return strconv.ParseFloat(s, 64)
 }
+
+// SweepLocks retires, best effort, every lock file in the store whose owner
+// is provably gone (see retireStale): a tp killed with -9 during a save or
+// a landing leaves its lock, and nothing else would ever try that lock
+// again. It returns the names of the locks that remain (held by live
+// processes, or not provably dead yet).
+func (s *Store) SweepLocks() []string {
+	des, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil
+	}
+	var held []string
+	for _, d := range des {
+		name := d.Name()
+		if !strings.HasSuffix(name, ".lock") || d.IsDir() {
+			continue
+		}
+		path := filepath.Join(s.dir, name)
+		if !s.retireStale(path) {
+			held = append(held, name)
+		} else if _, err := os.Lstat(path); err == nil {
+			held = append(held, name) // retired, then taken again at once
+		}
+	}
+	return held
+}
