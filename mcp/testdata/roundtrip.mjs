@@ -13,7 +13,7 @@
 // arguments, argument names, annotations). Exit 0 when every check holds.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
@@ -144,12 +144,15 @@ assert.match(stale, /conflict/)
 // pack with an ask and a landing check whose how must never run.
 const ran = join(WORK, 'how-ran')
 const handoff = join(WORK, 'deck.taskpack.json')
+const notes = join(WORK, 'outline.md')
+writeFileSync(notes, '# Q4 deck\n\n1. revenue by region\n')
 const packed = await a.call('task_passport_pack', {
   passport_id: id,
   out: handoff,
   encoding: 'flat',
   actor: 'alice',
   note: 'over to you',
+  files: [notes],
   asks: [{ what: 'the September close', accept: 'a CSV with EMEA, APAC, AMER revenue' }],
   landing_checks: [{ check: 'Keynote opens the template', how: `touch ${ran}`, required: true }],
 })
@@ -167,8 +170,10 @@ assert.equal(judged.passed, judged.total)
 const dry = await b.call('task_passport_land', { path: handoff, dry_run: true })
 assert.equal(dry.ok, true)
 assert.equal(dry.dry_run, true)
+assert.deepEqual(dry.luggage, ['outline.md'])
 assert.equal((await b.call('task_passport_list', {})).count, 0)
-const landed = await b.call('task_passport_land', { path: handoff })
+const filesOut = join(WORK, 'bob-files')
+const landed = await b.call('task_passport_land', { path: handoff, files_out: filesOut })
 assert.equal(landed.ok, true)
 assert.notEqual(landed.passport_id, id)
 assert.equal(landed.lineage.root_id, id)
@@ -176,6 +181,8 @@ assert.equal(landed.needs_reverify, 1)
 assert.equal(landed.landing_checks_required, 1)
 assert.equal(landed.open_asks, 1)
 assert.match(landed.handoff_prompt, new RegExp(landed.passport_id))
+assert.deepEqual(landed.luggage, [join(filesOut, 'outline.md')])
+assert.equal(readFileSync(join(filesOut, 'outline.md'), 'utf8'), readFileSync(notes, 'utf8'))
 assert.equal(existsSync(ran), false, 'landing ran the sender\'s how')
 const bid = landed.passport_id
 const there = await b.call('task_passport_open', { passport_id: bid })
