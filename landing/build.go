@@ -1,7 +1,6 @@
 package landing
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -246,7 +245,7 @@ func ReadList(path string) ([]*ojson.Value, error) {
 // stdin for "-"), naming it name in errors. A UTF-8 byte order mark is
 // accepted: Windows PowerShell writes one by default.
 func ParseList(data []byte, name string) ([]*ojson.Value, error) {
-	v, _, err := ojson.Parse(bytes.TrimPrefix(data, []byte("\ufeff")))
+	v, _, err := ojson.Parse(data) // skips a leading BOM
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}

@@ -202,7 +202,7 @@ func TestActsTools(t *testing.T) {
 	}
 	done := make(chan waitResult, 1)
 	go func() {
-		p := &sdk.CallToolParams{Name: "tp_acts_wait", Arguments: map[string]any{"key": renew, "project": "demo", "timeout_seconds": 600}}
+		p := &sdk.CallToolParams{Name: "tp_acts_wait", Arguments: map[string]any{"key": renew, "project": "demo", "timeout_seconds": 120}}
 		p.SetProgressToken("wait-1")
 		res, err := cs.CallTool(context.Background(), p)
 		done <- waitResult{res, err}
