@@ -151,6 +151,8 @@ type landResult struct {
 	Lineage               landing.PlanLineage `json:"lineage"`
 	From                  landing.Sender      `json:"from"`
 	Title                 string              `json:"title"`
+	Asks                  *ojson.Value        `json:"asks,omitempty"`           // a dry run: the pack's asks, as the reference returns them
+	LandingChecksInPack   *ojson.Value        `json:"landing_checks,omitempty"` // a dry run: the pack's landing checks
 	Luggage               []string            `json:"luggage"`
 	NeedsReverify         int                 `json:"needs_reverify"`
 	LandingChecksRequired int                 `json:"landing_checks_required"`
@@ -205,6 +207,9 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 			res.OpenAsks++
 		}
 	}
+	if in.DryRun {
+		res.Asks, res.LandingChecksInPack = arrayOf(rep.Object.Get("asks")), arrayOf(rep.Object.Get("landing_checks"))
+	}
 	switch {
 	case rep.Merged != nil:
 		res.Merged, res.PassportID = rep.Merged, rep.Merged.Target
@@ -214,4 +219,12 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 		res.HandoffPrompt, _ = briefing.Prompt(rep.Landed.ID, "en")
 	}
 	return res, nil
+}
+
+// arrayOf is v when it is an array, else an empty one.
+func arrayOf(v *ojson.Value) *ojson.Value {
+	if v.Kind() == ojson.Array {
+		return v
+	}
+	return ojson.NewArray()
 }
