@@ -195,3 +195,91 @@ func FuzzValidateRecord(f *testing.F) {
 		}
 	})
 }
+
+// The ts and terms.due formats are asserted (RFC 3339 date-time and
+// full-date, calendar included), not just annotated: a validator that only
+// records "format" (as JSON Schema 2020-12 allows) would accept every
+// refused row here, so any replacement of the validator must keep this
+// table green.
+func TestValidateRecordAssertsFormats(t *testing.T) {
+	cases := []struct {
+		field, value string
+		ok           bool
+	}{
+		{"ts", "2026-02-28T09:00:00Z", true},
+		{"ts", "2028-02-29T09:00:00Z", true},                // leap year
+		{"ts", "2026-11-02T09:00:00.123456789+01:00", true}, // fraction and offset
+		{"ts", "2026-11-02t09:00:00z", true},                // RFC 3339 §5.6: T and Z are case-insensitive
+		{"ts", "2026-12-31T23:59:60Z", true},                // a leap second is a valid RFC 3339 time
+		{"ts", "2026-02-29T09:00:00Z", false},
+		{"ts", "2026-02-30T09:00:00Z", false},
+		{"ts", "2026-11-02 09:00:00Z", false},
+		{"ts", "2026-11-02T09:00:00", false}, // no offset
+		{"ts", "2026-11-02T24:00:00Z", false},
+		{"ts", "2026-11-02T09:00:00+25:00", false},
+		{"ts", "2026-11-02T09:00Z", false},
+		{"ts", "2026-11-02", false},
+		{"ts", "yesterday", false},
+		{"due", "2026-02-28", true},
+		{"due", "2000-02-29", true},
+		{"due", "2026-02-29", false},
+		{"due", "2100-02-29", false}, // not a leap year
+		{"due", "2026-04-31", false},
+		{"due", "2026-00-10", false},
+		{"due", "2026-12-00", false},
+		{"due", "2026-13-45", false}, // matches the schema's pattern: only the format refuses it
+	}
+	for _, c := range cases {
+		t.Run(c.field+"="+c.value, func(t *testing.T) {
+			v := base(TypeRaised)
+			schema, inst := "record.json#/properties/ts/format", "/ts"
+			if c.field == "due" {
+				v.Get("terms").Set("due", ojson.NewString(c.value))
+				schema, inst = "record.json#/$defs/terms/properties/due/format", "/terms/due"
+			} else {
+				v.Set("ts", ojson.NewString(c.value))
+			}
+			_, err := ValidateRecord(ojson.Canonical(v))
+			if c.ok {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var re *RecordError
+			if !errors.As(err, &re) {
+				t.Fatalf("accepted (or not a RecordError: %v)", err)
+			}
+			if re.Schema != schema || re.Instance != inst {
+				t.Fatalf("failed at schema %q instance %q, want %q %q (%v)", re.Schema, re.Instance, schema, inst, err)
+			}
+		})
+	}
+}
+
+// A record with several faults is refused with one line that names the
+// same one of them every time (the first by schema location) and counts
+// the rest, so messages, logs and goldens do not change from run to run.
+func TestValidateRecordNamesOneFailureStably(t *testing.T) {
+	v := base(TypeSettled)
+	v.Set("ts", ojson.NewString("soon"))
+	v.Set("key", ojson.NewString("a b"))
+	v.Set("outcome", ojson.NewString("finished"))
+	raw := ojson.Canonical(v)
+	_, err := ValidateRecord(raw)
+	var re *RecordError
+	if !errors.As(err, &re) {
+		t.Fatalf("not refused with a RecordError: %v", err)
+	}
+	if re.Schema != "record.json#/$defs/key/pattern" || re.Instance != "/key" || !strings.HasSuffix(re.Msg, "(and 2 more)") {
+		t.Fatalf("got %q", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") {
+		t.Fatalf("message is not one line: %q", msg)
+	}
+	for i := 0; i < 50; i++ {
+		if _, again := ValidateRecord(raw); again == nil || again.Error() != err.Error() {
+			t.Fatalf("run %d: %v, first run: %v", i, again, err)
+		}
+	}
+}
