@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/tp-dev/tp/internal/ojson"
 )
@@ -280,6 +281,23 @@ func TestValidateRecordNamesOneFailureStably(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		if _, again := ValidateRecord(raw); again == nil || again.Error() != err.Error() {
 			t.Fatalf("run %d: %v, first run: %v", i, again, err)
+		}
+	}
+}
+
+// A refusal quotes the record's value; it stays one line (and writes no
+// terminal control sequence) whatever the value holds.
+func TestRecordErrorIsOneLine(t *testing.T) {
+	for _, bad := range []string{"a\nb", "\x1b[2Jdone", "x\u2028y\u0085", "a\rb"} {
+		v := base(TypeRaised)
+		v.Set("key", ojson.NewString(bad))
+		_, err := ValidateRecord(ojson.Canonical(v))
+		var re *RecordError
+		if !errors.As(err, &re) || re.Instance != "/key" {
+			t.Fatalf("%q: %v", bad, err)
+		}
+		if msg := err.Error(); strings.ContainsFunc(msg, unicode.IsControl) || strings.ContainsAny(msg, "\u2028\u2029") {
+			t.Errorf("%q: message has control characters or line breaks: %q", bad, msg)
 		}
 	}
 }
