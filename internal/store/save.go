@@ -255,22 +255,39 @@ func (s *Store) acquire(lock string) error {
 }
 
 func createLock(lock string, now time.Time) error {
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
 	// "host" is tp's addition to the reference's lock body: it lets a
 	// lock whose pid is gone from this host be retired at once.
 	host, _ := json.Marshal(owner.Host())
 	body := fmt.Sprintf(`{"pid":%d,"created_at":"%s","host":%s}`, os.Getpid(), now.UTC().Format("2006-01-02T15:04:05.000Z"), host)
-	if _, err := f.WriteString(body); err != nil {
-		f.Close()
-		os.Remove(lock)
+	// The lock appears with its body or not at all: written to a
+	// temporary file (named with its owner, so a killed writer's is swept)
+	// and linked into place, which fails when the lock exists. An exclusive
+	// create followed by a write left an empty lock when killed in between,
+	// one nobody could prove dead for 30 s (issue 11).
+	tmp := filepath.Join(filepath.Dir(lock), fmt.Sprintf(".tmp-%s-%s", owner.Tag(), randHex(8)))
+	if err := os.WriteFile(tmp, []byte(body), 0o600); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(lock)
-		return err
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, lock); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		// No hard links here (some synced or network folders): the
+		// exclusive create, as the reference does.
+		f, ferr := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if ferr != nil {
+			return ferr
+		}
+		if _, werr := f.WriteString(body); werr != nil {
+			f.Close()
+			os.Remove(lock)
+			return werr
+		}
+		if cerr := f.Close(); cerr != nil {
+			os.Remove(lock)
+			return cerr
+		}
 	}
 	return nil
 }
