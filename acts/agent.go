@@ -97,6 +97,12 @@ type WaitOptions struct {
 	// the wait is alive.
 	Waiting func(st *ActState, waited time.Duration)
 	Every   time.Duration
+	// Refresh, when set, brings the log up to date before a read (with the
+	// acts dir in git, D20: a pull, so a settlement made on another machine
+	// is seen): before the first read, then at most every RefreshEvery
+	// (default 10 s). An error ends the wait.
+	Refresh      func(context.Context) error
+	RefreshEvery time.Duration
 }
 
 // WaitSettled reads the act every poll until it is settled, ctx ends or the
@@ -111,10 +117,19 @@ func (l *Log) WaitSettled(ctx context.Context, project, key string, o WaitOption
 	if o.Every <= 0 {
 		o.Every = 10 * time.Second
 	}
+	if o.RefreshEvery <= 0 {
+		o.RefreshEvery = 10 * time.Second
+	}
 	start := time.Now()
 	deadline := start.Add(o.Timeout)
-	var told time.Time
+	var told, refreshed time.Time
 	for {
+		if o.Refresh != nil && (refreshed.IsZero() || time.Since(refreshed) >= o.RefreshEvery) {
+			refreshed = time.Now()
+			if err := o.Refresh(ctx); err != nil {
+				return nil, false, err
+			}
+		}
 		st, _, err := l.FindAct(project, key)
 		if err != nil {
 			return nil, false, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/plural"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 const (
@@ -50,7 +51,7 @@ func (s *Server) addActsTools() {
 		"Send the project a note about an act, as an agent. Notes never change an act's state.",
 		additive, schemaNote, s.actsNote)
 	s.add("tp_acts_wait",
-		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. Read-only.",
+		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. With the acts folder in git it pulls every 10 s, so a settlement made on another machine is seen. Read-only.",
 		readOnly, schemaWait, s.actsWait)
 }
 
@@ -62,6 +63,53 @@ func (s *Server) actsLog() (*acts.Log, error) {
 	l.CacheDir = acts.DefaultCacheDir(s.cfg.Env)
 	l.PinDir = acts.PinDir(s.cfg.Env, s.cfg.ActsDir) // D19: the registrar's pins hold here too
 	return l, nil
+}
+
+// repo is the acts dir's git repository (D20), or nil: not in git, no
+// upstream, or --offline.
+func (s *Server) repo(ctx context.Context, l *acts.Log) (*acts.Repo, error) {
+	if s.cfg.Offline {
+		return nil, nil
+	}
+	return acts.OpenRepo(ctx, l.Dir)
+}
+
+// pull brings the acts dir up to date before a tool reads it, as the
+// command line's reading commands do (D20): a conflict is the call's
+// error; an unreachable upstream is logged and the tool works on this
+// machine's copy.
+func (s *Server) pull(ctx context.Context, l *acts.Log) error {
+	r, err := s.repo(ctx, l)
+	if err != nil || r == nil {
+		return err
+	}
+	warn, err := r.Pull(ctx)
+	if err != nil {
+		return fmt.Errorf("acts over git: %v (tp mcp --offline works on this machine's copy)", err)
+	}
+	if warn != nil {
+		fmt.Fprintf(s.cfg.Log, "tp mcp: warning: %s\n", sanitize.Line(warn.Error()))
+	}
+	return nil
+}
+
+// commitPush commits what a tool wrote under the acts dir (one commit per
+// call) and pushes it; a failed push is logged, and a later call pushes.
+func (s *Server) commitPush(ctx context.Context, l *acts.Log, subject string) error {
+	r, err := s.repo(ctx, l)
+	if err != nil || r == nil {
+		return err
+	}
+	done, err := r.Commit(ctx, sanitize.Line(subject))
+	if err != nil {
+		return fmt.Errorf("the records are written but not committed: %v (the next call commits them)", err)
+	}
+	if done {
+		if err := r.Push(ctx); err != nil {
+			fmt.Fprintf(s.cfg.Log, "tp mcp: warning: %s\n", sanitize.Line(err.Error()))
+		}
+	}
+	return nil
 }
 
 func (s *Server) agentSender() acts.Sender {
@@ -117,7 +165,17 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return acts.Sync(ctx, l, acts.SyncRequest{Document: in.Document, Project: in.Project, Profile: prof, DryRun: in.DryRun})
+	if err := s.pull(ctx, l); err != nil {
+		return nil, err
+	}
+	rep, err := acts.Sync(ctx, l, acts.SyncRequest{Document: in.Document, Project: in.Project, Profile: prof, DryRun: in.DryRun})
+	if err == nil && !in.DryRun {
+		err = s.commitPush(ctx, l, fmt.Sprintf("tp mcp: acts sync: %s: %d sent, %d applied", in.Project, len(rep.Sent), len(rep.Applied)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error) {
@@ -129,6 +187,9 @@ func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error
 	}
 	l, err := s.actsLog()
 	if err != nil {
+		return nil, err
+	}
+	if err := s.pull(ctx, l); err != nil {
 		return nil, err
 	}
 	projects := []string{in.Project}
@@ -181,8 +242,14 @@ func (s *Server) agentWrite(ctx context.Context, project, key string, build func
 	if err != nil {
 		return nil, err
 	}
+	if err := s.pull(ctx, l); err != nil {
+		return nil, err
+	}
 	r, st, err := l.AgentWrite(ctx, project, key, build)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.commitPush(ctx, l, fmt.Sprintf("tp mcp: %s %s", r.Type, key)); err != nil {
 		return nil, err
 	}
 	return actWritten{Record: r.ID, Type: r.Type, Act: actOf(st)}, nil
@@ -238,7 +305,7 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	opts := acts.WaitOptions{Timeout: timeout}
+	opts := acts.WaitOptions{Timeout: timeout, Refresh: func(ctx context.Context) error { return s.pull(ctx, l) }}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
 			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))

@@ -53,6 +53,7 @@ const instructions = "Task passports are durable state shared across harnesses a
 type Config struct {
 	Store   *store.Store
 	ActsDir string              // "" when no acts folder could be found
+	Offline bool                // with the acts dir in git: never pull or push (D20)
 	Env     func(string) string // identity (D14)
 	Version string              // tp's version, reported as serverInfo
 	Harness string              // recorded on checkpoints; default "mcp"

@@ -11,7 +11,7 @@ import (
 )
 
 func newMCPCmd(io *IO, g *globalOpts) *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol on stdio, for agents",
 		Long: `Serve tp to an agent over the Model Context Protocol on stdin/stdout
@@ -24,7 +24,9 @@ tp's own tools cover asks, landing checks (report only), receipts and acts
 restores a sealed ✓, or settles, reopens or amends an act as its principal.
 
 The store and the acts folder come from --store/--acts-dir and the same
-environment as every command (TP_STORE, TASK_PASSPORT_STORE, TP_ACTS).
+environment as every command (TP_STORE, TASK_PASSPORT_STORE, TP_ACTS). With
+the acts folder in git (D20) the acts tools pull before they read and commit
+and push what they write, as tp acts does; --offline skips both.
 Diagnostics go to stderr; stdout carries only the protocol.
 
 Register it with an MCP client, for example:
@@ -34,6 +36,8 @@ Register it with an MCP client, for example:
 			return runMCP(cmd.Context(), io, g, "mcp")
 		},
 	}
+	cmd.Flags().BoolVar(&g.offline, "offline", false, "when the acts dir is a git repository: do not pull or push (D20)")
+	return cmd
 }
 
 // runMCP serves until the client closes stdin.
@@ -49,7 +53,7 @@ func runMCP(ctx context.Context, io *IO, g *globalOpts, harness string) error {
 	if actsDir == "" {
 		actsDir, _ = acts.DefaultActsDir(io.Env) // the acts tools say so when there is none
 	}
-	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Env: io.Env, Version: version, Harness: harness, Log: io.Err})
+	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Offline: g.offline, Env: io.Env, Version: version, Harness: harness, Log: io.Err})
 	return srv.Run(ctx, readCloser{io.In}, writeCloser{io.Out})
 }
 
