@@ -232,17 +232,8 @@ func ParseCheck(s string) *ojson.Value {
 	return c
 }
 
-// ReadList reads a JSON array of asks or checks (--asks FILE, --checks FILE).
-func ReadList(path string) ([]*ojson.Value, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ParseList(data, path)
-}
-
-// ParseList reads a JSON array of asks or checks from data (a file, or
-// stdin for "-"), naming it name in errors. A UTF-8 byte order mark is
+// ParseList reads a JSON array of asks or checks (--asks FILE, --checks
+// FILE, or stdin for "-") from data, naming it name in errors. A UTF-8 byte order mark is
 // accepted: Windows PowerShell writes one by default.
 func ParseList(data []byte, name string) ([]*ojson.Value, error) {
 	v, _, err := ojson.Parse(data) // skips a leading BOM

@@ -105,9 +105,6 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	return err
 }
 
-// SDK is the underlying SDK server (for in-process tests).
-func (s *Server) SDK() *sdk.Server { return s.srv }
-
 // hints are a tool's annotations (MCP 2025-03-26 and later).
 type hints struct{ readOnly, destructive, idempotent bool }
 
