@@ -41,7 +41,11 @@ Exit codes:
 				return err
 			}
 			if g.json {
-				b, err := ojson.MarshalCanonical(r)
+				// ok first, as task-passport conformance prints it; then tp's report.
+				b, err := ojson.MarshalCanonical(struct {
+					OK bool `json:"ok"`
+					*judge.Report
+				}{r.Conformant, r})
 				if err != nil {
 					return err
 				}
