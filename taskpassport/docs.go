@@ -139,6 +139,12 @@ type Doctor struct {
 	PassportCount int    `json:"passport_count"`
 	Store         string `json:"store"`
 	Error         string `json:"error,omitempty"`
+	// Warning says when another store is named here too (TP_STORE and
+	// TASK_PASSPORT_STORE apart): one task must have exactly one
+	// authoritative store, as the reference warns.
+	Warning    string `json:"warning,omitempty"`
+	OtherStore string `json:"other_store,omitempty"`
+	Skipped    int    `json:"skipped"` // files in the store that are not readable passports
 }
 
 // Packed is the reference's pack document (its CLI's), then tp's members:

@@ -219,14 +219,12 @@ func dropIn(args []string, io *IO) error {
 		}
 		return nil
 	case "doctor":
-		entries, _, err := st.List()
-		doc := taskpassport.Doctor{Ready: err == nil, Provider: taskpassport.Provider, PassportCount: len(entries), Store: st.Dir()}
-		if err != nil {
-			doc.Error = err.Error()
-			writeJSON(io.Out, doc)
+		doc := doctorOf(io, st, nil)
+		writeJSON(io.Out, doc)
+		if !doc.Ready {
 			return silentExit(exitError)
 		}
-		return writeJSON(io.Out, doc)
+		return nil
 	case "mcp":
 		if harness == "" {
 			harness = "mcp"
