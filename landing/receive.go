@@ -18,6 +18,12 @@ type ReceiveRequest struct {
 	DryRun    bool   // plan and read every byte; write nothing
 	Decisions Decisions
 	Env       Env
+	Limits    pack.Limits // zero: the defaults (D10)
+	// Show, when set, is given the decided plan before anything is written
+	// (after a dry run has read every byte): a front end that shows the
+	// plan first (tp land) prints it here. An error stops the job with
+	// nothing written.
+	Show func(*Plan) error
 }
 
 // ReceiveReport says what was planned and done.
@@ -38,7 +44,7 @@ type ReceiveReport struct {
 // as it extracts it. A file landed before is refused unless
 // Decisions.Again. Nothing is written when an error is returned.
 func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*ReceiveReport, error) {
-	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun})
+	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits})
 	if err != nil {
 		return nil, err
 	}
@@ -52,14 +58,30 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	if err != nil {
 		return nil, err
 	}
+	// Refuse before a plan is shown that will not be carried out: a
+	// decision naming nothing in the pack, or a file landed before (a dry
+	// run shows the plan with a note instead).
 	if err := req.Decisions.Validate(rep.Plan); err != nil {
 		return nil, err
 	}
+	if pl := rep.Plan; pl.Merge == nil && pl.AlreadyLandedAs != "" && !req.Decisions.Again && !req.DryRun {
+		return nil, &pack.Error{File: pl.File, Rule: RuleAlreadyLanded, Detail: "this file was already landed as " + pl.AlreadyLandedAs}
+	}
 	rep.Plan.Decide(req.Decisions)
 	if req.DryRun {
+		// Nothing will be written, so read the luggage now to list every
+		// credential-like string in it; a landing finds them while it
+		// writes and reports them after.
 		if err := rep.Plan.ScanLuggage(ctx); err != nil {
 			return nil, err
 		}
+	}
+	if req.Show != nil {
+		if err := req.Show(rep.Plan); err != nil {
+			return nil, err
+		}
+	}
+	if req.DryRun {
 		return rep, nil
 	}
 	if rep.Plan.Merge != nil {

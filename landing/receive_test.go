@@ -109,3 +109,38 @@ func TestPackOutIsAFile(t *testing.T) {
 		t.Errorf("the asks were recorded for a pack never written: %v %v", s, err)
 	}
 }
+
+// Show sees the decided plan before anything is written, and an error from
+// it (a person or a front end saying no) leaves the store as it was.
+func TestReceiveShowsThePlanFirst(t *testing.T) {
+	ctx := context.Background()
+	home, id, dir := packFixture(t)
+	handoff := filepath.Join(dir, "h.taskpack")
+	if _, err := Pack(ctx, home, askReq(id, handoff)); err != nil {
+		t.Fatal(err)
+	}
+	away, err := store.Open(filepath.Join(dir, "away"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Machine: "away-box", Actor: "bob"}
+	no := errors.New("not now")
+	var shown *Plan
+	_, err = Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env, Show: func(p *Plan) error {
+		if ids := storeNames(t, away); len(ids) != 0 {
+			t.Errorf("written before the plan was shown: %v", ids)
+		}
+		shown = p
+		return no
+	}})
+	if !errors.Is(err, no) || shown == nil || shown.ID == "" {
+		t.Fatalf("Show: %v, plan %+v", err, shown)
+	}
+	if ids := storeNames(t, away); len(ids) != 0 {
+		t.Fatalf("Show said no, yet %v was written", ids)
+	}
+	got, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env, Show: func(p *Plan) error { shown = p; return nil }})
+	if err != nil || got.Plan != shown || got.Landed == nil || got.Landed.ID != shown.ID {
+		t.Fatalf("land after Show: %+v %v", got, err)
+	}
+}

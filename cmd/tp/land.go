@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -124,93 +125,54 @@ func parseCheckFlags(flags []string) (map[string]string, error) {
 }
 
 func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
-	ctx := context.Background()
 	checks, err := parseCheckFlags(o.Checks)
 	if err != nil {
 		return err
 	}
-	// A dry run verifies every byte before it says anything; a landing
-	// verifies luggage as it extracts it (and keeps nothing on a mismatch),
-	// so a large pack is read once.
-	p, err := pack.Open(file, pack.Options{DeferLuggage: !o.DryRun, Limits: o.limits()})
-	if err != nil {
-		return err
-	}
-	defer p.Close()
 	st, err := openStore(io, g)
 	if err != nil {
 		return err
 	}
 	env := landEnv(io)
-	receipt := model.PackObject{V: p.Object}.Kind() == model.KindReceipt
-	var plan *landing.Plan
-	if receipt || o.Into != "" {
-		plan, err = landing.PlanMerge(ctx, p, st, o.Into, env)
-	} else {
-		plan, err = landing.PlanLanding(ctx, p, st, env)
-	}
-	if err != nil {
-		return storeHint(err)
-	}
 	d := landing.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
-	// Refuse before printing a plan that will not be carried out: a --check
-	// naming no check in the pack, or a file landed before (a dry run
-	// shows the plan with a note instead).
-	if err := d.Validate(plan); err != nil {
-		return err
-	}
-	if plan.Merge == nil && plan.AlreadyLandedAs != "" && !o.Again && !o.DryRun {
-		return withHint(&pack.Error{File: plan.File, Rule: landing.RuleAlreadyLanded,
-			Detail: "this file was already landed as " + plan.AlreadyLandedAs},
-			"tp show "+sanitize.Line(plan.AlreadyLandedAs)+" shows it; --again lands it once more as a new passport")
-	}
-	plan.Decide(d)
-	placePlan(plan, st, o)
-	if o.DryRun {
-		// Nothing will be written, so read the luggage now to list every
-		// credential-like string in it; a real landing finds them while
-		// writing and reports them after.
-		if err := plan.ScanLuggage(context.Background()); err != nil {
-			return err
-		}
-	}
-	doc := landJSON{DryRun: o.DryRun, Plan: plan}
-	if !g.json {
-		renderPlan(io.Out, plan)
-	}
-	if o.DryRun {
-		if g.json {
-			return writeJSON(io.Out, doc)
-		}
-		fmt.Fprintln(io.Out, "\ndry run: nothing written")
-		return nil
-	}
-	if plan.Merge != nil {
-		merged, err := landing.Merge(ctx, p, plan, st, d)
-		if err != nil {
-			return storeHint(err)
-		}
-		doc.Merged = merged
-		if g.json {
-			return writeJSON(io.Out, doc)
-		}
-		renderMerged(io.Out, plan, merged)
-		if o.TrustOwnFacts && merged.Changed && len(merged.Restored) == 0 {
-			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
-		}
-		return nil
-	}
-	landed, err := landing.Land(ctx, p, plan, st, d)
+	// One job, as every front end runs it (landing.Receive); the command
+	// line shows the plan before anything is written.
+	rep, err := landing.Receive(context.Background(), st, landing.ReceiveRequest{
+		Path: file, Into: o.Into, DryRun: o.DryRun, Decisions: d, Env: env, Limits: o.limits(),
+		Show: func(plan *landing.Plan) error {
+			placePlan(plan, st, o)
+			if !g.json {
+				renderPlan(io.Out, plan)
+			}
+			return nil
+		},
+	})
 	if err != nil {
+		var pe *pack.Error
+		if errors.As(err, &pe) && pe.Rule == landing.RuleAlreadyLanded && !strings.Contains(pe.Detail, "--again") {
+			return withHint(err, "tp show "+sanitize.Line(strings.TrimPrefix(pe.Detail, "this file was already landed as "))+
+				" shows it; --again lands it once more as a new passport")
+		}
 		return storeHint(err)
 	}
-	doc.Landed = landed
+	plan := rep.Plan
+	doc := landJSON{DryRun: o.DryRun, Plan: plan, Landed: rep.Landed, Merged: rep.Merged}
 	if g.json {
 		return writeJSON(io.Out, doc)
 	}
-	renderLanded(io.Out, landed)
-	if o.TrustOwnFacts && len(landed.Restored) == 0 {
-		fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+	switch {
+	case o.DryRun:
+		fmt.Fprintln(io.Out, "\ndry run: nothing written")
+	case rep.Merged != nil:
+		renderMerged(io.Out, plan, rep.Merged)
+		if o.TrustOwnFacts && rep.Merged.Changed && len(rep.Merged.Restored) == 0 {
+			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+		}
+	default:
+		renderLanded(io.Out, rep.Landed)
+		if o.TrustOwnFacts && len(rep.Landed.Restored) == 0 {
+			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+		}
 	}
 	return nil
 }
