@@ -32,7 +32,7 @@ func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 	if same(in, out) {
 		return nil, &Error{File: out, Rule: RuleWrite, Detail: "the output would overwrite the input"}
 	}
-	p, err := Open(in, Options{})
+	p, err := Open(in, Options{Limits: opts.ReadLimits})
 	if err != nil {
 		return nil, err
 	}

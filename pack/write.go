@@ -16,6 +16,9 @@ type WriteOptions struct {
 	AllowLarge bool
 	// Agent is bag-info.txt's Bag-Software-Agent; "tp" when empty.
 	Agent string
+	// ReadLimits are what Convert's reader may take (zero fields: the
+	// defaults, D10); --max-passport-bytes sets MaxCanonical.
+	ReadLimits Limits
 }
 
 // Write seals src's pack object (§4.2, on a copy), refuses what §4.1, §4.3,

@@ -14,6 +14,7 @@ import (
 func newConvertCmd(io *IO, g *globalOpts) *cobra.Command {
 	var out string
 	var allowLarge, force bool
+	var maxPassport int64
 	cmd := &cobra.Command{
 		Use:   "convert FILE --out FILE",
 		Short: "Turn a .taskpack into a .taskpack.json and back",
@@ -47,7 +48,7 @@ error nothing is left behind.`,
 					return err
 				}
 			}
-			repairs, err := pack.ConvertRepairs(args[0], out, pack.WriteOptions{AllowLarge: allowLarge})
+			repairs, err := pack.ConvertRepairs(args[0], out, pack.WriteOptions{AllowLarge: allowLarge, ReadLimits: pack.Limits{MaxCanonical: maxPassport}})
 			if err != nil {
 				var pe *pack.Error
 				if errors.As(err, &pe) && pe.Rule == pack.RuleInlineLimit {
@@ -79,6 +80,7 @@ error nothing is left behind.`,
 	}
 	cmd.Flags().StringVar(&out, "out", "", "where to write the converted pack")
 	cmd.Flags().BoolVar(&allowLarge, "allow-large", false, "let the flat form inline attachments over 1 MiB")
+	cmd.Flags().Int64Var(&maxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the --out file if it exists")
 	return cmd
 }
