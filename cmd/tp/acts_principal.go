@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
@@ -27,37 +27,23 @@ type actsWrittenJSON struct {
 	State   actsActJSON      `json:"state"`
 	// PrincipalRegistered is set when this command registered the signer
 	// as the project's first principal (trust on first use, D19).
-	PrincipalRegistered *actsTOFU `json:"principal_registered,omitempty"`
+	PrincipalRegistered *acts.FirstPrincipal `json:"principal_registered,omitempty"`
 }
 
 // actsWriteAndReport signs the principal-side records of rs (D19), writes
-// them, then prints them and the act's new state.
+// them (acts.WriteAsPrincipal), then prints them and the act's new state.
 func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, rs []acts.Record) error {
-	tofu, err := actsSign(io, g, l, st.Project, rs)
+	rep, err := acts.WriteAsPrincipal(context.Background(), l, acts.PrincipalWrite{
+		Project: st.Project, Key: st.Key, Records: rs,
+		Signer: actsPrincipalKey(io, g), Register: true, Commit: !g.offline,
+	})
 	if err != nil {
 		return err
 	}
-	outcomes, err := actsWriteRecords(l, rs)
-	if err != nil {
-		return err
+	if rep.PushWarning != nil {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(rep.PushWarning.Error()))
 	}
-	if err := actsCommitPush(io, g, l, actsCommitSubject(rs)); err != nil {
-		return err
-	}
-	ld, err := l.Load(st.Project)
-	if err != nil {
-		return err
-	}
-	var all []acts.Record
-	for _, r := range ld.Records {
-		if r.Key == st.Key {
-			all = append(all, r)
-		}
-	}
-	next, err := acts.Lifecycle(all)
-	if err != nil {
-		return err
-	}
+	outcomes, next, tofu := rep.Outcomes, rep.State, rep.Registered
 	if g.json {
 		out := actsWrittenJSON{State: toActsActJSON(next), PrincipalRegistered: tofu}
 		for i, r := range rs {
@@ -224,18 +210,6 @@ to someone else (§2). Deleting the line does not withdraw: it claims done.`,
 	}
 	cmd.Flags().StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
 	return cmd
-}
-
-// actsCommitSubject names a command's records for its commit (D20).
-func actsCommitSubject(rs []acts.Record) string {
-	if len(rs) == 0 {
-		return "tp acts"
-	}
-	var parts []string
-	for _, r := range rs {
-		parts = append(parts, r.Type+" "+r.ID)
-	}
-	return fmt.Sprintf("tp acts: %s: %s", sanitize.Line(rs[0].Project), sanitize.Line(strings.Join(parts, ", ")))
 }
 
 // actsHasKey reports whether project's log holds any record for key.

@@ -103,24 +103,17 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 	}
 	return &backend.Inbox{Log: l, Build: principalRecords(io),
 		Sign: func(project string, rs []acts.Record, register bool) (string, error) {
-			s, tofu, err := actsAuthorize(io, g, l, project, register)
-			if err != nil {
+			tofu, err := actsPrincipalKey(io, g).SignRecords(l, project, rs, register)
+			if err != nil || tofu == nil {
 				return "", err
-			}
-			if rs != nil {
-				if err := acts.SignAll(rs, s); err != nil {
-					return "", err
-				}
-			}
-			if tofu == nil {
-				return "", nil
 			}
 			if !register {
 				return "Writing this will register your key: " + tofu.String(), nil
 			}
 			return tofu.String(), nil
 		},
-		AfterWrite: func(rs []acts.Record) error { return actsCommitPush(io, g, l, actsCommitSubject(rs)) },
+		Commit: !g.offline,
+		Warn:   func(err error) { fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(err.Error())) },
 	}
 }
 

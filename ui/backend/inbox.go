@@ -29,9 +29,11 @@ type Inbox struct {
 	// preview); with true it makes it (just before the write). rs may be
 	// nil (register only).
 	Sign func(project string, rs []acts.Record, register bool) (notice string, err error)
-	// AfterWrite, when set, runs after the records are written (the acts
-	// dir's git commit and push, D20).
-	AfterWrite func(rs []acts.Record) error
+	// Commit commits and pushes what Apply writes when the acts dir is a
+	// git work tree with an upstream (D20); Warn, when set, hears a push
+	// that failed (the records stay committed here).
+	Commit bool
+	Warn   func(error)
 
 	// previewed keeps the records shown for an action, so the records
 	// written are exactly the ones the person saw (ids and timestamps
@@ -192,31 +194,28 @@ func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error
 	rs, ok := in.previewed[a]
 	delete(in.previewed, a)
 	in.mu.Unlock()
-	var signMe []acts.Record // previewed records are signed already
 	if !ok {
 		var err error
 		if rs, _, err = in.records(a); err != nil {
 			return nil, err
 		}
-		signMe = rs
 	}
-	if _, err := in.sign(a.Project, signMe, true); err != nil {
-		return nil, err
-	}
-	for _, r := range rs {
-		if _, err := in.Log.WriteRecord(r); err != nil {
+	// One write sequence for the CLI and the inbox (acts.WriteAsPrincipal);
+	// previewed records are signed already and are written as shown.
+	rep, err := acts.WriteAsPrincipal(ctx, in.Log, acts.PrincipalWrite{
+		Project: a.Project, Key: a.Key, Records: rs,
+		Signer: acts.AuthorizerFunc(func(_ *acts.Log, project string, rs []acts.Record, register bool) (*acts.FirstPrincipal, error) {
+			_, err := in.sign(project, rs, register)
 			return nil, err
-		}
-	}
-	if in.AfterWrite != nil {
-		if err := in.AfterWrite(rs); err != nil {
-			return nil, err
-		}
-	}
-	st, err := in.state(a)
+		}),
+		Register: true, Signed: ok, Commit: in.Commit,
+	})
 	if err != nil {
 		return nil, err
 	}
-	act := actOf(st)
+	if rep.PushWarning != nil && in.Warn != nil {
+		in.Warn(rep.PushWarning)
+	}
+	act := actOf(rep.State)
 	return &act, nil
 }
