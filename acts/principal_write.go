@@ -75,6 +75,17 @@ type PrincipalKey struct {
 // Authorize finds the signer for principal-side records of project and
 // checks it may sign there; see Authorizer for register.
 func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Signer, *FirstPrincipal, error) {
+	if register {
+		// Two commands settling at once in a project with no principal
+		// would both register a first principal (two first changes, a fork
+		// no pin can name), or read the principals half-written: they take
+		// turns under the project's lock, and the second finds the first's.
+		unlock, err := l.LockProject(project, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+	}
 	pr, err := l.LoadPrincipals(project)
 	if err != nil {
 		return nil, nil, err

@@ -165,3 +165,34 @@ func TestWriteAsPrincipalAgentRecordsNeedNoKey(t *testing.T) {
 		t.Fatalf("%v %+v", err, rep)
 	}
 }
+
+// Two commands registering a project's first principal at once take turns:
+// one registration, and the other finds the key a principal already.
+func TestFirstPrincipalRegisteredOnceUnderRace(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		l, _ := raisedOnly(t)
+		alice := testSigner(t)
+		errs := make(chan error, 4)
+		for i := 0; i < 4; i++ {
+			k := keyOf(alice)
+			n := i
+			k.Nonce = func() string { return "r" + string(rune('a'+n)) }
+			go func() {
+				_, _, err := k.Authorize(l, "demo", true)
+				errs <- err
+			}()
+		}
+		for i := 0; i < 4; i++ {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		p, err := l.LoadPrincipals("demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Changes) != 1 || p.Mismatch != "" {
+			t.Fatalf("round %d: %d principal changes (mismatch %q), want one registration", round, len(p.Changes), p.Mismatch)
+		}
+	}
+}
