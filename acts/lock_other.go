@@ -8,3 +8,9 @@ package acts
 func (l *Log) LockProject(project string, wait func()) (unlock func(), err error) {
 	return func() {}, nil
 }
+
+// lockPrincipals is a no-op where flock is not available: the principal
+// changes are still created exclusively; only their turns are not enforced.
+func (l *Log) lockPrincipals(project string) (unlock func(), err error) {
+	return func() {}, nil
+}

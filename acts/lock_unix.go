@@ -54,3 +54,26 @@ func flock(fd, how int) error {
 		}
 	}
 }
+
+// lockPrincipals serialises changes of a project's principals on this
+// machine (two settles registering a first principal at once). It locks
+// the project folder itself, so no lock file appears in a folder that may
+// be a git work tree (D20).
+func (l *Log) lockPrincipals(project string) (unlock func(), err error) {
+	dir := l.ProjectDir(project)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("record log: %w", err)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("record log: %w", err)
+	}
+	if err := flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("record log: locking %s: %w", dir, err)
+	}
+	return func() {
+		flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

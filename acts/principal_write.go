@@ -80,7 +80,7 @@ func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Sign
 		// would both register a first principal (two first changes, a fork
 		// no pin can name), or read the principals half-written: they take
 		// turns under the project's lock, and the second finds the first's.
-		unlock, err := l.LockProject(project, nil)
+		unlock, err := l.lockPrincipals(project)
 		if err != nil {
 			return nil, nil, err
 		}
