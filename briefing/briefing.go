@@ -12,6 +12,9 @@
 package briefing
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tp-dev/tp/internal/ojson"
@@ -73,6 +76,44 @@ type Briefing struct {
 	NextSteps       []string   `json:"next_steps"`
 	Artifacts       []string   `json:"artifacts"`
 	RootID          string     `json:"root_id"`
+	// FilesDir is the passport's luggage folder when it has one (the
+	// pack's luggage, receipts' luggage under it), and Files how many
+	// files are in it: an agent picking the work up needs to know where
+	// the files are.
+	FilesDir string `json:"files_dir,omitempty"`
+	Files    int    `json:"files,omitempty"`
+}
+
+// OfStored is Of for a passport read from the store, with its luggage
+// folder when it exists.
+func OfStored(st *store.Stored) *Briefing {
+	b := Of(st.V, st.Version)
+	dir := strings.TrimSuffix(st.Path, ".json") + ".files"
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+		b.FilesDir = dir
+		b.Files = countFiles(dir)
+	}
+	return b
+}
+
+// countFiles counts the regular files under dir, links not followed; it
+// stops counting at a bound, as a briefing must stay cheap.
+func countFiles(dir string) int {
+	const bound = 100_000
+	n := 0
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.Type().IsRegular() {
+			n++
+		}
+		if n >= bound {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return n
 }
 
 // Of reads the briefing out of a stored state at version.

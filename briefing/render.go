@@ -74,6 +74,9 @@ func (b *Briefing) header() string {
 	if b.RootID != "" && b.RootID != b.PassportID {
 		fmt.Fprintf(&sb, "**Lineage root**: %s\n", sanitize.Line(b.RootID))
 	}
+	if b.FilesDir != "" {
+		fmt.Fprintf(&sb, "**Luggage**: %s in `%s`\n", plural.N(b.Files, "file"), sanitize.Line(b.FilesDir))
+	}
 	return sb.String()
 }
 

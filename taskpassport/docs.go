@@ -79,7 +79,7 @@ type Opened struct {
 
 // OpenedOf is the open document of a stored passport.
 func OpenedOf(st *store.Stored) Opened {
-	b := briefing.Of(st.V, st.Version)
+	b := briefing.OfStored(st)
 	prompt, _ := briefing.Prompt(b.PassportID, "en")
 	return Opened{PassportID: b.PassportID, StateVersion: st.Version, State: st.V,
 		CompiledContext: b.Markdown(0), HandoffPrompt: prompt, DataNotice: briefing.DataNotice, Briefing: b}

@@ -57,7 +57,7 @@ how much it left out.`,
 			if err != nil {
 				return storeHint(err)
 			}
-			b := briefing.Of(stored.V, stored.Version)
+			b := briefing.OfStored(stored)
 			md := b.Markdown(maxBytes)
 			if !g.json {
 				_, err := fmt.Fprint(io.Out, md)
