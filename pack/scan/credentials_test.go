@@ -332,3 +332,21 @@ func TestEveryPatternCompiles(t *testing.T) {
 		t.Fatalf("only %d patterns: the tables moved", len(all))
 	}
 }
+
+// The prefilter marks pivot bytes 64 at a time, with a byte loop for the
+// last partial block: every shape is found at every position of a block and
+// of the tail, with the pivot in the first, last or a middle bit.
+func TestCredentialsAtEveryBlockOffset(t *testing.T) {
+	for _, c := range credFires() {
+		want := strings.Index(c.text, c.token)
+		for pad := 0; pad < 130; pad++ {
+			for _, tail := range []int{0, 1, 70} {
+				text := strings.Repeat(" ", pad) + c.text + strings.Repeat(" ", tail)
+				fs := Credentials(text)
+				if len(fs) != 1 || fs[0].Rule != c.rule || fs[0].Offset != int64(pad+want) {
+					t.Fatalf("%s after %d spaces, %d after: got %+v", c.rule, pad, tail, fs)
+				}
+			}
+		}
+	}
+}
