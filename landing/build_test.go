@@ -43,7 +43,7 @@ func TestBuildObject(t *testing.T) {
 	state := mustParse(t, `{"id":"TP-B","version":4,"goal":"g","x-unknown":{"kept":true},
 	  "asks":[{"id":"a1","to":"peer","what":"received","why":"","accept":"acc","status":"answered","answer":"yes","answered_by":"b@m","answered_at":"2026-09-03T14:20:00Z"},
 	          {"id":"a2","to":"peer","what":"sent earlier","why":"","accept":"acc","status":"open","answer":null,"asked_at":"2026-09-01T00:00:00Z"}],
-	  "landed_from":{"file":"/home/me/x.taskpack","sha256":"ab"},
+	  "landed_from":{"file":"x.taskpack","sha256":"ab"},
 	  "receipts_merged":[{"sha256":"cd"}]}`)
 	orig := string(ojson.Canonical(state))
 	for _, kind := range []string{model.KindHandoff, model.KindReceipt} {
@@ -181,8 +181,8 @@ func TestPreflight(t *testing.T) {
 	}{
 		{"clean", `{"id":"TP-A","version":1,"artifacts":["git@github.com:x/y.git@abc123"],"facts":[{"claim":"c","scope":"universal","verified":true}]}`,
 			[]*ojson.Value{ParseAsk("q|A CSV with EMEA, APAC and AMER revenue for September")}, nil, nil},
-		{"absolute path not carried", `{"id":"TP-A","version":1,"artifacts":["draft at /home/maria/deck/draft.key"]}`, nil, nil,
-			[]string{"/home/maria/deck/draft.key"}},
+		{"absolute path not carried", `{"id":"TP-A","version":1,"artifacts":["draft at ~/deck/draft.key"]}`, nil, nil,
+			[]string{"~/deck/draft.key"}},
 		{"absolute path carried", `{"id":"TP-A","version":1,"artifacts":["` + carriedFile + `"]}`, nil, []string{carriedFile}, nil},
 		{"fact without scope", `{"id":"TP-A","version":1,"facts":[{"claim":"the share is mounted","verified":true}]}`, nil, nil,
 			[]string{"facts[0] has no scope"}},
