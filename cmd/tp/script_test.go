@@ -31,8 +31,9 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
 			work := env.Getenv("WORK")
-			env.Setenv("HOME", work+"/home")
-			env.Setenv("XDG_DATA_HOME", work+"/home/.local/share")
+			home := filepath.Join(work, "home") // a home folder inside the test's own
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
 			env.Setenv("TP_STORE", work+"/store")
 			env.Setenv("TP_ACTS", work+"/acts")
 			env.Setenv("TP_MACHINE", "testbox")
@@ -44,7 +45,7 @@ func TestScripts(t *testing.T) {
 			if err := writeTestKey(work+"/keys/other", "other@testbox"); err != nil {
 				return err
 			}
-			return writeTestKey(work+"/home/.ssh/id_ed25519", "tester@testbox")
+			return writeTestKey(filepath.Join(home, ".ssh", "id_ed25519"), "tester@testbox")
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture},
 	})
