@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -13,7 +14,7 @@ import (
 // count as answered, so the writer refuses it and C5 fails it, in step.
 func TestAuditBlankAcceptIsRefused(t *testing.T) {
 	for _, blank := range []string{"", "   ", "\t\n"} {
-		obj := mutate(t, func(o *ojson.Value) {
+		obj := packtest.Mutate(t, func(o *ojson.Value) {
 			a := ojson.NewObject()
 			a.Set("id", ojson.NewString("a9"))
 			a.Set("to", ojson.NewString("peer"))
@@ -31,7 +32,7 @@ func TestAuditBlankAcceptIsRefused(t *testing.T) {
 		} else {
 			wantRule(t, err, pack.RuleAskAccept)
 		}
-		r, cerr := Conformance(writeTemp(t, "x.taskpack.json", rawFlat(t, obj)), pack.Options{})
+		r, cerr := Conformance(packtest.WriteTemp(t, "x.taskpack.json", packtest.RawFlat(t, obj)), pack.Options{})
 		if cerr != nil {
 			t.Fatal(cerr)
 		}

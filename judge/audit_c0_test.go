@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -13,7 +14,7 @@ import (
 // are not UTF-8 (a reader must replace them) needed a repair to be read, so
 // it is not conformant as written; the strict reader refuses it too.
 func TestAuditC0QuirksOfTheFlatForm(t *testing.T) {
-	good := rawFlat(t, refObject(t))
+	good := packtest.RawFlat(t, packtest.RefObject(t))
 	for _, tc := range []struct{ name, from, to string }{
 		{"duplicate key", `"kind": "handoff"`, `"kind": "handoff", "kind": "handoff"`},
 		{"invalid UTF-8", `"actor": "Maria"`, "\"actor\": \"Mar\xffia\""},
@@ -21,7 +22,7 @@ func TestAuditC0QuirksOfTheFlatForm(t *testing.T) {
 		if !bytes.Contains(good, []byte(tc.from)) {
 			t.Fatalf("%s: fixture has no %s", tc.name, tc.from)
 		}
-		path := writeTemp(t, "x.taskpack.json", bytes.Replace(good, []byte(tc.from), []byte(tc.to), 1))
+		path := packtest.WriteTemp(t, "x.taskpack.json", bytes.Replace(good, []byte(tc.from), []byte(tc.to), 1))
 		r, err := Conformance(path, pack.Options{})
 		if err != nil {
 			t.Fatal(err)

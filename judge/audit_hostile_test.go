@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -14,12 +15,12 @@ import (
 // archive-wide ratio, by Open and by the judge.
 func TestAuditArchiveRatio(t *testing.T) {
 	lim := pack.Limits{MaxTotal: 1 << 30, MaxEntries: 100_000, MaxRatio: 10, RatioFloor: 64 << 10}
-	b := hostileZip(t, func(zw *zip.Writer) {
+	b := packtest.HostileZip(t, func(zw *zip.Writer) {
 		for i := 0; i < 200; i++ {
-			addFile(fmt.Sprintf("data/files/z%03d", i), zeros(60<<10), nil)(zw)
+			packtest.AddFile(fmt.Sprintf("data/files/z%03d", i), packtest.Zeros(60<<10), nil)(zw)
 		}
 	})
-	path := writeTemp(t, "x.taskpack", b)
+	path := packtest.WriteTemp(t, "x.taskpack", b)
 	_, err := pack.Open(path, pack.Options{Limits: lim})
 	wantRule(t, err, pack.RuleLimitRatio)
 	if r, err := Conformance(path, pack.Options{Limits: lim}); err == nil && r.Conformant {
@@ -31,14 +32,14 @@ func TestAuditArchiveRatio(t *testing.T) {
 // the tag files; a bag-info.txt changed after it was written is an error
 // for the reader and a C1 failure for the judge.
 func TestAuditTagManifestDigest(t *testing.T) {
-	b := rawBag(t, ojson.Canonical(refObject(t)), nil, func(es *[]file) {
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), nil, func(es *[]file) {
 		for i := range *es {
-			if (*es)[i].name == "bag-info.txt" {
-				(*es)[i].data = append(append([]byte{}, (*es)[i].data...), "Contact-Name: someone else\n"...)
+			if (*es)[i].Name == "bag-info.txt" {
+				(*es)[i].Data = append(append([]byte{}, (*es)[i].Data...), "Contact-Name: someone else\n"...)
 			}
 		}
 	})
-	path := writeTemp(t, "x.taskpack", b)
+	path := packtest.WriteTemp(t, "x.taskpack", b)
 	_, err := pack.Open(path, pack.Options{})
 	wantRule(t, err, pack.RuleDigest)
 	r, err := Conformance(path, pack.Options{})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -13,7 +14,7 @@ import (
 // define (here "team") keeps no ✓ across the machine boundary, at pack time
 // (Write) and in the judge (C6).
 func TestAuditUnknownScopeIsSealed(t *testing.T) {
-	obj := mutate(t, func(o *ojson.Value) {
+	obj := packtest.Mutate(t, func(o *ojson.Value) {
 		f := o.Get("passport").Get("facts").Items()[0]
 		f.Set("scope", ojson.NewString("team"))
 		f.Set("verified", ojson.NewBool(true))
@@ -38,8 +39,8 @@ func TestAuditUnknownScopeIsSealed(t *testing.T) {
 	}
 
 	// The judge: the same fact, written unsealed by hand, fails C6.
-	raw := rawFlat(t, obj)
-	r, err := Conformance(writeTemp(t, "x.taskpack.json", raw), pack.Options{})
+	raw := packtest.RawFlat(t, obj)
+	r, err := Conformance(packtest.WriteTemp(t, "x.taskpack.json", raw), pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

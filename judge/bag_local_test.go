@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -16,7 +17,7 @@ import (
 // extract is not what was verified) is refused with the file and the rule,
 // by Open and by Conformance (C1, exit 2), in plain and ZIP64 archives.
 func TestLocalHeaderNameMustMatch(t *testing.T) {
-	good := bagOf(t, refObject(t))
+	good := packtest.BagOf(t, packtest.RefObject(t))
 	const entry = "data/files/outline.md"
 	for _, c := range []struct {
 		name string
@@ -24,11 +25,11 @@ func TestLocalHeaderNameMustMatch(t *testing.T) {
 		ok   bool
 	}{
 		{"untouched", good, true},
-		{"untouched, ZIP64 offsets", toZip64Offsets(t, good), true},
-		{"another name", patchLocalName(t, good, entry, "data/files/outlinX.md"), false},
-		{"a name that climbs out", patchLocalName(t, good, entry, "../../../../../etc/pw"), false},
-		{"another name, ZIP64 offsets", toZip64Offsets(t, patchLocalName(t, good, entry, "data/files/evil___.md")), false},
-		{"another compression method", patchLocalField(t, good, entry, 8, 0), false},
+		{"untouched, ZIP64 offsets", packtest.ToZip64Offsets(t, good), true},
+		{"another name", packtest.PatchLocalName(t, good, entry, "data/files/outlinX.md"), false},
+		{"a name that climbs out", packtest.PatchLocalName(t, good, entry, "../../../../../etc/pw"), false},
+		{"another name, ZIP64 offsets", packtest.ToZip64Offsets(t, packtest.PatchLocalName(t, good, entry, "data/files/evil___.md")), false},
+		{"another compression method", packtest.PatchLocalField(t, good, entry, 8, 0), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// The archive still reads as a ZIP: only the name differs.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -11,9 +12,9 @@ import (
 // the repair.
 func TestBase64NotCanonicalFailsC0(t *testing.T) {
 	for data, bytes := range map[string]string{"QUI": "AB", "QU JD": "ABC", "QUJD\n": "ABC", "QUJ=": "AB"} {
-		a := att("x.bin", []byte(bytes))
+		a := packtest.Att("x.bin", []byte(bytes))
 		a.Set("data", ojson.NewString(data))
-		path := writeTemp(t, "x.taskpack.json", rawFlat(t, refObject(t), a))
+		path := packtest.WriteTemp(t, "x.taskpack.json", packtest.RawFlat(t, packtest.RefObject(t), a))
 		r, err := Conformance(path, pack.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -34,7 +35,7 @@ func TestBase64NotCanonicalFailsC0(t *testing.T) {
 		}
 	}
 	// The canonical form passes C0.
-	path := writeTemp(t, "ok.taskpack.json", rawFlat(t, refObject(t), att("x.bin", []byte("AB"))))
+	path := packtest.WriteTemp(t, "ok.taskpack.json", packtest.RawFlat(t, packtest.RefObject(t), packtest.Att("x.bin", []byte("AB"))))
 	r, err := Conformance(path, pack.Options{})
 	if err != nil {
 		t.Fatal(err)

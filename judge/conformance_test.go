@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -23,147 +24,147 @@ func TestConformanceChecksGoRed(t *testing.T) {
 		b    func(t testing.TB) []byte
 		fail []string
 	}{
-		{"control bag", "x.taskpack", func(t testing.TB) []byte { return bagOf(t, refObject(t)) }, nil},
-		{"control flat", "x.taskpack.json", func(t testing.TB) []byte { return flatOf(t, refObject(t)) }, nil},
+		{"control bag", "x.taskpack", func(t testing.TB) []byte { return packtest.BagOf(t, packtest.RefObject(t)) }, nil},
+		{"control flat", "x.taskpack.json", func(t testing.TB) []byte { return packtest.FlatOf(t, packtest.RefObject(t)) }, nil},
 
 		{"C0 non-canonical passport.json", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, append(ojson.Compact(refObject(t)), '\n'), testLuggage, nil)
+			return packtest.RawBag(t, append(ojson.Compact(packtest.RefObject(t)), '\n'), packtest.TestLuggage, nil)
 		}, []string{"C0", "C9"}},
 		{"C0 flat attachment without sha256", "x.taskpack.json", func(t testing.TB) []byte {
-			a := att("a.txt", []byte("hello"))
+			a := packtest.Att("a.txt", []byte("hello"))
 			a.Obj().Delete("sha256")
-			return rawFlat(t, refObject(t), a)
+			return packtest.RawFlat(t, packtest.RefObject(t), a)
 		}, []string{"C0"}},
 		{"C0 ask without id or status", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				o.Get("asks").Items()[0].Obj().Delete("id")
 				o.Get("asks").Items()[1].Obj().Delete("status")
 			}))
 		}, []string{"C0"}},
 		{"C0 check without id or required", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				o.Get("landing_checks").Items()[0].Obj().Delete("required")
 				o.Get("landing_checks").Items()[1].Obj().Delete("id")
 			}))
 		}, []string{"C0"}},
 		{"C0 BOM", "x.taskpack.json", func(t testing.TB) []byte {
-			return append([]byte("\xEF\xBB\xBF"), flatOf(t, refObject(t))...)
+			return append([]byte("\xEF\xBB\xBF"), packtest.FlatOf(t, packtest.RefObject(t))...)
 		}, []string{"C0"}},
 		{"C0 machine fact verified:false but not sealed", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				o.Get("passport").Get("facts").Items()[2].Obj().Delete("needs_reverify")
 			}))
 		}, []string{"C0", "C9"}},
 
 		{"C1 manifest digest wrong", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
 				for i, e := range *es {
-					if strings.HasPrefix(e.name, "data/files/outline") {
-						(*es)[i].data = []byte("# Outline, changed after packing\n")
+					if strings.HasPrefix(e.Name, "data/files/outline") {
+						(*es)[i].Data = []byte("# Outline, changed after packing\n")
 					}
 				}
 			})
 		}, []string{"C1"}},
 		{"C1 payload file not in the manifest", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
-				*es = append(*es, file{"data/files/stowaway.txt", []byte("nobody vouched for me")})
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
+				*es = append(*es, file{Name: "data/files/stowaway.txt", Data: []byte("nobody vouched for me")})
 			})
 		}, []string{"C1"}},
 		{"C1 no bagit.txt", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) { *es = (*es)[1:] })
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) { *es = (*es)[1:] })
 		}, []string{"C1"}},
 		{"C1 no tagmanifest", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
-				*es = slices.DeleteFunc(*es, func(f file) bool { return f.name == "tagmanifest-sha256.txt" })
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
+				*es = slices.DeleteFunc(*es, func(f file) bool { return f.Name == "tagmanifest-sha256.txt" })
 			})
 		}, []string{"C1"}},
 		{"C1 Payload-Oxum wrong", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
 				for i, e := range *es {
-					if e.name == "bag-info.txt" {
-						(*es)[i].data = []byte("Payload-Oxum: 1.1\n")
+					if e.Name == "bag-info.txt" {
+						(*es)[i].Data = []byte("Payload-Oxum: 1.1\n")
 					}
 				}
 				// keep the tag manifest honest so only the oxum is wrong
-				fixTagManifest(es)
+				packtest.FixTagManifest(es)
 			})
 		}, []string{"C1"}},
 		{"C1 flat sha256 wrong", "x.taskpack.json", func(t testing.TB) []byte {
-			a := att("a.txt", []byte("hello"))
-			a.Set("sha256", ojson.NewString(hexSum([]byte("HELLO"))))
-			return rawFlat(t, refObject(t), a)
+			a := packtest.Att("a.txt", []byte("hello"))
+			a.Set("sha256", ojson.NewString(packtest.HexSum([]byte("HELLO"))))
+			return packtest.RawFlat(t, packtest.RefObject(t), a)
 		}, []string{"C1"}},
 		{"C1 flat bytes wrong", "x.taskpack.json", func(t testing.TB) []byte {
-			a := att("a.txt", []byte("hello"))
+			a := packtest.Att("a.txt", []byte("hello"))
 			a.Set("bytes", ojson.NewInt(6))
-			return rawFlat(t, refObject(t), a)
+			return packtest.RawFlat(t, packtest.RefObject(t), a)
 		}, []string{"C1"}},
 
 		{"C2 malformed passport.json", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, []byte(`{"spec": "task-passport-bag/0.1", "kind": `), testLuggage, nil)
+			return packtest.RawBag(t, []byte(`{"spec": "task-passport-bag/0.1", "kind": `), packtest.TestLuggage, nil)
 		}, []string{"C0", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"}},
 		{"C2 unknown spec", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("task-passport-bag/9.9")) }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("task-passport-bag/9.9")) }))
 		}, []string{"C2"}},
 		{"C2 unknown taskpack version", "x.taskpack.json", func(t testing.TB) []byte {
-			return bytes.Replace(flatOf(t, refObject(t)), []byte(`"taskpack": "0.1"`), []byte(`"taskpack": "0.2"`), 1)
+			return bytes.Replace(packtest.FlatOf(t, packtest.RefObject(t)), []byte(`"taskpack": "0.1"`), []byte(`"taskpack": "0.2"`), 1)
 		}, []string{"C2"}},
 
 		{"C3 kind memo", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) }))
 		}, []string{"C3"}},
 		{"C4 no root_id", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Get("lineage").Obj().Delete("root_id") }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Get("lineage").Obj().Delete("root_id") }))
 		}, []string{"C4"}},
 		{"C4 from_version not a number", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) { o.Get("lineage").Set("from_version", ojson.NewString("six")) }))
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Get("lineage").Set("from_version", ojson.NewString("six")) }))
 		}, []string{"C4"}},
 		{"C5 ask without accept", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Get("asks").Items()[1].Set("accept", ojson.NewString("  ")) }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Get("asks").Items()[1].Set("accept", ojson.NewString("  ")) }))
 		}, []string{"C5"}},
 		{"C6 machine fact wears a check", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				f := o.Get("passport").Get("facts").Items()[2]
 				f.Set("verified", ojson.NewBool(true))
 				f.Set("needs_reverify", ojson.NewBool(false))
 			}))
 		}, []string{"C0", "C6", "C9"}},
 		{"C6 unscoped fact wears a check", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				f := o.Get("passport").Get("facts").Items()[3]
 				f.Set("verified", ojson.NewBool(true))
 			}))
 		}, []string{"C0", "C6", "C9"}},
 		{"C7 credential in the pack object", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Set("note", ojson.NewString("token "+fakeGitHubToken)) }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Set("note", ojson.NewString("token "+packtest.FakeGitHubToken)) }))
 		}, []string{"C7"}},
 		{"C7 credential deep in luggage", "x.taskpack", func(t testing.TB) []byte {
 			big := bytes.Repeat([]byte("plain text line\n"), 1<<17) // 2 MiB
 			big = append(big, []byte("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n")...)
-			return rawBag(t, ojson.Canonical(refObject(t)), []file{{"notes.txt", big}}, nil)
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: "notes.txt", Data: big}}, nil)
 		}, []string{"C7"}},
 		{"C7 credential in flat luggage", "x.taskpack.json", func(t testing.TB) []byte {
-			return rawFlat(t, refObject(t), att("env.txt", []byte("GITHUB_TOKEN="+fakeGitHubToken+"\n")))
+			return packtest.RawFlat(t, packtest.RefObject(t), packtest.Att("env.txt", []byte("GITHUB_TOKEN="+packtest.FakeGitHubToken+"\n")))
 		}, []string{"C7"}},
 		{"C8 transcript", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) {
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) {
 				o.Get("passport").Set("current_state", ojson.NewString("User: can you fix the deck?\nAssistant: Sure, done."))
 			}))
 		}, []string{"C8"}},
 		{"C9 payload that is not luggage", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
-				*es = append(*es, file{"data/extra.txt", []byte("x")})
-				fixManifests(es)
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
+				*es = append(*es, file{Name: "data/extra.txt", Data: []byte("x")})
+				packtest.FixManifests(es)
 			})
 		}, []string{"C0", "C9"}},
 		{"C10 no packed_at", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) { o.Obj().Delete("packed_at") }))
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Obj().Delete("packed_at") }))
 		}, []string{"C10"}},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			path := writeTemp(t, c.file, c.b(t))
+			path := packtest.WriteTemp(t, c.file, c.b(t))
 			r, err := Conformance(path, pack.Options{})
 			if err != nil {
 				t.Fatalf("Conformance: %v", err)
@@ -224,10 +225,10 @@ func TestConformanceNotAPack(t *testing.T) {
 		"json array":  []byte(`[1, 2, 3]`),
 		"json object": []byte(`{"hello": "world"}`),
 		"empty":       nil,
-		"zip, no bag": zipOf(t, []file{{"readme.txt", []byte("hi")}}),
+		"zip, no bag": packtest.ZipOf(t, []file{{Name: "readme.txt", Data: []byte("hi")}}),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := Conformance(writeTemp(t, "f", b), pack.Options{})
+			_, err := Conformance(packtest.WriteTemp(t, "f", b), pack.Options{})
 			wantRule(t, err, pack.RuleNotAPack)
 		})
 	}
@@ -235,10 +236,10 @@ func TestConformanceNotAPack(t *testing.T) {
 
 // A hostile ZIP is a pack that fails C1 with the D10 rule, not "not a pack".
 func TestConformanceHostileIsNotConformant(t *testing.T) {
-	b := rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
-		*es = append(*es, file{"data/files/../../evil", []byte("x")})
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
+		*es = append(*es, file{Name: "data/files/../../evil", Data: []byte("x")})
 	})
-	r, err := Conformance(writeTemp(t, "h.taskpack", b), pack.Options{})
+	r, err := Conformance(packtest.WriteTemp(t, "h.taskpack", b), pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,8 +262,8 @@ func TestC9LargeLuggage(t *testing.T) {
 	text := bytes.Repeat([]byte("héllo \"wörld\" \t tab\n"), 200_000)
 	lateBinary := append(append([]byte{}, text...), 0)
 	cut := append(append([]byte{}, text...), 0xE4, 0xB8) // a character cut at the end
-	b := rawBag(t, ojson.Canonical(refObject(t)), []file{{"r.bin", rnd}, {"t.txt", text}, {"late.bin", lateBinary}, {"cut.bin", cut}}, nil)
-	r, err := Conformance(writeTemp(t, "big.taskpack", b), pack.Options{})
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: "r.bin", Data: rnd}, {Name: "t.txt", Data: text}, {Name: "late.bin", Data: lateBinary}, {Name: "cut.bin", Data: cut}}, nil)
+	r, err := Conformance(packtest.WriteTemp(t, "big.taskpack", b), pack.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

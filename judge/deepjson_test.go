@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -13,7 +14,7 @@ import (
 // the canonical size before building it and refuses past the limit —
 // landing and judging alike — and a raised limit lets it through (issue 11).
 func TestDeepWideObjectRefusedByCanonicalSize(t *testing.T) {
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	deep, _, err := ojson.Parse([]byte(strings.Repeat("[", 200) + strings.TrimSuffix(strings.Repeat("0,", 20000), ",") + strings.Repeat("]", 200)))
 	if err != nil {
 		t.Fatal(err)
@@ -26,8 +27,8 @@ func TestDeepWideObjectRefusedByCanonicalSize(t *testing.T) {
 	big.MaxCanonical = size
 	compact := append(ojson.Compact(obj), '\n') // what an attacker sends: small
 	for _, path := range []string{
-		writeTemp(t, "deep.taskpack", rawBag(t, compact, nil, nil)),
-		writeTemp(t, "deep.taskpack.json", rawFlat(t, obj)),
+		packtest.WriteTemp(t, "deep.taskpack", packtest.RawBag(t, compact, nil, nil)),
+		packtest.WriteTemp(t, "deep.taskpack.json", packtest.RawFlat(t, obj)),
 	} {
 		_, err := pack.Open(path, pack.Options{Limits: small})
 		wantRule(t, err, pack.RuleLimitObject)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -59,15 +60,15 @@ func exercise(t *testing.T, dir string, b []byte, name string) {
 // the interop tests, and as seeds each mutation of them cost a 100 KiB write
 // and verify.
 func FuzzOpenBag(f *testing.F) {
-	seeds(f, "../pack/testdata/vectors/*.taskpack")
-	quickMinimize(f)
+	packtest.Seeds(f, "../pack/testdata/vectors/*.taskpack")
+	packtest.QuickMinimize(f)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) { exercise(t, dir, b, "f.taskpack") })
 }
 
 func FuzzOpenFlat(f *testing.F) {
-	seeds(f, "../pack/testdata/vectors/*.json", "../pack/testdata/vectors/*.tpx")
-	quickMinimize(f)
+	packtest.Seeds(f, "../pack/testdata/vectors/*.json", "../pack/testdata/vectors/*.tpx")
+	packtest.QuickMinimize(f)
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) { exercise(t, dir, b, "f.taskpack.json") })
 }

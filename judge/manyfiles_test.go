@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -24,9 +25,9 @@ func TestManySmallFilesAllocateBounded(t *testing.T) {
 	zeros := make([]byte, size)
 	var lug []file
 	for i := 0; i < n; i++ {
-		lug = append(lug, file{fmt.Sprintf("z/%d", i), zeros})
+		lug = append(lug, file{Name: fmt.Sprintf("z/%d", i), Data: zeros})
 	}
-	path := writeTemp(t, "many.taskpack", rawBag(t, ojson.Canonical(refObject(t)), lug, nil))
+	path := packtest.WriteTemp(t, "many.taskpack", packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), lug, nil))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -32,12 +33,12 @@ func TestLuggageNamesJudgeAndLandingAgree(t *testing.T) {
 			var lug []file
 			var atts []*ojson.Value
 			for _, n := range c.files {
-				lug = append(lug, file{n, []byte("x")})
-				atts = append(atts, att(n, []byte("x")))
+				lug = append(lug, file{Name: n, Data: []byte("x")})
+				atts = append(atts, packtest.Att(n, []byte("x")))
 			}
 			for _, path := range []string{
-				writeTemp(t, "n.taskpack", rawBag(t, ojson.Canonical(refObject(t)), lug, nil)),
-				writeTemp(t, "n.taskpack.json", rawFlat(t, refObject(t), atts...)),
+				packtest.WriteTemp(t, "n.taskpack", packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), lug, nil)),
+				packtest.WriteTemp(t, "n.taskpack.json", packtest.RawFlat(t, packtest.RefObject(t), atts...)),
 			} {
 				r, err := Conformance(path, pack.Options{})
 				if err != nil {

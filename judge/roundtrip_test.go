@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -22,7 +23,7 @@ func TestReferenceFixturesConvert(t *testing.T) {
 		bag := "../pack/testdata/ref/" + name + ".taskpack"
 		flat := bag + ".json"
 		bagObj, bagFiles, bagOrder := payloadOf(t, bag)
-		raw, _ := io.ReadAll(mustZipEntry(t, bag, "data/passport.json"))
+		raw, _ := io.ReadAll(packtest.MustZipEntry(t, bag, "data/passport.json"))
 		if !bytes.Equal(raw, bagObj) {
 			t.Fatalf("%s: Pack.Raw is not data/passport.json as written", bag)
 		}
@@ -32,13 +33,13 @@ func TestReferenceFixturesConvert(t *testing.T) {
 			t.Fatal(err)
 		}
 		obj, files, order := payloadOf(t, toFlat)
-		if !bytes.Equal(obj, bagObj) || !equalFiles(files, bagFiles) || strings.Join(order, "|") != strings.Join(bagOrder, "|") {
+		if !bytes.Equal(obj, bagObj) || !packtest.EqualFiles(files, bagFiles) || strings.Join(order, "|") != strings.Join(bagOrder, "|") {
 			t.Errorf("%s → flat: payload differs", bag)
 		}
 		// Same as the reference's own flat file but for note_to_reader.
 		ours, _ := os.ReadFile(toFlat)
 		theirs, _ := os.ReadFile(flat)
-		if !bytes.Equal(withoutNote(t, ours), withoutNote(t, theirs)) {
+		if !bytes.Equal(packtest.WithoutNote(t, ours), packtest.WithoutNote(t, theirs)) {
 			t.Errorf("%s → flat differs from %s beyond note_to_reader", bag, flat)
 		}
 
@@ -47,7 +48,7 @@ func TestReferenceFixturesConvert(t *testing.T) {
 			t.Fatal(err)
 		}
 		obj2, files2, _ := payloadOf(t, toBag)
-		if !bytes.Equal(obj2, bagObj) || !equalFiles(files2, bagFiles) {
+		if !bytes.Equal(obj2, bagObj) || !packtest.EqualFiles(files2, bagFiles) {
 			t.Errorf("%s → bag: payload differs from %s", flat, bag)
 		}
 		for _, f := range []string{toBag, toFlat} {
@@ -72,14 +73,14 @@ func TestReferenceFixturesConvert(t *testing.T) {
 // TestFlatWithoutAttachments: a flat file may leave attachments out or set
 // it to null; either way it carries no luggage and is conformant.
 func TestFlatWithoutAttachments(t *testing.T) {
-	full := flatOf(t, refObject(t))
+	full := packtest.FlatOf(t, packtest.RefObject(t))
 	v, _ := ojson.ParseStrict(full)
 	v.Set("attachments", ojson.NewNull())
 	withNull := ojson.Canonical(v)
 	v.Obj().Delete("attachments")
 	without := ojson.Canonical(v)
 	for name, b := range map[string][]byte{"null": withNull, "absent": without} {
-		path := writeTemp(t, name+".taskpack.json", b)
+		path := packtest.WriteTemp(t, name+".taskpack.json", b)
 		r, err := Conformance(path, pack.Options{})
 		if err != nil || !r.Conformant {
 			t.Errorf("%s: %v %v", name, err, failing(r))

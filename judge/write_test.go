@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -15,7 +16,7 @@ func TestOwnWritesAreConformant(t *testing.T) {
 		if enc == pack.EncodingFlat {
 			path += ".json"
 		}
-		if err := pack.Write(path, srcOf(refObject(t), mixedLuggage...), enc, pack.WriteOptions{}); err != nil {
+		if err := pack.Write(path, srcOf(packtest.RefObject(t), packtest.MixedLuggage...), enc, pack.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		r, err := Conformance(path, pack.Options{})

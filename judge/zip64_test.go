@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zip"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -19,7 +20,7 @@ func TestZip64ManyEntries(t *testing.T) {
 		t.Skip("writes 70,000 entries")
 	}
 	const n = 70_000
-	src := pack.Source{Object: refObject(t)}
+	src := pack.Source{Object: packtest.RefObject(t)}
 	for i := 0; i < n; i++ {
 		body := []byte("file " + strconv.Itoa(i) + "\n")
 		src.Luggage = append(src.Luggage, pack.LuggageSource{Name: "many/" + strconv.Itoa(i) + ".txt", Size: int64(len(body)),
@@ -61,8 +62,8 @@ func TestZip64HugeFile(t *testing.T) {
 		t.Skip("set TP_TEST_HUGE=1 to pack, verify and judge a 4.1 GiB file")
 	}
 	const size = 4<<30 + 100<<20
-	huge := sparseFile(t, size)
-	src := pack.Source{Object: refObject(t), Luggage: []pack.LuggageSource{{Name: "huge.bin", Size: size,
+	huge := packtest.SparseFile(t, size)
+	src := pack.Source{Object: packtest.RefObject(t), Luggage: []pack.LuggageSource{{Name: "huge.bin", Size: size,
 		Open: func() (io.ReadCloser, error) { return os.Open(huge) }}}}
 	path := filepath.Join(t.TempDir(), "huge.taskpack")
 	if err := pack.Write(path, src, pack.EncodingBag, pack.WriteOptions{}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -16,12 +17,12 @@ import (
 // luggage can tell.
 func deferBag(t *testing.T) string {
 	t.Helper()
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	good := []byte("what the manifest vouches for\n")
-	b := rawBag(t, ojson.Canonical(obj), []file{{"a.txt", good}}, func(entries *[]file) {
+	b := packtest.RawBag(t, ojson.Canonical(obj), []file{{Name: "a.txt", Data: good}}, func(entries *[]file) {
 		for i, e := range *entries {
-			if e.name == "data/files/a.txt" {
-				(*entries)[i].data = []byte("WHAT THE MANIFEST VOUCHES FOR\n") // same size: Oxum agrees
+			if e.Name == "data/files/a.txt" {
+				(*entries)[i].Data = []byte("WHAT THE MANIFEST VOUCHES FOR\n") // same size: Oxum agrees
 			}
 		}
 	})
@@ -74,9 +75,9 @@ func TestDeferLuggage(t *testing.T) {
 // Deferring the digests does not defer the structure: a payload file the
 // manifest does not list is still refused at Open.
 func TestDeferLuggageStillChecksManifest(t *testing.T) {
-	obj := refObject(t)
-	b := rawBag(t, ojson.Canonical(obj), []file{{"a.txt", []byte("a")}}, func(entries *[]file) {
-		*entries = append(*entries, file{"data/files/stowaway.txt", []byte("nobody vouched")})
+	obj := packtest.RefObject(t)
+	b := packtest.RawBag(t, ojson.Canonical(obj), []file{{Name: "a.txt", Data: []byte("a")}}, func(entries *[]file) {
+		*entries = append(*entries, file{Name: "data/files/stowaway.txt", Data: []byte("nobody vouched")})
 	})
 	path := filepath.Join(t.TempDir(), "stowaway.taskpack")
 	os.WriteFile(path, b, 0o600)

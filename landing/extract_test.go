@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -28,15 +29,15 @@ func TestExtractBothPaths(t *testing.T) {
 				name = "tampered"
 			}
 			t.Run(name+"/"+ojson.FormatNumber(float64(n)), func(t *testing.T) {
-				b := rawBag(t, ojson.Canonical(refObject(t)), []file{{"dir/blob.bin", data}}, func(entries *[]file) {
+				b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: "dir/blob.bin", Data: data}}, func(entries *[]file) {
 					if !tamper {
 						return
 					}
 					for i, e := range *entries {
-						if e.name == "data/files/dir/blob.bin" {
-							bad := bytes.Clone(e.data)
+						if e.Name == "data/files/dir/blob.bin" {
+							bad := bytes.Clone(e.Data)
 							bad[len(bad)/2] ^= 0xff // same size: only the digest can tell
-							(*entries)[i].data = bad
+							(*entries)[i].Data = bad
 						}
 					}
 				})

@@ -6,15 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // TestAuditBagInfoFields: D2 — bag-info.txt is derived from the pack object
 // and payload only, field by field (Bagging-Date is the date of packed_at).
 func TestAuditBagInfoFields(t *testing.T) {
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	path := filepath.Join(t.TempDir(), "p.taskpack")
 	lug := []byte("hello luggage\n")
-	if err := Write(path, srcOf(obj, file{"notes.txt", lug}), EncodingBag, WriteOptions{}); err != nil {
+	if err := Write(path, srcOf(obj, file{Name: "notes.txt", Data: lug}), EncodingBag, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := zip.OpenReader(path)

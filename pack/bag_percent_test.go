@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // BagIt §2.1.3 percent-encodes "%" in manifest paths, and tp writes it so;
 // bagit.py (and the reference) write paths literally. A reader must accept
 // both, or bags from those writers with "%25" in a name fail C1.
 func TestManifestPercentPaths(t *testing.T) {
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	passport := ojson.Canonical(obj)
 	for _, tc := range []struct {
 		name, file, listed string
@@ -25,21 +26,21 @@ func TestManifestPercentPaths(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte("payload\n")
-			b := rawBag(t, passport, []file{{tc.file, data}}, func(entries *[]file) {
+			b := packtest.RawBag(t, passport, []file{{Name: tc.file, Data: data}}, func(entries *[]file) {
 				tags := map[string][]byte{}
 				for i, e := range *entries {
-					if e.name == "manifest-sha256.txt" {
-						(*entries)[i].data = []byte(strings.Replace(string(e.data), "data/files/"+tc.file, tc.listed, 1))
+					if e.Name == "manifest-sha256.txt" {
+						(*entries)[i].Data = []byte(strings.Replace(string(e.Data), "data/files/"+tc.file, tc.listed, 1))
 					}
-					tags[(*entries)[i].name] = (*entries)[i].data
+					tags[(*entries)[i].Name] = (*entries)[i].Data
 				}
 				var tm strings.Builder
 				for _, n := range []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt"} {
-					fmt.Fprintf(&tm, "%s  %s\n", hexSum(tags[n]), n)
+					fmt.Fprintf(&tm, "%s  %s\n", packtest.HexSum(tags[n]), n)
 				}
 				for i, e := range *entries {
-					if e.name == "tagmanifest-sha256.txt" {
-						(*entries)[i].data = []byte(tm.String())
+					if e.Name == "tagmanifest-sha256.txt" {
+						(*entries)[i].Data = []byte(tm.String())
 					}
 				}
 			})

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // genLuggage writes n bytes of generated luggage: random (incompressible)
@@ -44,7 +46,7 @@ const benchBytes = 64 << 20
 
 func benchSource(b *testing.B) (Source, string) {
 	dir := b.TempDir()
-	src := Source{Object: refObject(b)}
+	src := Source{Object: packtest.RefObject(b)}
 	src.Luggage = append(src.Luggage,
 		genLuggage(b, dir, "random.bin", benchBytes/2, false),
 		genLuggage(b, dir, "text.log", benchBytes/2, true))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // codecTrip sends data through the flat form's encoder (utf8 when the
@@ -64,13 +66,13 @@ func flatTripInputs() [][]byte {
 // bytes written into the flat form by Write and read back by Open and
 // OpenLuggage are the same bytes, whichever encoding Write chose.
 func TestFlatLuggageRoundTrip(t *testing.T) {
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	for i, data := range flatTripInputs() {
 		if back := codecTrip(t, data); !bytes.Equal(back, data) {
 			t.Fatalf("input %d: the codec gives back %d bytes, want %d", i, len(back), len(data))
 		}
 		path := filepath.Join(t.TempDir(), "t.taskpack.json")
-		if err := Write(path, srcOf(obj, file{"x.bin", data}), EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
+		if err := Write(path, srcOf(obj, file{Name: "x.bin", Data: data}), EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
 			t.Fatal(err)
 		}
 		p, err := Open(path, Options{Strict: true})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // TestGenFuzzVectors writes the tiny seed vectors of FuzzOpenBag and
@@ -26,15 +27,15 @@ func TestGenFuzzVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := ojson.Canonical(obj)
-	lug := []file{{"a.txt", []byte("hi\n")}}
+	lug := []file{{Name: "a.txt", Data: []byte("hi\n")}}
 	out := map[string][]byte{
 		// Stored entries: the fuzzer mutates the pack object and tag files
 		// themselves, not a deflate stream.
-		"tiny-stored.taskpack":  storedOnly(t, rawBag(t, pass, lug, nil)),
-		"tiny-deflate.taskpack": rawBag(t, pass, lug, nil),
-		"tiny-empty.taskpack":   storedOnly(t, rawBag(t, pass, nil, nil)),
-		"tiny.taskpack.json":    rawFlat(t, obj, att("a.txt", []byte("hi\n")), utf8Att("b.md", "# b\n")),
-		"tiny-empty.json":       rawFlat(t, obj),
+		"tiny-stored.taskpack":  storedOnly(t, packtest.RawBag(t, pass, lug, nil)),
+		"tiny-deflate.taskpack": packtest.RawBag(t, pass, lug, nil),
+		"tiny-empty.taskpack":   storedOnly(t, packtest.RawBag(t, pass, nil, nil)),
+		"tiny.taskpack.json":    packtest.RawFlat(t, obj, packtest.Att("a.txt", []byte("hi\n")), utf8Att("b.md", "# b\n")),
+		"tiny-empty.json":       packtest.RawFlat(t, obj),
 	}
 	for name, b := range out {
 		path := filepath.Join("testdata/vectors", name)
@@ -59,7 +60,7 @@ const tinyObj = `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2
  "landing_checks":[{"id":"c1","check":"k","how":"ls","required":true}]}`
 
 func utf8Att(name, data string) *ojson.Value {
-	a := att(name, []byte(data))
+	a := packtest.Att(name, []byte(data))
 	a.Set("encoding", ojson.NewString("utf8"))
 	a.Set("data", ojson.NewString(data))
 	return a
@@ -80,7 +81,7 @@ func storedOnly(t *testing.T, b []byte) []byte {
 		var buf bytes.Buffer
 		buf.ReadFrom(rc)
 		rc.Close()
-		entries = append(entries, file{f.Name, buf.Bytes()})
+		entries = append(entries, file{Name: f.Name, Data: buf.Bytes()})
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

@@ -12,44 +12,8 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
-
-// hostileZip builds a ZIP whose entries are a good bag plus whatever add
-// writes with the raw archive/zip writer.
-func hostileZip(t testing.TB, add func(zw *zip.Writer)) []byte {
-	t.Helper()
-	good := bagOf(t, refObject(t))
-	zr, err := zip.NewReader(bytes.NewReader(good), int64(len(good)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		if err := zw.Copy(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add(zw)
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-func addFile(name string, data []byte, edit func(fh *zip.FileHeader)) func(zw *zip.Writer) {
-	return func(zw *zip.Writer) {
-		fh := &zip.FileHeader{Name: name, Method: zip.Deflate}
-		if edit != nil {
-			edit(fh)
-		}
-		w, err := zw.CreateHeader(fh)
-		if err != nil {
-			panic(err)
-		}
-		w.Write(data)
-	}
-}
 
 // overlapping duplicates the last central directory record under another
 // name of the same length, so two entries share one body.
@@ -88,8 +52,6 @@ func overlapping(t testing.TB, b []byte, newName string) []byte {
 	return append(out, end...)
 }
 
-func zeros(n int) []byte { return make([]byte, n) }
-
 // TestHostileInput is D10: every rule has an input that breaks it, and each
 // is refused with a one-line error naming the file and the rule, by Open
 // (lenient as well as strict), and by Convert without leaving anything.
@@ -103,149 +65,151 @@ func TestHostileInput(t *testing.T) {
 		rule string
 	}{
 		{"path traversal", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/../../../etc/cron.d/x", []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/../../../etc/cron.d/x", []byte("x"), nil))
 		}, Limits{}, RulePathTraversal},
-		{"absolute path", "x.taskpack", func(t testing.TB) []byte { return hostileZip(t, addFile("/etc/passwd", []byte("x"), nil)) }, Limits{}, RulePathAbsolute},
+		{"absolute path", "x.taskpack", func(t testing.TB) []byte {
+			return packtest.HostileZip(t, packtest.AddFile("/etc/passwd", []byte("x"), nil))
+		}, Limits{}, RulePathAbsolute},
 		{"drive letter", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("C:/Windows/x.dll", []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("C:/Windows/x.dll", []byte("x"), nil))
 		}, Limits{}, RulePathAbsolute},
 		{"backslash", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile(`data\files\..\..\x`, []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile(`data\files\..\..\x`, []byte("x"), nil))
 		}, Limits{}, RulePathBackslash},
 		{"NUL in name", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/a\x00.txt", []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/a\x00.txt", []byte("x"), nil))
 		}, Limits{}, RulePathNUL},
 		{"name not UTF-8", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/\xff\xfe.txt", []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/\xff\xfe.txt", []byte("x"), nil))
 		}, Limits{}, RulePathEncoding},
 		{"duplicate name", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/outline.md", []byte("second copy"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/outline.md", []byte("second copy"), nil))
 		}, Limits{}, RuleDuplicate},
 		{"duplicate after case folding", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/OUTLINE.md", []byte("x"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/OUTLINE.md", []byte("x"), nil))
 		}, Limits{}, RuleDuplicate},
 		{"symlink", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/link", []byte("/etc/passwd"), func(fh *zip.FileHeader) { fh.SetMode(os.ModeSymlink | 0o777) }))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/link", []byte("/etc/passwd"), func(fh *zip.FileHeader) { fh.SetMode(os.ModeSymlink | 0o777) }))
 		}, Limits{}, RuleSymlink},
 		{"encrypted", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/secret", []byte("x"), func(fh *zip.FileHeader) { fh.Flags |= 1 }))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/secret", []byte("x"), func(fh *zip.FileHeader) { fh.Flags |= 1 }))
 		}, Limits{}, RuleEncrypted},
 		{"unknown compression method", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, func(zw *zip.Writer) {
+			return packtest.HostileZip(t, func(zw *zip.Writer) {
 				w, _ := zw.CreateRaw(&zip.FileHeader{Name: "data/files/x.bz2", Method: 12, CompressedSize64: 1, UncompressedSize64: 1})
 				w.Write([]byte("x"))
 			})
 		}, Limits{}, RuleMethod},
 		{"too many entries", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, func(zw *zip.Writer) {
+			return packtest.HostileZip(t, func(zw *zip.Writer) {
 				for i := 0; i < 5; i++ {
-					addFile("data/files/f"+itoa(i), []byte("x"), nil)(zw)
+					packtest.AddFile("data/files/f"+itoa(i), []byte("x"), nil)(zw)
 				}
 			})
 		}, small, RuleLimitEntries},
 		{"too many bytes", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/big", bytes.Repeat([]byte("0123456789abcdef"), 1<<17), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/big", bytes.Repeat([]byte("0123456789abcdef"), 1<<17), nil))
 		}, small, RuleLimitTotal},
 		{"compression ratio past the limit", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/zeros", zeros(64<<10), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/zeros", packtest.Zeros(64<<10), nil))
 		}, small, RuleLimitRatio},
 		{"bomb past the default 1000:1", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, func(zw *zip.Writer) {
+			return packtest.HostileZip(t, func(zw *zip.Writer) {
 				zw.RegisterCompressor(zip.Deflate, func(w io.Writer) (io.WriteCloser, error) { return flate.NewWriter(w, flate.BestCompression) })
-				addFile("data/files/zeros", zeros(48<<20), nil)(zw)
+				packtest.AddFile("data/files/zeros", packtest.Zeros(48<<20), nil)(zw)
 			})
 		}, Limits{}, RuleLimitRatio},
 		{"bomb lying about its size", "x.taskpack", func(t testing.TB) []byte {
 			var body bytes.Buffer
 			fw, _ := flate.NewWriter(&body, flate.BestCompression)
-			fw.Write(zeros(8 << 20))
+			fw.Write(packtest.Zeros(8 << 20))
 			fw.Close()
-			return hostileZip(t, func(zw *zip.Writer) {
+			return packtest.HostileZip(t, func(zw *zip.Writer) {
 				w, _ := zw.CreateRaw(&zip.FileHeader{Name: "data/files/small.txt", Method: zip.Deflate,
 					CompressedSize64: uint64(body.Len()), UncompressedSize64: 100, CRC32: 0})
 				w.Write(body.Bytes())
 			})
 		}, Limits{}, RuleZipFormat},
 		{"CRC does not match", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, func(zw *zip.Writer) {
+			return packtest.HostileZip(t, func(zw *zip.Writer) {
 				w, _ := zw.CreateRaw(&zip.FileHeader{Name: "data/files/c.txt", Method: zip.Store,
 					CompressedSize64: 5, UncompressedSize64: 5, CRC32: 12345})
 				w.Write([]byte("hello"))
 			})
 		}, Limits{}, RuleDigest},
 		{"entries sharing one body", "x.taskpack", func(t testing.TB) []byte {
-			b := hostileZip(t, addFile("data/files/aaaa", []byte("some body"), nil))
+			b := packtest.HostileZip(t, packtest.AddFile("data/files/aaaa", []byte("some body"), nil))
 			return overlapping(t, b, "data/files/bbbb")
 		}, Limits{}, RuleZipFormat},
 		{"truncated", "x.taskpack", func(t testing.TB) []byte {
-			b := bagOf(t, refObject(t))
+			b := packtest.BagOf(t, packtest.RefObject(t))
 			return b[:len(b)/2]
 		}, Limits{}, RuleTruncated},
 		{"truncated in the directory", "x.taskpack", func(t testing.TB) []byte {
-			b := bagOf(t, refObject(t))
+			b := packtest.BagOf(t, packtest.RefObject(t))
 			return b[:len(b)-10]
 		}, Limits{}, RuleTruncated},
 		{"trailing garbage", "x.taskpack", func(t testing.TB) []byte {
-			return append(bagOf(t, refObject(t)), []byte("#!/bin/sh\nrm -rf ~\n")...)
+			return append(packtest.BagOf(t, packtest.RefObject(t)), []byte("#!/bin/sh\nrm -rf ~\n")...)
 		}, Limits{}, RuleTrailing},
 		{"payload file missing from the manifest", "x.taskpack", func(t testing.TB) []byte {
-			return hostileZip(t, addFile("data/files/stowaway.sh", []byte("echo hi"), nil))
+			return packtest.HostileZip(t, packtest.AddFile("data/files/stowaway.sh", []byte("echo hi"), nil))
 		}, Limits{}, RuleUnlisted},
 		{"digest does not match", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) {
-				(*es)[len(*es)-1].data = []byte("tampered")
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
+				(*es)[len(*es)-1].Data = []byte("tampered")
 			})
 		}, Limits{}, RuleDigest},
 		{"listed but missing", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), testLuggage, func(es *[]file) { *es = (*es)[:len(*es)-1] })
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) { *es = (*es)[:len(*es)-1] })
 		}, Limits{}, RuleMissing},
 		{"malformed passport.json", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, []byte(`{"spec": "task-passport-bag/0.1",}`), nil, nil)
+			return packtest.RawBag(t, []byte(`{"spec": "task-passport-bag/0.1",}`), nil, nil)
 		}, Limits{}, RuleJSON},
-		{"passport.json not an object", "x.taskpack", func(t testing.TB) []byte { return rawBag(t, []byte("[]\n"), nil, nil) }, Limits{}, RuleObject},
+		{"passport.json not an object", "x.taskpack", func(t testing.TB) []byte { return packtest.RawBag(t, []byte("[]\n"), nil, nil) }, Limits{}, RuleObject},
 		{"unknown spec", "x.taskpack", func(t testing.TB) []byte {
-			return bagOf(t, mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("task-passport-bag/0.2")) }))
+			return packtest.BagOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("task-passport-bag/0.2")) }))
 		}, Limits{}, RuleSpec},
 		{"unknown kind", "x.taskpack.json", func(t testing.TB) []byte {
-			return flatOf(t, mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("instructions")) }))
+			return packtest.FlatOf(t, packtest.Mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("instructions")) }))
 		}, Limits{}, RuleKind},
 		{"unknown Bag-Spec", "x.taskpack", func(t testing.TB) []byte {
-			return rawBag(t, ojson.Canonical(refObject(t)), nil, func(es *[]file) {
-				(*es)[1].data = []byte("Bag-Spec: something/9\n")
-				fixTagManifest(es)
+			return packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), nil, func(es *[]file) {
+				(*es)[1].Data = []byte("Bag-Spec: something/9\n")
+				packtest.FixTagManifest(es)
 			})
 		}, Limits{}, RuleBagSpec},
 		{"flat: unknown taskpack", "x.taskpack.json", func(t testing.TB) []byte {
-			return bytes.Replace(flatOf(t, refObject(t)), []byte(`"taskpack": "0.1"`), []byte(`"taskpack": "1.0"`), 1)
+			return bytes.Replace(packtest.FlatOf(t, packtest.RefObject(t)), []byte(`"taskpack": "0.1"`), []byte(`"taskpack": "1.0"`), 1)
 		}, Limits{}, RuleTaskpack},
 		{"flat: malformed JSON", "x.taskpack.json", func(t testing.TB) []byte {
-			return bytes.Replace(flatOf(t, refObject(t)), []byte(`"kind": "handoff",`), []byte(`"kind": "handoff",,`), 1)
+			return bytes.Replace(packtest.FlatOf(t, packtest.RefObject(t)), []byte(`"kind": "handoff",`), []byte(`"kind": "handoff",,`), 1)
 		}, Limits{}, RuleJSON},
 		{"flat: truncated", "x.taskpack.json", func(t testing.TB) []byte {
-			b := flatOf(t, refObject(t))
+			b := packtest.FlatOf(t, packtest.RefObject(t))
 			return b[:len(b)-40]
 		}, Limits{}, RuleTruncated},
 		{"flat: trailing garbage", "x.taskpack.json", func(t testing.TB) []byte {
-			return append(flatOf(t, refObject(t)), []byte("{}")...)
+			return append(packtest.FlatOf(t, packtest.RefObject(t)), []byte("{}")...)
 		}, Limits{}, RuleTrailing},
 		{"flat: sha256 does not match", "x.taskpack.json", func(t testing.TB) []byte {
-			a := att("a.txt", []byte("hello"))
+			a := packtest.Att("a.txt", []byte("hello"))
 			a.Set("data", ojson.NewString("aGVsbG8h"))
-			return rawFlat(t, refObject(t), a)
+			return packtest.RawFlat(t, packtest.RefObject(t), a)
 		}, Limits{}, RuleAttachmentSHA},
 		{"flat: attachment climbs out", "x.taskpack.json", func(t testing.TB) []byte {
-			return rawFlat(t, refObject(t), att("../../.bashrc", []byte("x")))
+			return packtest.RawFlat(t, packtest.RefObject(t), packtest.Att("../../.bashrc", []byte("x")))
 		}, Limits{}, RulePathTraversal},
 		{"flat: absolute attachment", "x.taskpack.json", func(t testing.TB) []byte {
-			return rawFlat(t, refObject(t), att("/etc/passwd", []byte("x")))
+			return packtest.RawFlat(t, packtest.RefObject(t), packtest.Att("/etc/passwd", []byte("x")))
 		}, Limits{}, RulePathAbsolute},
 		{"flat: duplicate attachment after case folding", "x.taskpack.json", func(t testing.TB) []byte {
-			return rawFlat(t, refObject(t), att("Notes.txt", []byte("x")), att("notes.TXT", []byte("y")))
+			return packtest.RawFlat(t, packtest.RefObject(t), packtest.Att("Notes.txt", []byte("x")), packtest.Att("notes.TXT", []byte("y")))
 		}, Limits{}, RuleDuplicate},
 		{"flat: unknown attachment encoding", "x.taskpack.json", func(t testing.TB) []byte {
-			a := att("a.txt", []byte("x"))
+			a := packtest.Att("a.txt", []byte("x"))
 			a.Set("encoding", ojson.NewString("rot13"))
-			return rawFlat(t, refObject(t), a)
+			return packtest.RawFlat(t, packtest.RefObject(t), a)
 		}, Limits{}, RuleAttachment},
 	}
 	for _, c := range cases {
@@ -283,8 +247,8 @@ func TestSniffIgnoresTheName(t *testing.T) {
 	dir := t.TempDir()
 	bag := filepath.Join(dir, "looks-flat.taskpack.json")
 	flat := filepath.Join(dir, "looks-like-a.taskpack")
-	os.WriteFile(bag, bagOf(t, refObject(t)), 0o644)
-	os.WriteFile(flat, flatOf(t, refObject(t)), 0o644)
+	os.WriteFile(bag, packtest.BagOf(t, packtest.RefObject(t)), 0o644)
+	os.WriteFile(flat, packtest.FlatOf(t, packtest.RefObject(t)), 0o644)
 	for path, want := range map[string]Encoding{bag: EncodingBag, flat: EncodingFlat} {
 		p, err := Open(path, Options{Strict: true})
 		if err != nil {

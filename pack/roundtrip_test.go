@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // payloadOf reads a pack's payload as D3 compares it: the pack object's
@@ -32,7 +33,7 @@ func payloadOf(t testing.TB, path string) (obj []byte, files map[string][]byte, 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if int64(len(b)) != l.Size || hexSum(b) != l.SHA256 {
+		if int64(len(b)) != l.Size || packtest.HexSum(b) != l.SHA256 {
 			t.Fatalf("%s: size/digest in Luggage wrong", l.Name)
 		}
 		files[l.Name] = b
@@ -41,37 +42,10 @@ func payloadOf(t testing.TB, path string) (obj []byte, files map[string][]byte, 
 	return p.Raw, files, order
 }
 
-func mustZipEntry(t testing.TB, path, name string) io.Reader {
-	zr, m := readZip(t, path)
-	zr.Close()
-	return bytes.NewReader(m[name])
-}
-
-func equalFiles(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if !bytes.Equal(v, b[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-func withoutNote(t testing.TB, b []byte) []byte {
-	v, err := ojson.ParseStrict(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Set("note_to_reader", ojson.NewString(""))
-	return ojson.Canonical(v)
-}
-
 // TestOpenRepairs: a lenient read repairs what D4 lists, says so, and
 // hands back the repaired object; a strict read refuses.
 func TestOpenRepairs(t *testing.T) {
-	obj := mutate(t, func(o *ojson.Value) {
+	obj := packtest.Mutate(t, func(o *ojson.Value) {
 		f := o.Get("passport").Get("facts").Items()[2]
 		f.Set("verified", ojson.NewBool(true))
 		o.Get("asks").Items()[0].Obj().Delete("id")
@@ -79,10 +53,10 @@ func TestOpenRepairs(t *testing.T) {
 		o.Get("landing_checks").Items()[1].Obj().Delete("id")
 		o.Get("landing_checks").Items()[1].Obj().Delete("required")
 	})
-	a := att("a.txt", []byte("hello"))
+	a := packtest.Att("a.txt", []byte("hello"))
 	a.Obj().Delete("sha256")
-	flat := append([]byte("\xEF\xBB\xBF"), rawFlat(t, obj, a)...)
-	path := writeTemp(t, "r.taskpack.json", flat)
+	flat := append([]byte("\xEF\xBB\xBF"), packtest.RawFlat(t, obj, a)...)
+	path := packtest.WriteTemp(t, "r.taskpack.json", flat)
 	p, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +92,7 @@ func TestOpenRepairs(t *testing.T) {
 	wantRule(t, err, RuleRepair)
 
 	// A bag's non-canonical data/passport.json is a repair too.
-	bag := writeTemp(t, "n.taskpack", rawBag(t, append(ojson.Compact(refObject(t)), '\n'), nil, nil))
+	bag := packtest.WriteTemp(t, "n.taskpack", packtest.RawBag(t, append(ojson.Compact(packtest.RefObject(t)), '\n'), nil, nil))
 	p2, err := Open(bag, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +101,7 @@ func TestOpenRepairs(t *testing.T) {
 	if len(p2.Repairs) != 1 || p2.Repairs[0].Rule != RepairCanonical {
 		t.Errorf("repairs %+v, want one %s", p2.Repairs, RepairCanonical)
 	}
-	if !bytes.Equal(p2.Raw, ojson.Canonical(refObject(t))) {
+	if !bytes.Equal(p2.Raw, ojson.Canonical(packtest.RefObject(t))) {
 		t.Error("Raw is not the canonical form")
 	}
 }
@@ -145,7 +119,7 @@ func TestRetiredTPX(t *testing.T) {
   "landing_checks": [{"id": "c1", "check": "附件 sha256 一致", "how": "import 自动校验", "required": true}],
   "attachments": [{"name": "brief.txt", "encoding": "utf8", "data": "hi\n"}]
 }`
-	path := writeTemp(t, "old.tpx", []byte(tpx))
+	path := packtest.WriteTemp(t, "old.tpx", []byte(tpx))
 	p, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +157,7 @@ func TestFlatDecoding(t *testing.T) {
 		{"\"bad \xff byte\"", "bad \uFFFD byte"},
 	}
 	for _, c := range cases {
-		path := writeTemp(t, "s", []byte(c.json))
+		path := packtest.WriteTemp(t, "s", []byte(c.json))
 		rc, err := openFlatData(path, 0, false)
 		if err != nil {
 			t.Fatal(err)
@@ -198,7 +172,7 @@ func TestFlatDecoding(t *testing.T) {
 	for in, want := range map[string]string{
 		`"aGVsbG8="`: "hello", `"aGVs\nbG8"`: "hello", `"aGVsbG8"`: "hello", `"-_-_"`: "\xfb\xff\xbf", `""`: "",
 	} {
-		path := writeTemp(t, "b", []byte(in))
+		path := packtest.WriteTemp(t, "b", []byte(in))
 		rc, _ := openFlatData(path, 0, true)
 		got, err := io.ReadAll(rc)
 		rc.Close()
@@ -236,7 +210,7 @@ func bufioWriter(w io.Writer) *bufio.Writer { return bufio.NewWriter(w) }
 
 // TestOpenProgress: Progress sees every payload byte, in order.
 func TestOpenProgress(t *testing.T) {
-	path := writeTemp(t, "p.taskpack", rawBag(t, ojson.Canonical(refObject(t)), mixedLuggage, nil))
+	path := packtest.WriteTemp(t, "p.taskpack", packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.MixedLuggage, nil))
 	var last, total int64
 	calls := 0
 	p, err := Open(path, Options{Progress: func(done, tot int64) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // failingReader gives n bytes, then err.
@@ -58,15 +59,15 @@ func TestStreamCopies(t *testing.T) {
 func TestLargeEntryDigestChecked(t *testing.T) {
 	data := make([]byte, pipelineAbove+12345)
 	rand.NewChaCha8([32]byte{7}).Read(data)
-	b := rawBag(t, ojson.Canonical(refObject(t)), []file{{"big.bin", data}}, func(entries *[]file) {
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: "big.bin", Data: data}}, func(entries *[]file) {
 		for i, e := range *entries {
-			if e.name == "data/files/big.bin" {
-				bad := bytes.Clone(e.data)
+			if e.Name == "data/files/big.bin" {
+				bad := bytes.Clone(e.Data)
 				bad[len(bad)-1] ^= 1
-				(*entries)[i].data = bad
+				(*entries)[i].Data = bad
 			}
 		}
 	})
-	_, err := Open(writeTemp(t, "big.taskpack", b), Options{})
+	_, err := Open(packtest.WriteTemp(t, "big.taskpack", b), Options{})
 	wantRule(t, err, RuleDigest)
 }

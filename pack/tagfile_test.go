@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
 
 // naiveTagLines is the obvious reading of BagIt §2.2.2, kept as the oracle
@@ -89,16 +90,16 @@ func TestParseTagLinesAllocatesLinearly(t *testing.T) {
 func TestTagFileLineLimit(t *testing.T) {
 	for _, tag := range []string{"bag-info.txt", "bagit.txt"} {
 		t.Run(tag, func(t *testing.T) {
-			b := rawBag(t, ojson.Canonical(refObject(t)), nil, func(es *[]file) {
+			b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), nil, func(es *[]file) {
 				for i := range *es {
-					if (*es)[i].name == tag {
-						d := append((*es)[i].data, "Extra-Notes: x\n"...)
-						(*es)[i].data = append(d, bytes.Repeat([]byte(" a\n"), MaxTagLines)...)
+					if (*es)[i].Name == tag {
+						d := append((*es)[i].Data, "Extra-Notes: x\n"...)
+						(*es)[i].Data = append(d, bytes.Repeat([]byte(" a\n"), MaxTagLines)...)
 					}
 				}
 				rehashTags(es)
 			})
-			path := writeTemp(t, "x.taskpack", b)
+			path := packtest.WriteTemp(t, "x.taskpack", b)
 			_, err := Open(path, Options{})
 			e := wantRule(t, err, RuleLimitWork)
 			if e.Entry != tag || e.File != path {
@@ -107,17 +108,17 @@ func TestTagFileLineLimit(t *testing.T) {
 		})
 	}
 	// At the limit it is read.
-	b := rawBag(t, ojson.Canonical(refObject(t)), nil, func(es *[]file) {
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), nil, func(es *[]file) {
 		for i := range *es {
-			if (*es)[i].name == "bag-info.txt" {
-				d := append((*es)[i].data, "Extra-Notes: x\n"...)
+			if (*es)[i].Name == "bag-info.txt" {
+				d := append((*es)[i].Data, "Extra-Notes: x\n"...)
 				d = append(d, bytes.Repeat([]byte(" a\n"), MaxTagLines-bytes.Count(d, []byte("\n")))...)
-				(*es)[i].data = d
+				(*es)[i].Data = d
 			}
 		}
 		rehashTags(es)
 	})
-	if _, err := Open(writeTemp(t, "y.taskpack", b), Options{}); err != nil {
+	if _, err := Open(packtest.WriteTemp(t, "y.taskpack", b), Options{}); err != nil {
 		t.Fatalf("a tag file of exactly %d lines: %v", MaxTagLines, err)
 	}
 }
@@ -126,13 +127,13 @@ func TestTagFileLineLimit(t *testing.T) {
 func rehashTags(es *[]file) {
 	var tm strings.Builder
 	for _, f := range *es {
-		if !strings.HasPrefix(f.name, "data/") && f.name != "tagmanifest-sha256.txt" {
-			tm.WriteString(hexSum(f.data) + "  " + f.name + "\n")
+		if !strings.HasPrefix(f.Name, "data/") && f.Name != "tagmanifest-sha256.txt" {
+			tm.WriteString(packtest.HexSum(f.Data) + "  " + f.Name + "\n")
 		}
 	}
 	for i := range *es {
-		if (*es)[i].name == "tagmanifest-sha256.txt" {
-			(*es)[i].data = []byte(tm.String())
+		if (*es)[i].Name == "tagmanifest-sha256.txt" {
+			(*es)[i].Data = []byte(tm.String())
 		}
 	}
 }

@@ -3,7 +3,6 @@ package pack
 import (
 	"archive/zip"
 	"bytes"
-	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -16,63 +15,32 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/packtest"
 )
-
-var mixedLuggage = func() []file {
-	rnd := make([]byte, 200<<10)
-	rand.Read(rnd)
-	return []file{
-		{"outline.md", []byte("# Outline\n\n" + strings.Repeat("Revenue by region, not by product.\n", 4000))},
-		{"figures/noise.bin", rnd},
-		{"nul.txt", []byte("text with a NUL\x00 inside")},
-		{"latin1.txt", []byte("caf\xe9")},
-		{"empty", nil},
-		{"100%/odd name é.txt", []byte("percent and accents")},
-	}
-}()
-
-func readZip(t testing.TB, path string) (*zip.ReadCloser, map[string][]byte) {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		b, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[f.Name] = b
-	}
-	return zr, m
-}
 
 // TestWriteBagIsABag checks what bagit.py checks, structurally: bagit.txt,
 // every payload file in the manifest with its digest and nothing else,
 // Payload-Oxum, the tag manifest; plus D2's entry order and bag-info fields.
 func TestWriteBagIsABag(t *testing.T) {
-	obj := refObject(t)
+	obj := packtest.RefObject(t)
 	path := filepath.Join(t.TempDir(), "out.taskpack")
-	if err := Write(path, srcOf(obj, mixedLuggage...), EncodingBag, WriteOptions{}); err != nil {
+	if err := Write(path, srcOf(obj, packtest.MixedLuggage...), EncodingBag, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	zr, m := readZip(t, path)
+	zr, m := packtest.ReadZip(t, path)
 	defer zr.Close()
 	var names []string
 	for _, f := range zr.File {
 		names = append(names, f.Name)
 	}
 	want := []string{"bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt", "data/passport.json"}
-	for _, l := range mixedLuggage {
-		want = append(want, "data/files/"+l.name)
+	for _, l := range packtest.MixedLuggage {
+		want = append(want, "data/files/"+l.Name)
 	}
 	if !slices.Equal(names, want) {
 		t.Fatalf("entries %v\nwant (D2) %v", names, want)
 	}
-	if got := BagEntries(srcOf(obj, mixedLuggage...)); !slices.Equal(got, names) {
+	if got := BagEntries(srcOf(obj, packtest.MixedLuggage...)); !slices.Equal(got, names) {
 		t.Errorf("BagEntries %v, the bag has %v", got, names)
 	}
 	if string(m["bagit.txt"]) != "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n" {
@@ -96,8 +64,8 @@ func TestWriteBagIsABag(t *testing.T) {
 		}
 		octets += len(b)
 		count++
-		if listed[name] != hexSum(b) {
-			t.Errorf("%s: manifest digest %q, bytes %s", name, listed[name], hexSum(b))
+		if listed[name] != packtest.HexSum(b) {
+			t.Errorf("%s: manifest digest %q, bytes %s", name, listed[name], packtest.HexSum(b))
 		}
 		delete(listed, name)
 	}
@@ -120,7 +88,7 @@ func TestWriteBagIsABag(t *testing.T) {
 		t.Errorf("tagmanifest lists %d files, want 3", len(tm))
 	}
 	for _, l := range tm {
-		if hexSum(m[l.path]) != l.digest {
+		if packtest.HexSum(m[l.path]) != l.digest {
 			t.Errorf("tagmanifest: %s does not verify", l.path)
 		}
 	}
@@ -155,7 +123,7 @@ func bagitPy(t *testing.T, path string) {
 		return
 	}
 	dir := t.TempDir()
-	zr, m := readZip(t, path)
+	zr, m := packtest.ReadZip(t, path)
 	zr.Close()
 	for name, b := range m {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -173,7 +141,7 @@ func bagitPy(t *testing.T, path string) {
 // attachment, note_to_reader.
 func TestWriteFlat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.taskpack.json")
-	if err := Write(path, srcOf(refObject(t), mixedLuggage...), EncodingFlat, WriteOptions{}); err != nil {
+	if err := Write(path, srcOf(packtest.RefObject(t), packtest.MixedLuggage...), EncodingFlat, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -190,12 +158,12 @@ func TestWriteFlat(t *testing.T) {
 	wantEnc := map[string]string{"outline.md": "utf8", "figures/noise.bin": "base64", "nul.txt": "base64",
 		"latin1.txt": "base64", "empty": "utf8", "100%/odd name é.txt": "utf8"}
 	for i, a := range v.Get("attachments").Items() {
-		l := mixedLuggage[i]
-		if a.Get("name").Text() != l.name {
-			t.Fatalf("attachment %d is %q, want %q (order kept)", i, a.Get("name").Text(), l.name)
+		l := packtest.MixedLuggage[i]
+		if a.Get("name").Text() != l.Name {
+			t.Fatalf("attachment %d is %q, want %q (order kept)", i, a.Get("name").Text(), l.Name)
 		}
-		if got := a.Get("encoding").Text(); got != wantEnc[l.name] {
-			t.Errorf("%s: encoding %s, want %s", l.name, got, wantEnc[l.name])
+		if got := a.Get("encoding").Text(); got != wantEnc[l.Name] {
+			t.Errorf("%s: encoding %s, want %s", l.Name, got, wantEnc[l.Name])
 		}
 		var data []byte
 		if a.Get("encoding").Text() == "base64" {
@@ -203,11 +171,11 @@ func TestWriteFlat(t *testing.T) {
 		} else {
 			data = []byte(a.Get("data").Text())
 		}
-		if !bytes.Equal(data, l.data) {
-			t.Errorf("%s: data does not decode to the bytes", l.name)
+		if !bytes.Equal(data, l.Data) {
+			t.Errorf("%s: data does not decode to the bytes", l.Name)
 		}
-		if n, _ := a.Get("bytes").Int(); n != int64(len(l.data)) || a.Get("sha256").Text() != hexSum(l.data) {
-			t.Errorf("%s: bytes/sha256 wrong", l.name)
+		if n, _ := a.Get("bytes").Int(); n != int64(len(l.Data)) || a.Get("sha256").Text() != packtest.HexSum(l.Data) {
+			t.Errorf("%s: bytes/sha256 wrong", l.Name)
 		}
 	}
 	// judge.TestOwnWritesAreConformant judges the same file.
@@ -216,8 +184,8 @@ func TestWriteFlat(t *testing.T) {
 func TestWriteFlatInlineLimit(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "big.taskpack.json")
-	big := file{"scan.tiff", bytes.Repeat([]byte{7}, MaxInlineBytes+1)}
-	err := Write(path, srcOf(refObject(t), big), EncodingFlat, WriteOptions{})
+	big := file{Name: "scan.tiff", Data: bytes.Repeat([]byte{7}, MaxInlineBytes+1)}
+	err := Write(path, srcOf(packtest.RefObject(t), big), EncodingFlat, WriteOptions{})
 	e := wantRule(t, err, RuleInlineLimit)
 	if e.Entry != "scan.tiff" || !strings.Contains(e.Detail, "1 MiB") || !strings.Contains(e.Detail, ".taskpack") {
 		t.Errorf("the refusal does not say why: %v", err)
@@ -225,12 +193,12 @@ func TestWriteFlatInlineLimit(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("a refused flat file was written")
 	}
-	if err := Write(path, srcOf(refObject(t), big), EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
+	if err := Write(path, srcOf(packtest.RefObject(t), big), EncodingFlat, WriteOptions{AllowLarge: true}); err != nil {
 		t.Fatal(err)
 	}
 	// Exactly 1 MiB is allowed.
-	ok := file{"ok.bin", bytes.Repeat([]byte{7}, MaxInlineBytes)}
-	if err := Write(filepath.Join(dir, "ok.taskpack.json"), srcOf(refObject(t), ok), EncodingFlat, WriteOptions{}); err != nil {
+	ok := file{Name: "ok.bin", Data: bytes.Repeat([]byte{7}, MaxInlineBytes)}
+	if err := Write(filepath.Join(dir, "ok.taskpack.json"), srcOf(packtest.RefObject(t), ok), EncodingFlat, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -238,8 +206,8 @@ func TestWriteFlatInlineLimit(t *testing.T) {
 // TestRefusalsNameEverything is §4.1, §4.3, §4.5, D5, D13: nothing is
 // written, and the error names every offending field and file with its rule.
 func TestRefusalsNameEverything(t *testing.T) {
-	obj := mutate(t, func(o *ojson.Value) {
-		o.Get("passport").Get("facts").Items()[0].Set("source", ojson.NewString("see "+fakeGitHubToken))
+	obj := packtest.Mutate(t, func(o *ojson.Value) {
+		o.Get("passport").Get("facts").Items()[0].Set("source", ojson.NewString("see "+packtest.FakeGitHubToken))
 		o.Get("passport").Set("current_state", ojson.NewString("User: please fix it\nAssistant: ok, fixing"))
 		o.Set("how_to_use_this_file", ojson.NewString("Read me first"))
 		o.Get("asks").Items()[0].Obj().Delete("accept")
@@ -248,7 +216,7 @@ func TestRefusalsNameEverything(t *testing.T) {
 	deep := append(bytes.Repeat([]byte("x"), 3<<20), []byte(" AKIAIOSFODNN7EXAMPL3 ")...)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "refused.taskpack")
-	err := Write(path, srcOf(obj, file{"ok.txt", []byte("fine")}, file{"deep.log", deep}), EncodingBag, WriteOptions{})
+	err := Write(path, srcOf(obj, file{Name: "ok.txt", Data: []byte("fine")}, file{Name: "deep.log", Data: deep}), EncodingBag, WriteOptions{})
 	var re *RefusalError
 	if !errors.As(err, &re) {
 		t.Fatalf("want a RefusalError, got %v", err)
@@ -284,7 +252,7 @@ func TestRefusalsNameEverything(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("a refused pack left files: %v", left)
 	}
-	if Refusals(srcOf(refObject(t), mixedLuggage...)) != nil {
+	if Refusals(srcOf(packtest.RefObject(t), packtest.MixedLuggage...)) != nil {
 		t.Error("the reference pack is refused")
 	}
 }
@@ -311,7 +279,7 @@ func TestWriteAtomic(t *testing.T) {
 		path := filepath.Join(dir, "p")
 		os.WriteFile(path, []byte("old contents"), 0o644)
 		calls := 0
-		src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "x.txt", Size: 1 << 20, Open: func() (io.ReadCloser, error) {
+		src := Source{Object: packtest.RefObject(t), Luggage: []LuggageSource{{Name: "x.txt", Size: 1 << 20, Open: func() (io.ReadCloser, error) {
 			calls++
 			if calls == 1 {
 				return io.NopCloser(bytes.NewReader(bytes.Repeat([]byte("a"), 300<<10))), nil
@@ -335,12 +303,12 @@ func TestWriteAtomic(t *testing.T) {
 // are not packed unscanned.
 func TestWriteChangedLuggage(t *testing.T) {
 	calls := 0
-	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "x.txt", Open: func() (io.ReadCloser, error) {
+	src := Source{Object: packtest.RefObject(t), Luggage: []LuggageSource{{Name: "x.txt", Open: func() (io.ReadCloser, error) {
 		calls++
 		if calls == 1 {
 			return io.NopCloser(strings.NewReader("harmless")), nil
 		}
-		return io.NopCloser(strings.NewReader("token " + fakeGitHubToken)), nil
+		return io.NopCloser(strings.NewReader("token " + packtest.FakeGitHubToken)), nil
 	}}}}
 	path := filepath.Join(t.TempDir(), "p.taskpack")
 	if err := Write(path, src, EncodingBag, WriteOptions{}); err == nil {
@@ -352,8 +320,8 @@ func TestWriteDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
 		a, b := filepath.Join(dir, "a"+string(enc)), filepath.Join(dir, "b"+string(enc))
-		Write(a, srcOf(refObject(t), mixedLuggage[:3]...), enc, WriteOptions{})
-		Write(b, srcOf(refObject(t), mixedLuggage[:3]...), enc, WriteOptions{})
+		Write(a, srcOf(packtest.RefObject(t), packtest.MixedLuggage[:3]...), enc, WriteOptions{})
+		Write(b, srcOf(packtest.RefObject(t), packtest.MixedLuggage[:3]...), enc, WriteOptions{})
 		x, _ := os.ReadFile(a)
 		y, _ := os.ReadFile(b)
 		if len(x) == 0 || !bytes.Equal(x, y) {
@@ -368,13 +336,13 @@ func TestWriteRefusesWhatReadersRefuse(t *testing.T) {
 		src  Source
 		rule string
 	}{
-		"unknown kind":   {srcOf(mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) })), RuleKind},
-		"unknown spec":   {srcOf(mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("x")) })), RuleSpec},
-		"traversal":      {srcOf(refObject(t), file{"../x", nil}), RulePathTraversal},
-		"absolute":       {srcOf(refObject(t), file{"/x", nil}), RulePathAbsolute},
-		"backslash":      {srcOf(refObject(t), file{`a\b`, nil}), RulePathBackslash},
-		"duplicate":      {srcOf(refObject(t), file{"A.txt", nil}, file{"a.txt", nil}), RuleDuplicate},
-		"file is folder": {srcOf(refObject(t), file{"a", nil}, file{"a/b", nil}), RuleDuplicate},
+		"unknown kind":   {srcOf(packtest.Mutate(t, func(o *ojson.Value) { o.Set("kind", ojson.NewString("memo")) })), RuleKind},
+		"unknown spec":   {srcOf(packtest.Mutate(t, func(o *ojson.Value) { o.Set("spec", ojson.NewString("x")) })), RuleSpec},
+		"traversal":      {srcOf(packtest.RefObject(t), file{Name: "../x", Data: nil}), RulePathTraversal},
+		"absolute":       {srcOf(packtest.RefObject(t), file{Name: "/x", Data: nil}), RulePathAbsolute},
+		"backslash":      {srcOf(packtest.RefObject(t), file{Name: `a\b`, Data: nil}), RulePathBackslash},
+		"duplicate":      {srcOf(packtest.RefObject(t), file{Name: "A.txt", Data: nil}, file{Name: "a.txt", Data: nil}), RuleDuplicate},
+		"file is folder": {srcOf(packtest.RefObject(t), file{Name: "a", Data: nil}, file{Name: "a/b", Data: nil}), RuleDuplicate},
 	} {
 		path := filepath.Join(dir, "p.taskpack")
 		err := Write(path, c.src, EncodingBag, WriteOptions{})
@@ -384,13 +352,13 @@ func TestWriteRefusesWhatReadersRefuse(t *testing.T) {
 		}
 		wantRule(t, err, c.rule)
 	}
-	wantRule(t, Write(filepath.Join(dir, "p.tpx"), srcOf(refObject(t)), EncodingTPX, WriteOptions{}), RuleWrite)
+	wantRule(t, Write(filepath.Join(dir, "p.tpx"), srcOf(packtest.RefObject(t)), EncodingTPX, WriteOptions{}), RuleWrite)
 }
 
 // TestWriteSeals: the writer seals on a copy (§4.2) and leaves the caller's
 // object alone.
 func TestWriteSeals(t *testing.T) {
-	obj := mutate(t, func(o *ojson.Value) {
+	obj := packtest.Mutate(t, func(o *ojson.Value) {
 		f := o.Get("passport").Get("facts").Items()[2]
 		f.Set("verified", ojson.NewBool(true))
 		f.Obj().Delete("needs_reverify")
@@ -422,7 +390,7 @@ func TestWriteNeverABomb(t *testing.T) {
 		t.Skip("writes 256 MiB of zeros through deflate")
 	}
 	const size = 256 << 20
-	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "zeros.img", Size: size,
+	src := Source{Object: packtest.RefObject(t), Luggage: []LuggageSource{{Name: "zeros.img", Size: size,
 		Open: func() (io.ReadCloser, error) { return io.NopCloser(io.LimitReader(zeroReader{}, size)), nil }}}}
 	path := filepath.Join(t.TempDir(), "z.taskpack")
 	if err := Write(path, src, EncodingBag, WriteOptions{}); err != nil {
@@ -462,7 +430,7 @@ func TestWriteNeverABombAfterAVariedStart(t *testing.T) {
 	}
 	const zeros = 768 << 20
 	size := int64(len(head)) + zeros
-	src := Source{Object: refObject(t), Luggage: []LuggageSource{{Name: "disk.img", Size: size,
+	src := Source{Object: packtest.RefObject(t), Luggage: []LuggageSource{{Name: "disk.img", Size: size,
 		Open: func() (io.ReadCloser, error) {
 			return io.NopCloser(io.MultiReader(bytes.NewReader(head), io.LimitReader(zeroReader{}, zeros))), nil
 		}}}}
