@@ -58,6 +58,22 @@ func (b *Batch) File(f *os.File) error {
 	return nil
 }
 
+// fill writes data into the new file f, sets perm (the umask must not
+// decide it), flushes as the batch says, and closes f.
+func (b *Batch) fill(f *os.File, data []byte, perm fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = b.File(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Dir names a folder whose new entries Commit must make durable.
 func (b *Batch) Dir(dir string) { b.dirs.add(dir) }
 
@@ -68,17 +84,7 @@ func (b *Batch) WriteNew(path string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return fail(path, "create", err)
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = b.File(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := b.fill(f, data, perm); err != nil {
 		os.Remove(path)
 		return fail(path, "write", err)
 	}

@@ -228,17 +228,7 @@ func createExclusive(path, dir string, data []byte, perm fs.FileMode, b *Batch) 
 		return fail(path, "create temporary file", err)
 	}
 	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = b.File(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := b.fill(f, data, perm); err != nil {
 		return fail(path, "write", err)
 	}
 	if err := os.Link(tmp, path); err != nil {
