@@ -52,7 +52,7 @@ func c2(f *facts) (bool, string) {
 func c3(f *facts) (bool, string) {
 	obj := f.in.Object
 	if f.in.KindErr != nil {
-		return false, "kind is " + quote(obj.Get("kind"))
+		return false, "kind is " + ojson.Brief(obj.Get("kind"), 60)
 	}
 	return true, "kind " + obj.Get("kind").Text()
 }
@@ -65,9 +65,9 @@ func c4(f *facts) (bool, string) {
 	case lin.Kind() != ojson.Object:
 		return false, "no lineage object"
 	case rootID == "":
-		return false, "lineage.root_id is " + quote(lin.Get("root_id"))
+		return false, "lineage.root_id is " + ojson.Brief(lin.Get("root_id"), 60)
 	case !fvOK || fv < 0:
-		return false, "lineage.from_version is " + quote(lin.Get("from_version")) + ", not a version number"
+		return false, "lineage.from_version is " + ojson.Brief(lin.Get("from_version"), 60) + ", not a version number"
 	default:
 		return true, fmt.Sprintf("root_id %s, from_version %d", rootID, fv)
 	}
@@ -164,7 +164,7 @@ func c10(f *facts) (bool, string) {
 	if at, ok := obj.Get("packed_at").Str(); ok && strings.TrimSpace(at) != "" {
 		return true, "packed_at " + at
 	}
-	return false, "packed_at is " + quote(obj.Get("packed_at"))
+	return false, "packed_at is " + ojson.Brief(obj.Get("packed_at"), 60)
 }
 
 func joinErrs(es []*pack.Error) string {
@@ -187,18 +187,6 @@ func clipRunes(s string, n int) string {
 	r := []rune(s)
 	if len(r) > n {
 		return string(r[:n]) + "…"
-	}
-	return s
-}
-
-// quote shows a JSON value in a reason, cut at 60 bytes.
-func quote(v *ojson.Value) string {
-	if v == nil {
-		return "(absent)"
-	}
-	s := string(ojson.Compact(v))
-	if len(s) > 60 {
-		s = s[:60] + "…"
 	}
 	return s
 }

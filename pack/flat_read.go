@@ -106,10 +106,10 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 	switch {
 	case top.Has("taskpack"):
 		if t, ok := top.Get("taskpack").Str(); !ok || (t != model.TaskPack && t != model.BagSpecValue) {
-			l.objErr = append(l.objErr, l.errf("taskpack", RuleTaskpack, "taskpack %s is not a version this reader knows (want \"0.1\")", quote(top.Get("taskpack"))))
+			l.objErr = append(l.objErr, l.errf("taskpack", RuleTaskpack, "taskpack %s is not a version this reader knows (want \"0.1\")", ojson.Brief(top.Get("taskpack"), 60)))
 		}
 		if e, ok := top.Get("encoding").Str(); top.Has("encoding") && (!ok || e != "flat") {
-			l.objErr = append(l.objErr, l.errf("encoding", RuleTaskpack, "encoding %s is not \"flat\"", quote(top.Get("encoding"))))
+			l.objErr = append(l.objErr, l.errf("encoding", RuleTaskpack, "encoding %s is not \"flat\"", ojson.Brief(top.Get("encoding"), 60)))
 		}
 		for _, k := range top.Obj().Keys() {
 			switch k {
@@ -131,7 +131,7 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		l.enc = EncodingTPX
 		if t := top.Get("tpx"); t.Text() != "0.1" {
 			if n, ok := t.Number(); !ok || n != 0.1 {
-				l.objErr = append(l.objErr, l.errf("tpx", RuleTaskpack, "tpx %s is not a version this reader knows (want \"0.1\")", quote(t)))
+				l.objErr = append(l.objErr, l.errf("tpx", RuleTaskpack, "tpx %s is not a version this reader knows (want \"0.1\")", ojson.Brief(t, 60)))
 			}
 		}
 		l.obj = fromTPX(top)
@@ -168,7 +168,7 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		case !a.meta.Has("encoding"):
 			// The reference reads anything but base64 as text.
 		case !has || true:
-			return l.errf(name, RuleAttachment, "encoding %s is neither utf8 nor base64", quote(a.meta.Get("encoding")))
+			return l.errf(name, RuleAttachment, "encoding %s is neither utf8 nor base64", ojson.Brief(a.meta.Get("encoding"), 60))
 		}
 		e := &lentry{name: name, size: -1}
 		if d, ok := a.meta.Get("sha256").Str(); ok && d != "" {
@@ -212,7 +212,7 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		}
 		if bv := a.meta.Get("bytes"); bv != nil {
 			if nb, ok := bv.Int(); !ok || nb != n {
-				l.problems = append(l.problems, l.errf(name, RuleAttachmentSize, "attachment declares bytes %s, its data is %d bytes", quote(bv), n))
+				l.problems = append(l.problems, l.errf(name, RuleAttachmentSize, "attachment declares bytes %s, its data is %d bytes", ojson.Brief(bv, 60), n))
 			}
 		}
 	}

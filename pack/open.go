@@ -313,10 +313,10 @@ func objectChecks(l *loaded) (spec, kind *Error) {
 		return nil, nil
 	}
 	if s, ok := l.obj.Get("spec").Str(); !ok || s != model.SpecBag {
-		spec = l.errf(l.objectName(), RuleSpec, "spec %s is not one this reader knows (want %q)", quote(l.obj.Get("spec")), model.SpecBag)
+		spec = l.errf(l.objectName(), RuleSpec, "spec %s is not one this reader knows (want %q)", ojson.Brief(l.obj.Get("spec"), 60), model.SpecBag)
 	}
 	if k := l.obj.Get("kind").Text(); k != model.KindHandoff && k != model.KindReceipt {
-		kind = l.errf(l.objectName(), RuleKind, "kind %s is neither handoff nor receipt", quote(l.obj.Get("kind")))
+		kind = l.errf(l.objectName(), RuleKind, "kind %s is neither handoff nor receipt", ojson.Brief(l.obj.Get("kind"), 60))
 	}
 	return spec, kind
 }
@@ -326,17 +326,6 @@ func (l *loaded) objectName() string {
 		return "data/passport.json"
 	}
 	return "passport"
-}
-
-func quote(v *ojson.Value) string {
-	if v == nil {
-		return "(absent)"
-	}
-	s := string(ojson.Compact(v))
-	if len(s) > 60 {
-		s = s[:60] + "…"
-	}
-	return s
 }
 
 // Open reads a pack (either encoding, sniffed from the bytes), verifies

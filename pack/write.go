@@ -69,10 +69,10 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 	}
 	obj := src.Object.Clone()
 	if s := obj.Get("spec").Text(); s != model.SpecBag {
-		return nil, &Error{File: path, Entry: "spec", Rule: RuleSpec, Detail: fmt.Sprintf("spec %s is not %q", quote(obj.Get("spec")), model.SpecBag)}
+		return nil, &Error{File: path, Entry: "spec", Rule: RuleSpec, Detail: fmt.Sprintf("spec %s is not %q", ojson.Brief(obj.Get("spec"), 60), model.SpecBag)}
 	}
 	if k := obj.Get("kind").Text(); k != model.KindHandoff && k != model.KindReceipt {
-		return nil, &Error{File: path, Entry: "kind", Rule: RuleKind, Detail: fmt.Sprintf("kind %s is neither handoff nor receipt", quote(obj.Get("kind")))}
+		return nil, &Error{File: path, Entry: "kind", Rule: RuleKind, Detail: fmt.Sprintf("kind %s is neither handoff nor receipt", ojson.Brief(obj.Get("kind"), 60))}
 	}
 	seen := map[string]string{}
 	for _, l := range src.Luggage {

@@ -38,6 +38,24 @@ func Compact(v *Value) []byte {
 	return buf.Bytes()
 }
 
+// Brief is v's compact form cut to at most max bytes (on a character
+// boundary, "…" marking the cut) for quoting a value in a message; an
+// absent value reads "(absent)".
+func Brief(v *Value, max int) string {
+	if v == nil {
+		return "(absent)"
+	}
+	s := string(Compact(v))
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // FromGo converts a Go value (anything encoding/json marshals; struct field
 // order becomes key order) into a Value.
 func FromGo(x any) (*Value, error) {
