@@ -152,7 +152,7 @@ func TestHome(t *testing.T) {
 		t.Fatalf("enter on a pack opened %T", d.app().Top())
 	}
 	d.keys("esc", "esc")
-	if !d.quit {
+	if !d.Quit {
 		t.Fatal("esc on home did not quit")
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"testing"
 
-	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tp-dev/tp/themes"
@@ -23,76 +22,22 @@ func testCommon(t testing.TB, deps common.Deps) *common.Common { return uitest.C
 
 func keyMsg(s string) tea.KeyMsg { return uitest.KeyMsg(s) }
 
-// driver runs a tea.Model synchronously: every command is executed and its
-// message fed back, except spinner ticks (which would sleep) — so tests
-// never sleep.
-type driver struct {
-	t     testing.TB
-	m     tea.Model
-	quit  bool
-	trace []tea.Msg
-}
+// driver is uitest.Driver with the short lower-case names this package's
+// tests were written with: every command is executed and its message fed
+// back, except spinner ticks — so tests never sleep.
+type driver struct{ *uitest.Driver }
 
-func newDriver(t testing.TB, m tea.Model) *driver {
-	d := &driver{t: t, m: m}
-	d.run(m.Init(), 0)
-	return d
-}
+func newDriver(t testing.TB, m tea.Model) *driver { return &driver{uitest.NewDriver(t, m)} }
 
-func (d *driver) send(msgs ...tea.Msg) *driver {
-	for _, msg := range msgs {
-		var cmd tea.Cmd
-		d.m, cmd = d.m.Update(msg)
-		d.run(cmd, 0)
-	}
-	return d
-}
+func (d *driver) send(msgs ...tea.Msg) *driver { d.Send(msgs...); return d }
 
-func (d *driver) keys(ks ...string) *driver {
-	for _, k := range ks {
-		d.send(keyMsg(k))
-	}
-	return d
-}
+func (d *driver) keys(ks ...string) *driver { d.Keys(ks...); return d }
 
-func (d *driver) typeText(s string) *driver {
-	for _, r := range s {
-		d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	return d
-}
+func (d *driver) typeText(s string) *driver { d.TypeText(s); return d }
 
-func (d *driver) run(cmd tea.Cmd, depth int) {
-	if cmd == nil {
-		return
-	}
-	if depth > 10000 {
-		d.t.Fatal("command loop")
-	}
-	msg := cmd()
-	switch msg := msg.(type) {
-	case nil:
-		return
-	case tea.BatchMsg:
-		for _, c := range msg {
-			d.run(c, depth+1)
-		}
-		return
-	case spinner.TickMsg:
-		return
-	case tea.QuitMsg:
-		d.quit = true
-		return
-	}
-	d.trace = append(d.trace, msg)
-	var next tea.Cmd
-	d.m, next = d.m.Update(msg)
-	d.run(next, depth+1)
-}
+func (d *driver) app() *App { return d.M.(*App) }
 
-func (d *driver) app() *App { return d.m.(*App) }
-
-func (d *driver) view() string { return d.m.View() }
+func (d *driver) view() string { return d.View() }
 
 // requireGolden snapshots a view; -update rewrites it.
 func requireGolden(t *testing.T, view string) { t.Helper(); uitest.RequireGolden(t, view) }

@@ -120,7 +120,7 @@ func TestInboxKeys(t *testing.T) {
 			if got := len(inboxOf(d).Visible()); got != tt.vis {
 				t.Fatalf("%d visible, want %d\n%s", got, tt.vis, d.view())
 			}
-			if d.quit {
+			if d.Quit {
 				t.Fatal("quit")
 			}
 		})
@@ -131,7 +131,7 @@ func TestInboxQuitWritesNothing(t *testing.T) {
 	f := &fakeInbox{acts: sampleActs()}
 	d := newInboxApp(t, f)
 	d.keys("d", "q")
-	if len(f.applied) != 0 || !d.quit {
+	if len(f.applied) != 0 || !d.Quit {
 		t.Fatal("q from the preview wrote or did not quit")
 	}
 }

@@ -89,7 +89,7 @@ func TestLandingWalk(t *testing.T) {
 		t.Fatalf("done view:\n%s", v)
 	}
 	d.keys("enter")
-	if !d.quit {
+	if !d.Quit {
 		t.Fatal("enter on the done screen does not finish")
 	}
 }
@@ -101,7 +101,7 @@ func TestLandingKeysTable(t *testing.T) {
 		check func(*testing.T, *landing.Landing, *driver)
 	}{
 		{"esc on summary leaves", []string{"esc"}, func(t *testing.T, l *landing.Landing, d *driver) {
-			if !d.quit {
+			if !d.Quit {
 				t.Error("esc on the first step of the only screen should quit")
 			}
 		}},
@@ -111,7 +111,7 @@ func TestLandingKeysTable(t *testing.T) {
 			}
 		}},
 		{"q quits without landing", []string{"tab", "p", "tab", "tab", "tab", "tab", "tab", "q"}, func(t *testing.T, l *landing.Landing, d *driver) {
-			if !d.quit || l.Result() != nil {
+			if !d.Quit || l.Result() != nil {
 				t.Error("q did not quit cleanly")
 			}
 		}},
@@ -426,7 +426,7 @@ func TestLandingDoneScrolls(t *testing.T) {
 		t.Fatalf("saw %d of 40 next steps", len(seen))
 	}
 	d.keys("enter")
-	if !d.quit {
+	if !d.Quit {
 		t.Fatal("enter does not finish")
 	}
 }

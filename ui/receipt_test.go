@@ -43,7 +43,7 @@ func TestReceiptMerge(t *testing.T) {
 	}
 	t.Run("merged", func(t *testing.T) { requireGolden(t, d.view()) })
 	d.keys("enter")
-	if !d.quit {
+	if !d.Quit {
 		t.Fatal("not finished")
 	}
 }
@@ -54,8 +54,8 @@ func TestReceiptCancel(t *testing.T) {
 		c := testCommon(t, common.Deps{Lander: f})
 		d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 		d.keys(k)
-		if f.merges != 0 || !d.quit {
-			t.Fatalf("%s: merges %d quit %v", k, f.merges, d.quit)
+		if f.merges != 0 || !d.Quit {
+			t.Fatalf("%s: merges %d quit %v", k, f.merges, d.Quit)
 		}
 	}
 }

@@ -181,8 +181,8 @@ func TestStagedLuggageRemovedOnLeaving(t *testing.T) {
 		t.Fatal(v)
 	}
 	d.keys("esc", "esc")
-	if !d.quit || f.unstaged != 1 {
-		t.Fatalf("quit %v, unstaged %d", d.quit, f.unstaged)
+	if !d.Quit || f.unstaged != 1 {
+		t.Fatalf("quit %v, unstaged %d", d.Quit, f.unstaged)
 	}
 	if _, err := os.Stat(f.dir); !os.IsNotExist(err) {
 		t.Fatal("the staged luggage was left behind")
