@@ -72,13 +72,7 @@ func asksOf(v *ojson.Value, version int64) asksDoc {
 }
 
 func (s *Server) asksList(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		PassportID string `json:"passport_id"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
-	st, err := s.cfg.Store.Get(in.PassportID)
+	st, err := s.passportOnly(args)
 	if err != nil {
 		return nil, err
 	}
@@ -162,13 +156,7 @@ func checksOf(v *ojson.Value, version int64) checksDoc {
 }
 
 func (s *Server) checksList(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		PassportID string `json:"passport_id"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
-	st, err := s.cfg.Store.Get(in.PassportID)
+	st, err := s.passportOnly(args)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,9 @@ func (s *Server) list(ctx context.Context, args json.RawMessage) (any, error) {
 	return taskpassport.ListOf(entries, skipped), nil
 }
 
-func (s *Server) open(ctx context.Context, args json.RawMessage) (any, error) {
+// passportOnly reads the stored passport a tool that takes nothing but
+// {"passport_id"} names.
+func (s *Server) passportOnly(args json.RawMessage) (*store.Stored, error) {
 	var in struct {
 		PassportID string `json:"passport_id"`
 	}
@@ -79,7 +81,11 @@ func (s *Server) open(ctx context.Context, args json.RawMessage) (any, error) {
 	if err := required("passport_id", in.PassportID); err != nil {
 		return nil, err
 	}
-	st, err := s.cfg.Store.Get(in.PassportID)
+	return s.cfg.Store.Get(in.PassportID)
+}
+
+func (s *Server) open(ctx context.Context, args json.RawMessage) (any, error) {
+	st, err := s.passportOnly(args)
 	if err != nil {
 		return nil, err
 	}
