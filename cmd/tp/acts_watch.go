@@ -29,9 +29,6 @@ type actsWatchOpts struct {
 	pullEvery     time.Duration
 }
 
-// actsWatchReady is a test seam: called once the watch is in place.
-var actsWatchReady func()
-
 func newActsWatchCmd(io *IO, g *globalOpts) *cobra.Command {
 	o := &actsWatchOpts{}
 	cmd := &cobra.Command{
@@ -110,8 +107,8 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 		Types:   types,
 		Ready: func() {
 			fmt.Fprintf(io.Err, "tp: watching %s for %s records (ctrl+c stops)\n", sanitize.Line(l.Dir), strings.Join(o.types, ", "))
-			if actsWatchReady != nil {
-				actsWatchReady()
+			if io.WatchReady != nil {
+				io.WatchReady()
 			}
 		},
 		Problem: func(p acts.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p.String())) },

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,16 +15,17 @@ import (
 func watchWhile(t *testing.T, env map[string]string, write func(), args ...string) (string, string) {
 	t.Helper()
 	ready := make(chan struct{})
-	actsWatchReady = func() { close(ready) }
-	defer func() { actsWatchReady = nil }()
 	type result struct {
 		code           exitCode
 		stdout, stderr string
 	}
 	done := make(chan result, 1)
 	go func() {
-		c, o, e := runWith(env, append([]string{"acts", "watch", "--offline"}, args...)...)
-		done <- result{c, o, e}
+		var out, errb bytes.Buffer
+		io := &IO{In: strings.NewReader(""), Out: &out, Err: &errb, Env: func(k string) string { return env[k] },
+			WatchReady: func() { close(ready) }}
+		c := run(append([]string{"acts", "watch", "--offline"}, args...), io)
+		done <- result{c, out.String(), errb.String()}
 	}()
 	select {
 	case <-ready:

@@ -29,6 +29,9 @@ type IO struct {
 	// nil means every command stays headless. main and the testscript
 	// entry point pass the real ones; tests pass their own.
 	Screens *Screens
+	// WatchReady, when set, is called once `tp acts watch` is in place:
+	// records written after it are reported (tests write theirs then).
+	WatchReady func()
 }
 
 // Screens are the terminal UI's entry points, passed into each command as
