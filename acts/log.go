@@ -192,11 +192,11 @@ func (l *Log) Write(raw []byte) (WriteOutcome, error) {
 // write is Write; with a batch the caller commits it (one folder sync for
 // many records).
 func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
-	v, m, _, err := validateRaw(raw)
+	v, r, _, err := validateRaw(raw)
 	if err != nil {
 		return 0, err
 	}
-	id, project := m["id"].(string), m["project"].(string)
+	id, project := r.ID, r.Project
 	data := ojson.Canonical(v)
 	if len(data) > maxRecordFile {
 		// A reader skips it (Load): writing it would make the act vanish.
@@ -232,17 +232,13 @@ func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 	items := make([]item, 0, len(rs))
 	var ferr error
 	for _, r := range rs {
-		b, err := EncodeRecord(r)
+		// Validated once, as built, and encoded once.
+		v, err := encodeRecordValue(r)
 		if err != nil {
 			ferr = err
 			break
 		}
-		v, m, _, err := validateRaw(b)
-		if err != nil {
-			ferr = err
-			break
-		}
-		id, project := m["id"].(string), m["project"].(string)
+		id, project := v.Get("id").Text(), v.Get("project").Text()
 		items = append(items, item{id: id, path: l.RecordPath(project, id), data: ojson.Canonical(v)})
 	}
 	st := durable.NewStaged(len(items))

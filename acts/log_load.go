@@ -185,14 +185,12 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCac
 		// only decode them. (Not with encoding/json into the struct: it
 		// matches member names case-insensitively, so "OUTCOME" could
 		// override "outcome" where the validated reading saw only one.)
-		if v, err := ojson.ParseStrict(raw); err == nil {
-			if m, ok := toAny(v).(map[string]any); ok {
-				r, cached = recordFromDoc(m), true
-			}
+		if v, err := ojson.ParseStrict(raw); err == nil && v.Kind() == ojson.Object {
+			r, cached = recordFromValue(v), true
 		}
 	}
 	if !cached {
-		_, m, _, err := validateRaw(raw)
+		_, vr, _, err := validateRaw(raw)
 		if err != nil {
 			var re *RecordError
 			if errors.As(err, &re) && re.Schema == "" {
@@ -200,7 +198,7 @@ func (l *Log) readRecordFile(project, dir string, e fs.DirEntry, cache *validCac
 			}
 			return prob("invalid record: %v; skipped", err)
 		}
-		r = recordFromDoc(m)
+		r = vr
 	}
 	if r.Project != project {
 		return prob("record %q is for project %q, not %q; skipped", r.ID, r.Project, project)

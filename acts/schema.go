@@ -1,17 +1,15 @@
 package acts
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tp-dev/tp/internal/ojson"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // The JSON Schemas (draft 2020-12) of every record type (Acts 0.3 §3,
@@ -58,8 +56,8 @@ func (e *RecordError) Error() string {
 func (e *RecordError) Is(target error) bool { return target == ErrInvalidRecord }
 
 type compiledSchemas struct {
-	envelope *jsonschema.Schema
-	byType   map[string]*jsonschema.Schema
+	envelope *sNode
+	byType   map[string]*sNode
 }
 
 var (
@@ -68,38 +66,36 @@ var (
 	schemasErr  error
 )
 
+// loadSchemas compiles the embedded schemas on first use (D21).
 func loadSchemas() (*compiledSchemas, error) {
 	schemasOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft2020)
-		c.AssertFormat()
 		entries, err := schemaFS.ReadDir("schemas")
 		if err != nil {
 			schemasErr = err
 			return
 		}
+		files := map[string][]byte{}
 		for _, e := range entries {
 			b, err := schemaFS.ReadFile("schemas/" + e.Name())
 			if err != nil {
 				schemasErr = err
 				return
 			}
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-			if err != nil {
-				schemasErr = fmt.Errorf("embedded schema %s: %w", e.Name(), err)
-				return
-			}
-			if err := c.AddResource(SchemaBase+e.Name(), doc); err != nil {
-				schemasErr = err
-				return
-			}
+			files[e.Name()] = b
 		}
-		s := &compiledSchemas{byType: map[string]*jsonschema.Schema{}}
-		if s.envelope, schemasErr = c.Compile(SchemaBase + "record.json"); schemasErr != nil {
+		nodes, err := compileSchemaSet(files)
+		if err != nil {
+			schemasErr = err
+			return
+		}
+		s := &compiledSchemas{envelope: nodes["record.json#"], byType: map[string]*sNode{}}
+		if s.envelope == nil {
+			schemasErr = fmt.Errorf("embedded schema record.json is missing")
 			return
 		}
 		for _, t := range RecordTypes {
-			if s.byType[t], schemasErr = c.Compile(SchemaBase + t + ".json"); schemasErr != nil {
+			if s.byType[t] = nodes[t+".json#"]; s.byType[t] == nil {
+				schemasErr = fmt.Errorf("embedded schema %s.json is missing", t)
 				return
 			}
 		}
@@ -120,180 +116,250 @@ func ValidateRecord(raw []byte) (recordType string, err error) {
 }
 
 // validateRaw is ValidateRecord that also returns the parsed record, as an
-// ordered value (for writing it back) and as the generic document the schema
-// saw (for decoding it without parsing again).
-func validateRaw(raw []byte) (*ojson.Value, map[string]any, string, error) {
+// ordered value (for writing it back) and decoded.
+func validateRaw(raw []byte) (*ojson.Value, Record, string, error) {
 	v, err := ojson.ParseStrict(raw)
 	if err != nil {
-		return nil, nil, "", &RecordError{Msg: err.Error()}
+		return nil, Record{}, "", &RecordError{Msg: err.Error()}
 	}
-	doc := toAny(v)
-	t, err := validateDoc(doc)
+	t, err := validateValue(v)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, Record{}, "", err
 	}
-	return v, doc.(map[string]any), t, nil
+	return v, recordFromValue(v), t, nil
 }
 
-// toAny converts an ordered value into the generic form the schema
-// validator reads.
-func toAny(v *ojson.Value) any {
-	switch v.Kind() {
-	case ojson.Object:
-		ms := v.Obj().Members()
-		m := make(map[string]any, len(ms))
-		for _, mb := range ms {
-			m[mb.Key] = toAny(mb.Value)
-		}
-		return m
-	case ojson.Array:
-		items := v.Items()
-		a := make([]any, len(items))
-		for i, it := range items {
-			a[i] = toAny(it)
-		}
-		return a
-	case ojson.String:
-		return v.Text()
-	case ojson.Number:
-		n, _ := v.Number()
-		return n
-	case ojson.Bool:
-		b, _ := v.Bool()
-		return b
-	default:
-		return nil
-	}
-}
-
-func validateDoc(doc any) (string, error) {
+// validateValue checks an ordered value against the envelope and the
+// schema of its type and returns the type.
+func validateValue(v *ojson.Value) (string, error) {
 	s, err := loadSchemas()
 	if err != nil {
 		return "", fmt.Errorf("acts: embedded schemas: %w", err)
 	}
-	t, _ := func() (string, bool) {
-		m, ok := doc.(map[string]any)
-		if !ok {
-			return "", false
-		}
-		t, ok := m["type"].(string)
-		return t, ok
-	}()
+	t := v.Get("type").Text()
 	sch := s.byType[t]
+	st := &evalState{collect: true}
 	if sch == nil {
 		// Not a known type: the envelope says what is wrong.
-		if err := s.envelope.Validate(doc); err != nil {
-			return "", schemaError(err)
+		if s.envelope.eval(v, "", st); len(st.fails) > 0 {
+			return "", schemaError(st.fails)
 		}
-		return "", &RecordError{Schema: "record.json#/properties/type", Instance: "/type", Msg: fmt.Sprintf("unknown record type %q", t)}
+		return "", &RecordError{Schema: "record.json#/properties/type", Instance: "/type", Msg: fmt.Sprintf("unknown record type %s", quoteString(t))}
 	}
 	// Each type's schema includes the envelope (allOf), so one pass checks both.
-	if err := sch.Validate(doc); err != nil {
-		return "", schemaError(err)
+	if sch.eval(v, "", st); len(st.fails) > 0 {
+		return "", schemaError(st.fails)
 	}
 	return t, nil
 }
 
-// schemaError turns a jsonschema error into a RecordError for the first
-// leaf cause (deepest, most specific), ordered so the message is stable.
-func schemaError(err error) error {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return &RecordError{Msg: err.Error()}
+// schemaError names the first failure by keyword location, so the message
+// is the same on every run, and counts the others.
+func schemaError(fails []schemaFailure) error {
+	sort.SliceStable(fails, func(i, j int) bool { return fails[i].keyword < fails[j].keyword })
+	first := fails[0]
+	msg := first.msg
+	if len(fails) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(fails)-1)
 	}
-	var leaves []*jsonschema.ValidationError
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			leaves = append(leaves, e)
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	sort.SliceStable(leaves, func(i, j int) bool {
-		return keywordLocation(leaves[i]) < keywordLocation(leaves[j])
-	})
-	first := leaves[0]
-	msg := first.ErrorKind.LocalizedString(printer)
-	if len(leaves) > 1 {
-		msg += fmt.Sprintf(" (and %d more)", len(leaves)-1)
-	}
-	inst := ""
-	if len(first.InstanceLocation) > 0 {
-		inst = "/" + strings.Join(first.InstanceLocation, "/")
-	}
-	return &RecordError{Schema: keywordLocation(first), Instance: inst, Msg: msg}
-}
-
-var printer = message.NewPrinter(language.English)
-
-func keywordLocation(e *jsonschema.ValidationError) string {
-	loc := strings.TrimPrefix(e.SchemaURL, SchemaBase)
-	if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
-		loc += "/" + strings.Join(kp, "/")
-	}
-	return loc
+	return &RecordError{Schema: first.keyword, Instance: first.instance, Msg: msg}
 }
 
 // DecodeRecord validates raw and decodes it into a Record.
 func DecodeRecord(raw []byte) (Record, error) {
-	_, doc, _, err := validateRaw(raw)
-	if err != nil {
-		return Record{}, err
-	}
-	return recordFromDoc(doc), nil
+	_, r, _, err := validateRaw(raw)
+	return r, err
 }
 
-// recordFromDoc fills a Record from a document the schema accepted, so the
-// types are already known to be right.
-func recordFromDoc(m map[string]any) Record {
-	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-	obj := func(m map[string]any, k string) map[string]any { o, _ := m[k].(map[string]any); return o }
-	r := Record{
-		PH: str(m, "ph"), Ext: str(m, "ext"), ID: str(m, "id"), Type: str(m, "type"),
-		Origin: str(m, "origin"), By: str(m, "by"), Key: str(m, "key"), Project: str(m, "project"),
-		TS: str(m, "ts"), Reason: str(m, "reason"), Outcome: str(m, "outcome"),
-		RestoreText: str(m, "restore_text"), Relation: str(m, "relation"), Target: str(m, "target"),
-		Note: str(m, "note"), Text: str(m, "text"), Context: str(m, "context"), Sig: str(m, "sig"),
-	}
-	if n, ok := m["terms_rev"].(float64); ok {
-		r.TermsRev = int(n)
-	}
-	if t := obj(m, "terms"); t != nil {
-		r.Terms = &Terms{Text: str(t, "text"), Due: str(t, "due")}
-	}
-	if a := obj(m, "authority"); a != nil {
-		r.Authority = &Authority{Kind: str(a, "kind"), Decider: str(a, "decider")}
-	}
-	if e := obj(m, "evidence"); e != nil {
-		r.Evidence = &Evidence{Basis: str(e, "basis")}
-	}
-	if a := obj(m, "about"); a != nil {
-		r.About = &About{Key: str(a, "key"), Quote: str(a, "quote")}
-	}
-	if ss, ok := m["supersedes"].([]any); ok {
-		r.Supersedes = make([]string, 0, len(ss))
-		for _, s := range ss {
-			if s, ok := s.(string); ok {
-				r.Supersedes = append(r.Supersedes, s)
+// recordFromValue fills a Record from a value the schemas accepted, so the
+// types are already known to be right. Members are matched by exact name.
+func recordFromValue(v *ojson.Value) Record {
+	var r Record
+	for _, m := range v.Obj().Members() {
+		x := m.Value
+		switch m.Key {
+		case "ph":
+			r.PH = x.Text()
+		case "ext":
+			r.Ext = x.Text()
+		case "id":
+			r.ID = x.Text()
+		case "type":
+			r.Type = x.Text()
+		case "origin":
+			r.Origin = x.Text()
+		case "by":
+			r.By = x.Text()
+		case "key":
+			r.Key = x.Text()
+		case "project":
+			r.Project = x.Text()
+		case "ts":
+			r.TS = x.Text()
+		case "reason":
+			r.Reason = x.Text()
+		case "outcome":
+			r.Outcome = x.Text()
+		case "restore_text":
+			r.RestoreText = x.Text()
+		case "relation":
+			r.Relation = x.Text()
+		case "target":
+			r.Target = x.Text()
+		case "note":
+			r.Note = x.Text()
+		case "text":
+			r.Text = x.Text()
+		case "context":
+			r.Context = x.Text()
+		case "sig":
+			r.Sig = x.Text()
+		case "terms_rev":
+			if n, ok := x.Number(); ok {
+				r.TermsRev = int(n)
+			}
+		case "terms":
+			if x.Kind() == ojson.Object {
+				r.Terms = &Terms{Text: x.Get("text").Text(), Due: x.Get("due").Text()}
+			}
+		case "authority":
+			if x.Kind() == ojson.Object {
+				r.Authority = &Authority{Kind: x.Get("kind").Text(), Decider: x.Get("decider").Text()}
+			}
+		case "evidence":
+			if x.Kind() == ojson.Object {
+				r.Evidence = &Evidence{Basis: x.Get("basis").Text()}
+			}
+		case "about":
+			if x.Kind() == ojson.Object {
+				r.About = &About{Key: x.Get("key").Text(), Quote: x.Get("quote").Text()}
+			}
+		case "supersedes":
+			if x.Kind() == ojson.Array {
+				r.Supersedes = make([]string, 0, len(x.Items()))
+				for _, it := range x.Items() {
+					if s, ok := it.Str(); ok {
+						r.Supersedes = append(r.Supersedes, s)
+					}
+				}
 			}
 		}
 	}
 	return r
 }
 
+// recordValue is r as an ordered value, member for member what
+// encoding/json would write for the struct (field order, omitempty), built
+// without a round trip through bytes.
+func recordValue(r Record) *ojson.Value {
+	v := ojson.NewObject()
+	o := v.Obj()
+	str := func(k, s string, omitEmpty bool) {
+		if s != "" || !omitEmpty {
+			o.Set(k, jstr(s))
+		}
+	}
+	str("ph", r.PH, false)
+	str("ext", r.Ext, false)
+	str("id", r.ID, false)
+	str("type", r.Type, false)
+	str("origin", r.Origin, false)
+	str("by", r.By, false)
+	str("key", r.Key, false)
+	str("project", r.Project, false)
+	str("ts", r.TS, false)
+	if r.Terms != nil {
+		t := ojson.NewObject()
+		t.Set("text", jstr(r.Terms.Text))
+		if r.Terms.Due != "" {
+			t.Set("due", jstr(r.Terms.Due))
+		}
+		o.Set("terms", t)
+	}
+	if r.TermsRev != 0 {
+		o.Set("terms_rev", ojson.NewInt(int64(r.TermsRev)))
+	}
+	if len(r.Supersedes) > 0 {
+		o.Set("supersedes", jstrs(r.Supersedes))
+	}
+	str("reason", r.Reason, true)
+	str("outcome", r.Outcome, true)
+	if r.Authority != nil {
+		a := ojson.NewObject()
+		a.Set("kind", jstr(r.Authority.Kind))
+		if r.Authority.Decider != "" {
+			a.Set("decider", jstr(r.Authority.Decider))
+		}
+		o.Set("authority", a)
+	}
+	str("restore_text", r.RestoreText, true)
+	if r.Evidence != nil {
+		e := ojson.NewObject()
+		e.Set("basis", jstr(r.Evidence.Basis))
+		o.Set("evidence", e)
+	}
+	str("relation", r.Relation, true)
+	str("target", r.Target, true)
+	if r.About != nil {
+		a := ojson.NewObject()
+		if r.About.Key != "" {
+			a.Set("key", jstr(r.About.Key))
+		}
+		if r.About.Quote != "" {
+			a.Set("quote", jstr(r.About.Quote))
+		}
+		o.Set("about", a)
+	}
+	str("note", r.Note, true)
+	str("text", r.Text, true)
+	str("context", r.Context, true)
+	str("sig", r.Sig, true)
+	return v
+}
+
+// jstr is a string value as encoding/json would write s: each byte that is
+// not part of valid UTF-8 becomes U+FFFD.
+func jstr(s string) *ojson.Value {
+	if utf8.ValidString(s) {
+		return ojson.NewString(s)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return ojson.NewString(b.String())
+}
+
+func jstrs(ss []string) *ojson.Value {
+	v := ojson.NewArray()
+	for _, s := range ss {
+		v.Append(jstr(s))
+	}
+	return v
+}
+
+// encodeRecordValue validates r as built and returns its ordered value:
+// one validation, no parse.
+func encodeRecordValue(r Record) (*ojson.Value, error) {
+	v := recordValue(r)
+	if _, err := validateValue(v); err != nil {
+		return nil, fmt.Errorf("refusing to write record %s: %w", sanitize.Line(r.ID), err)
+	}
+	return v, nil
+}
+
 // EncodeRecord returns r as canonical JSON (D1) after validating it, so tp
 // never writes a record it would refuse to read.
 func EncodeRecord(r Record) ([]byte, error) {
-	b, err := ojson.MarshalCanonical(r)
+	v, err := encodeRecordValue(r)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := ValidateRecord(b); err != nil {
-		return nil, fmt.Errorf("refusing to write record %s: %w", r.ID, err)
-	}
-	return b, nil
+	return ojson.Canonical(v), nil
 }
