@@ -26,10 +26,20 @@ const bagitTxt = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
 // between deflate and store.
 const sampleBytes = 64 << 10
 
-// bagTagFiles builds the four tag files of D2 from the pack object and the
-// payload digests only, so that the flat form can rebuild them exactly.
-// payload lists data/... paths and their digests in manifest order.
-func bagTagFiles(obj *ojson.Value, payload []payloadSum, agent string) (bagit, info, manifest, tagmanifest []byte) {
+// bagProfile is what bag-info.txt says of its writer rather than of the
+// content: Bag-Software-Agent and Bag-Spec (D2, D3).
+type bagProfile struct {
+	Agent string // "tp" when empty
+	Spec  string // model.BagSpecValue when empty
+}
+
+// bagTagFiles builds the four tag files of D2 from the pack object, the
+// payload digests and the extension tag files only (D3), so that the flat
+// form can rebuild them exactly. payload lists data/... paths and their
+// digests in manifest order; ext's entries are listed in the tag manifest
+// after manifest-sha256.txt, in ExtensionTags' order.
+func bagTagFiles(obj *ojson.Value, payload []payloadSum, prof bagProfile, ext map[string][]byte) (bagit, info, manifest, tagmanifest []byte) {
+	agent := prof.Agent
 	var m bytes.Buffer
 	var octets int64
 	for _, p := range payload {
@@ -63,7 +73,11 @@ func bagTagFiles(obj *ojson.Value, payload []payloadSum, agent string) (bagit, i
 	fmt.Fprintf(&b, "Source-Organization: %s\n", tagValue(or(po.Origin().Actor, "unknown"), 120))
 	fmt.Fprintf(&b, "Internal-Sender-Identifier: %s\n", tagValue(or(po.Origin().Machine, "unknown"), 120))
 	fmt.Fprintf(&b, "Payload-Oxum: %d.%d\n", octets, len(payload))
-	fmt.Fprintf(&b, "Bag-Spec: %s\n", model.BagSpecValue)
+	spec := prof.Spec
+	if spec == "" {
+		spec = model.BagSpecValue
+	}
+	fmt.Fprintf(&b, "Bag-Spec: %s\n", spec)
 	bagit = []byte(bagitTxt)
 	info = []byte(b.String())
 	manifest = m.Bytes()
@@ -74,6 +88,12 @@ func bagTagFiles(obj *ojson.Value, payload []payloadSum, agent string) (bagit, i
 	}{{tagBagIt, bagit}, {tagBagInfo, info}, {tagManifest, manifest}} {
 		sum := sha256.Sum256(f.b)
 		fmt.Fprintf(&t, "%s  %s\n", hex.EncodeToString(sum[:]), f.name)
+	}
+	for _, e := range ExtensionTags {
+		if b, ok := ext[e.Bag]; ok {
+			sum := sha256.Sum256(b)
+			fmt.Fprintf(&t, "%s  %s\n", hex.EncodeToString(sum[:]), manifestPath(e.Bag))
+		}
 	}
 	return bagit, info, manifest, t.Bytes()
 }
@@ -136,7 +156,13 @@ func zipTime(obj *ojson.Value) time.Time {
 // in D2's order: the tag files, the pack object, then the luggage under
 // data/files/ (what task-passport's pack document lists as entries).
 func BagEntries(src Source) []string {
-	out := []string{tagBagIt, tagBagInfo, tagManifest, tagTagManifest, payloadObject}
+	out := []string{tagBagIt, tagBagInfo, tagManifest, tagTagManifest}
+	for _, e := range ExtensionTags {
+		if _, ok := src.Tags[e.Bag]; ok {
+			out = append(out, e.Bag)
+		}
+	}
+	out = append(out, payloadObject)
 	for _, l := range src.Luggage {
 		out = append(out, payloadFiles+l.Name)
 	}
@@ -154,7 +180,7 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 	for i, l := range src.Luggage {
 		payload = append(payload, payloadSum{path: payloadFiles + l.Name, sha256: sums[i].sha256, size: sums[i].size})
 	}
-	bagit, info, manifest, tagmanifest := bagTagFiles(obj, payload, opts.Agent)
+	bagit, info, manifest, tagmanifest := bagTagFiles(obj, payload, bagProfile{Agent: opts.Agent}, src.Tags)
 
 	zw := zip.NewWriter(w)
 	huffman := false // set just before an entry that must not compress past 8:1
@@ -190,10 +216,20 @@ func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions)
 	for _, t := range []struct {
 		name string
 		b    []byte
-	}{{tagBagInfo, info}, {tagManifest, manifest}, {tagTagManifest, tagmanifest}, {payloadObject, passport}} {
+	}{{tagBagInfo, info}, {tagManifest, manifest}, {tagTagManifest, tagmanifest}} {
 		if err := small(t.name, t.b, zip.Deflate); err != nil {
 			return err
 		}
+	}
+	for _, e := range ExtensionTags {
+		if b, ok := src.Tags[e.Bag]; ok {
+			if err := small(e.Bag, b, zip.Deflate); err != nil {
+				return err
+			}
+		}
+	}
+	if err := small(payloadObject, passport, zip.Deflate); err != nil {
+		return err
 	}
 	buf := make([]byte, 256<<10)
 	for i, l := range src.Luggage {

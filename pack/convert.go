@@ -47,7 +47,7 @@ func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 	case p.Encoding != EncodingBag:
 		enc = EncodingBag
 	}
-	src := Source{Object: p.Object}
+	src := Source{Object: p.Object, Tags: p.Tags}
 	for _, l := range p.Luggage {
 		name := l.Name
 		src.Luggage = append(src.Luggage, LuggageSource{Name: name, Size: l.Size,
@@ -60,6 +60,12 @@ func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 		return nil, fmt.Errorf("converting %s: %w", in, err)
 	}
 	repairs := p.Repairs
+	if p.Encoding == EncodingBag {
+		for _, name := range p.l.unknownTags() {
+			repairs = append(repairs, Repair{Rule: RepairTagDropped, Where: name,
+				Detail: "a tag file that is neither BagIt's nor an extension tp carries (D3); the pack written has no place for it, so it was not carried over"})
+		}
+	}
 	for _, k := range p.l.dropped {
 		why := "a top-level member the flat form does not have (§2.2); the pack written has no place for it, so it was not carried over"
 		if scan.IsInstructionField(k) {

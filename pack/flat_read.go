@@ -115,6 +115,22 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 			switch k {
 			case "taskpack", "encoding", "note_to_reader", "passport", "attachments":
 			default:
+				if e, ext := extensionByFlat(k); ext {
+					b, ok := top.Get(k).Str()
+					if !ok {
+						l.problems = append(l.problems, l.errf(k, RuleExtension, "the extension member is a JSON %s, not a string (D3)", top.Get(k).Kind()))
+						continue
+					}
+					if err := checkExtensionBytes(k, []byte(b)); err != nil {
+						l.problems = append(l.problems, l.errf(k, RuleExtension, "%s", err.(*Error).Detail))
+						continue
+					}
+					if l.flatExt == nil {
+						l.flatExt = map[string][]byte{}
+					}
+					l.flatExt[e.Bag] = []byte(b)
+					continue
+				}
 				l.dropped = append(l.dropped, k)
 			}
 		}

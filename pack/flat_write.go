@@ -29,7 +29,9 @@ func writeFlat(w *bufio.Writer, src Source, sums []luggageSum) error {
 	writeIndented(w, ojson.Canonical(src.Object), "  ")
 	w.WriteString(",\n  \"attachments\": ")
 	if len(src.Luggage) == 0 {
-		w.WriteString("[]\n}\n")
+		w.WriteString("[]")
+		writeFlatTags(w, src.Tags)
+		w.WriteString("\n}\n")
 		return nil
 	}
 	w.WriteString("[")
@@ -53,8 +55,23 @@ func writeFlat(w *bufio.Writer, src Source, sums []luggageSum) error {
 		}
 		w.WriteString("\"\n    }")
 	}
-	w.WriteString("\n  ]\n}\n")
+	w.WriteString("\n  ]")
+	writeFlatTags(w, src.Tags)
+	w.WriteString("\n}\n")
 	return nil
+}
+
+// writeFlatTags writes the extension tag files as the flat form's top-level
+// members after "attachments", in ExtensionTags' order (D3).
+func writeFlatTags(w *bufio.Writer, tags map[string][]byte) {
+	for _, e := range ExtensionTags {
+		if b, ok := tags[e.Bag]; ok {
+			w.WriteString(",\n  ")
+			writeJSONString(w, e.Flat)
+			w.WriteString(": ")
+			writeJSONString(w, string(b))
+		}
+	}
 }
 
 func writeAttachmentData(w *bufio.Writer, l LuggageSource, s luggageSum, buf []byte) error {

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
@@ -175,16 +177,57 @@ func tripBothWays(l *loaded) (bool, string) {
 			biggest = e.size
 		}
 	}
-	// The rebuilt tag files must verify against the rebuilt payload.
-	bagit, info, manifest, tagm := bagTagFiles(obj, payload, "tp")
-	lines, err := parseManifest(tagm)
-	if err != nil {
-		return false, "rebuilt tagmanifest: " + err.Error()
+	// The tag files (D3): D2's four are rebuilt from the content, with the
+	// writer's two bag-info labels as the bag declares them; extension tag
+	// files travel as flat members; any other tag file has no place in the
+	// flat form.
+	ext := l.extensionTags()
+	for _, name := range sortedKeys(ext) {
+		if err := checkExtensionBytes(name, ext[name]); err != nil {
+			return false, name + ": " + err.(*Error).Detail
+		}
 	}
-	tags := map[string][]byte{tagBagIt: bagit, tagBagInfo: info, tagManifest: manifest}
-	for _, m := range lines {
-		if sha(tags[m.path]) != m.digest {
-			return false, "rebuilt tag file " + m.path + " does not verify"
+	prof := bagProfile{}
+	if l.enc == EncodingBag {
+		if unknown := l.unknownTags(); len(unknown) > 0 {
+			return false, fmt.Sprintf("bag → flat → bag: tag file %s is lost: the flat form carries only BagIt's tag files, rebuilt, and the extension tags (%s) (D3)", strconv.Quote(unknown[0]), extensionNames())
+		}
+		info, _ := parseTagLines(l.bagTags[tagBagInfo])
+		prof = bagProfile{Agent: info["Bag-Software-Agent"], Spec: info["Bag-Spec"]}
+	} else if len(l.dropped) > 0 {
+		return false, fmt.Sprintf("flat → bag → flat: top-level member %s is lost: the bag has no place for it (§2.2, D3)", strconv.Quote(l.dropped[0]))
+	}
+	bagit, info, manifest, tagm := bagTagFiles(obj, payload, prof, ext)
+	if l.enc == EncodingBag && len(l.problems) == 0 {
+		// (Tag files that do not verify are C1's finding, not again C9's.)
+		if _, has := tagLine(l.bagTags[tagBagInfo], "Bag-Spec"); !has {
+			return false, "bag → flat → bag: bag-info.txt has no Bag-Spec line; rebuilt from the flat form it has one (§2.1, D2)"
+		}
+		if !bytes.Equal(l.bagTags[tagBagIt], bagit) {
+			return false, "bag → flat → bag: bagit.txt comes back different (" + firstDiff(l.bagTags[tagBagIt], bagit) + ")"
+		}
+		if why := compareBagInfo(l.bagTags[tagBagInfo], info); why != "" {
+			return false, "bag → flat → bag: " + why
+		}
+		if !bytes.Equal(l.bagTags[tagManifest], manifest) {
+			return false, "bag → flat → bag: manifest-sha256.txt comes back different (" + firstDiff(l.bagTags[tagManifest], manifest) + "; D2: one line per payload file, in the bag's order)"
+		}
+		if !bytes.Equal(l.bagTags[tagTagManifest], tagm) {
+			return false, "bag → flat → bag: tagmanifest-sha256.txt comes back different (" + firstDiff(l.bagTags[tagTagManifest], tagm) + "; D3: bagit.txt, bag-info.txt, manifest-sha256.txt, then the extension tags)"
+		}
+	} else {
+		lines, err := parseManifest(tagm)
+		if err != nil {
+			return false, "rebuilt tagmanifest: " + err.Error()
+		}
+		tags := map[string][]byte{tagBagIt: bagit, tagBagInfo: info, tagManifest: manifest}
+		for k, v := range ext {
+			tags[k] = v
+		}
+		for _, m := range lines {
+			if sha(tags[m.path]) != m.digest {
+				return false, "rebuilt tag file " + m.path + " does not verify"
+			}
 		}
 	}
 	dir := "bag → flat → bag"
@@ -204,4 +247,18 @@ func firstDiff(a, b []byte) string {
 	}
 	line := bytes.Count(a[:i], []byte("\n")) + 1
 	return fmt.Sprintf("first difference at byte %d, line %d", i, line)
+}
+
+func extensionNames() string {
+	var parts []string
+	for _, e := range ExtensionTags {
+		parts = append(parts, e.Bag)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func tagLine(b []byte, label string) (string, bool) {
+	info, _ := parseTagLines(b)
+	v, ok := info[label]
+	return v, ok
 }

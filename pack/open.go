@@ -42,6 +42,11 @@ type Pack struct {
 	LuggageVerified bool
 	// Digest is the sha256 (hex) of the file as a whole.
 	Digest string
+	// Tags are the extension tag files the pack carries (D3, ExtensionTags),
+	// by bag name, from either encoding: the bag's tag file or the flat
+	// form's member. Their bytes are as read; what they say is the caller's
+	// to check (the signature's verifier, issue 19).
+	Tags map[string][]byte
 
 	l *loaded
 }
@@ -160,6 +165,7 @@ type loaded struct {
 	dropped  []string // flat top-level members beyond §2.2's, which no writer carries over
 
 	bagTags map[string][]byte // bag tag files
+	flatExt map[string][]byte // the flat form's extension members, by bag tag name (D3)
 	closers []io.Closer
 }
 
@@ -382,7 +388,7 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 		r := repairs[0]
 		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%s needed)", r.Detail, plural.N(len(repairs), "repair"))
 	}
-	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, l: l}
+	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, Tags: l.extensionTags(), l: l}
 	for _, e := range l.luggage {
 		sum := e.declared
 		if sum == "" {

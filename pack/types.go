@@ -41,8 +41,14 @@ type LuggageSource struct {
 	Open func() (io.ReadCloser, error)
 }
 
-// Source is everything a writer needs: the pack object and the luggage.
+// Source is everything a writer needs: the pack object, the luggage and
+// the extension tag files (D3).
 type Source struct {
 	Object  *ojson.Value
 	Luggage []LuggageSource
+	// Tags are extension tag files by bag name (ExtensionTags; the pack
+	// signature is one): the bag writes each as a tag file listed in
+	// tagmanifest-sha256.txt, the flat writer as its top-level member.
+	// A name not in ExtensionTags, or bytes that are not UTF-8, are refused.
+	Tags map[string][]byte
 }

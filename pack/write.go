@@ -74,6 +74,10 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 	if k := obj.Get("kind").Text(); k != model.KindHandoff && k != model.KindReceipt {
 		return nil, &Error{File: path, Entry: "kind", Rule: RuleKind, Detail: fmt.Sprintf("kind %s is neither handoff nor receipt", ojson.Brief(obj.Get("kind"), 60))}
 	}
+	if err := checkSourceTags(src.Tags); err != nil {
+		err.(*Error).File = path
+		return nil, err
+	}
 	seen := map[string]string{}
 	for _, l := range src.Luggage {
 		if rule, why := checkName(l.Name); rule != "" {

@@ -20,7 +20,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -156,7 +155,11 @@ func FixTagManifest(es *[]File) {
 func FixManifests(es *[]File) {
 	var m strings.Builder
 	n, octets := 0, 0
+	var passport []byte
 	for _, f := range *es {
+		if f.Name == "data/passport.json" {
+			passport = f.Data
+		}
 		if strings.HasPrefix(f.Name, "data/") {
 			m.WriteString(HexSum(f.Data) + "  " + f.Name + "\n")
 			n++
@@ -168,7 +171,7 @@ func FixManifests(es *[]File) {
 		case "manifest-sha256.txt":
 			(*es)[i].Data = []byte(m.String())
 		case "bag-info.txt":
-			(*es)[i].Data = []byte("Payload-Oxum: " + strconv.Itoa(octets) + "." + strconv.Itoa(n) + "\n")
+			(*es)[i].Data = []byte(BagInfo(passport, int64(octets), n))
 		}
 	}
 	FixTagManifest(es)
@@ -242,7 +245,7 @@ func RawBag(t testing.TB, passport []byte, luggage []File, edit func(entries *[]
 		fmt.Fprintf(&m, "%s  %s\n", HexSum(p.Data), p.Name)
 		octets += len(p.Data)
 	}
-	info := fmt.Sprintf("Bag-Software-Agent: test\nBagging-Date: 2026-09-03\nExternal-Identifier: TP-TEST-0001\nPayload-Oxum: %d.%d\nBag-Spec: taskpack/0.1\n", octets, len(payload))
+	info := BagInfo(passport, int64(octets), len(payload))
 	tags := []File{{"bagit.txt", []byte("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")}, {"bag-info.txt", []byte(info)}, {"manifest-sha256.txt", []byte(m.String())}}
 	var tm strings.Builder
 	for _, f := range tags {
@@ -253,6 +256,33 @@ func RawBag(t testing.TB, passport []byte, luggage []File, edit func(entries *[]
 		edit(&entries)
 	}
 	return ZipOf(t, entries)
+}
+
+// BagInfo is bag-info.txt as D2 derives it from the pack object (given as
+// bytes) and the payload's size and count, with Bag-Software-Agent "test":
+// an independent statement of D2 for tests. When passport is not a JSON
+// object, the labels that need one say so.
+func BagInfo(passport []byte, octets int64, count int) string {
+	obj, _, err := ojson.Parse(passport)
+	if err != nil || obj.Kind() != ojson.Object {
+		obj = ojson.NewObject()
+	}
+	text := func(v *ojson.Value, d string) string {
+		s, _ := v.Str()
+		s = strings.Join(strings.Fields(strings.ReplaceAll(strings.ReplaceAll(s, "\r", " "), "\n", " ")), " ")
+		if s == "" {
+			return d
+		}
+		return s
+	}
+	st := obj.Get("passport")
+	id := text(st.Get("id"), "")
+	date := text(obj.Get("packed_at"), "")
+	if len(date) > 10 {
+		date = date[:10]
+	}
+	return fmt.Sprintf("Bag-Software-Agent: test\nBagging-Date: %s\nExternal-Identifier: %s\nExternal-Description: %s\nSource-Organization: %s\nInternal-Sender-Identifier: %s\nPayload-Oxum: %d.%d\nBag-Spec: taskpack/0.1\n",
+		date, id, text(st.Get("title"), id), text(obj.Get("origin").Get("actor"), "unknown"), text(obj.Get("origin").Get("machine"), "unknown"), octets, count)
 }
 
 func prefixed(l []File) []File {
