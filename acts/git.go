@@ -25,6 +25,8 @@ import (
 type Repo struct {
 	Dir      string // the acts dir
 	Upstream string // e.g. origin/main
+	remote   string // the upstream's remote, e.g. origin
+	branch   string // the upstream's branch there, e.g. refs/heads/main
 	g        *gitexec.Git
 }
 
@@ -49,7 +51,21 @@ func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
 	if err != nil {
 		return nil, nil
 	}
-	return &Repo{Dir: dir, Upstream: strings.TrimSpace(string(up)), g: g}, nil
+	// Fetch from and push to the upstream by name: a bare `git push`
+	// would follow pushRemote, push.default and remote.*.push, which the
+	// repository's config chooses.
+	branch, err := g.Read(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
+	if err != nil {
+		return nil, nil
+	}
+	b := strings.TrimSpace(string(branch))
+	remote, _ := g.Read(ctx, "config", "--get", "branch."+b+".remote")
+	merge, _ := g.Read(ctx, "config", "--get", "branch."+b+".merge")
+	r := &Repo{Dir: dir, Upstream: strings.TrimSpace(string(up)), remote: strings.TrimSpace(string(remote)), branch: strings.TrimSpace(string(merge)), g: g}
+	if r.remote == "" || r.remote == "." || strings.HasPrefix(r.remote, "-") || !strings.HasPrefix(r.branch, "refs/heads/") {
+		return nil, fmt.Errorf("%s: the branch's upstream (%s) is not a branch of a remote; tp pushes the acts log only to one (D20)", dir, r.Upstream)
+	}
+	return r, nil
 }
 
 // insideGitTree reports whether dir or a folder above it has a .git entry
@@ -94,7 +110,7 @@ func (r *Repo) Pull(ctx context.Context) (warn, err error) {
 	if _, err := r.Commit(ctx, "tp acts: records written while offline"); err != nil {
 		return nil, err
 	}
-	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
+	if _, err := r.g.Run(ctx, "fetch", "--quiet", r.remote); err != nil {
 		return fmt.Errorf("%s: %w (working on this machine's copy; what is written here is pushed by a later command)", r.Dir, err), nil
 	}
 	if err := r.merge(ctx); err != nil {
@@ -143,7 +159,10 @@ func (r *Repo) pushPending(ctx context.Context) error {
 }
 
 func (r *Repo) push(ctx context.Context) error {
-	if _, err := r.g.Run(ctx, "push", "--quiet"); err != nil {
+	if _, err := r.g.Push(ctx, r.remote, "HEAD:"+r.branch); err != nil {
+		if errors.Is(err, gitexec.ErrMixedPushURLs) {
+			return fmt.Errorf("%s: %w", r.Dir, err)
+		}
 		return fmt.Errorf("%s: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
 	}
 	return nil
@@ -157,7 +176,7 @@ func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
 	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
-	out, err := r.g.Read(ctx, "diff", "--cached", "--name-only", "--relative", "--", ".")
+	out, err := r.g.Read(ctx, "diff", "--cached", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "--", ".")
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
@@ -195,7 +214,7 @@ func (r *Repo) Push(ctx context.Context) error {
 	if err := r.push(ctx); err == nil {
 		return nil
 	}
-	if _, err := r.g.Run(ctx, "fetch", "--quiet"); err != nil {
+	if _, err := r.g.Run(ctx, "fetch", "--quiet", r.remote); err != nil {
 		return fmt.Errorf("%s: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
 	}
 	if err := r.merge(ctx); err != nil {
@@ -278,7 +297,15 @@ func InitRepo(ctx context.Context, dir, url string) (created bool, err error) {
 	if _, err := r.Commit(ctx, "tp acts init: the acts log (D20)"); err != nil {
 		return false, err
 	}
-	if _, err := cg.Run(ctx, "push", "--quiet", "--set-upstream", "origin", "HEAD"); err != nil {
+	branch, err := cg.Read(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", dir, err)
+	}
+	b := strings.TrimSpace(string(branch))
+	if _, err := cg.Push(ctx, "origin", "HEAD:refs/heads/"+b); err != nil {
+		return false, fmt.Errorf("%s: %w", dir, err)
+	}
+	if _, err := cg.Run(ctx, "branch", "--quiet", "--set-upstream-to=origin/"+b); err != nil {
 		return false, fmt.Errorf("%s: %w", dir, err)
 	}
 	return empty, nil

@@ -1,16 +1,35 @@
 // Package gitexec is the one way tp runs the system git.
 //
-// A folder tp runs git in may have come out of a pack: luggage can carry a
-// .git/ whose config names programs (core.fsmonitor, hooks, filter drivers,
-// gpg.program, …) that plain `git status` or `git commit` would run. Every
-// git process started here therefore:
+// A folder tp runs git in may have come out of a pack, or be an acts
+// repository an agent or a remote can write (D20): its .git/config can name
+// programs (core.fsmonitor, hooks, filter drivers, gpg.program,
+// remote.*.uploadpack, …), directly or through include.path/includeIf, that
+// plain `git status`, `git fetch` or `git commit` would run. Every git
+// process started here therefore (D20 lists the rules and what they leave
+// open):
 //
-//   - has hooks off (core.hooksPath is the null device) and fsmonitor off;
-//   - sees the repository's own config (local and worktree scope) unable to
-//     name a program: each key that makes git run something and that the
-//     repository sets is overridden on the command line with the value the
-//     user's global config gives it, or with the empty value (which turns a
-//     filter off and makes any other program fail instead of run);
+//   - has hooks off (core.hooksPath is the null device), fsmonitor off,
+//     signing and signature checks off, and the user's own value (or none)
+//     for every program key git reads last-wins (core.askPass, gpg.program,
+//     gpg.<format>.program, diff.external, core.pager, …), set in command
+//     scope, which git reads after every file and every include;
+//   - gets core.sshCommand, the git:// proxy and the editors through the
+//     environment (GIT_SSH_COMMAND, GIT_PROXY_COMMAND, GIT_EDITOR), which
+//     git consults before any config;
+//   - has credential.helper reset in command scope and given back the user's
+//     global helpers, so no helper of the repository's is asked;
+//   - for the program keys with a subsection no fixed list can name
+//     (filter.<driver>.*, merge.<driver>.driver, diff.<driver>.*,
+//     remote.<name>.vcs, pager.<cmd>), reads right before each command which
+//     ones the repository sets (the listing runs nothing and includes what
+//     include.path pulls in) and resets them;
+//   - fetches, clones and pushes with --upload-pack=git-upload-pack and
+//     --receive-pack=git-receive-pack on the command line: those two keys
+//     are read first-wins, so no later config could override them;
+//   - pushes to a repository on this disk (a path or file:// URL, as the
+//     remote's url or pushurl) with a receive-pack that has hooks off, so the
+//     pushed-to repository's pre-receive/update/post-receive hooks never run
+//     as the user ([Git.Push]);
 //   - never discovers a bare repository on its own (safe.bareRepository),
 //     never uses the ext:: transport, reads no system config
 //     (GIT_CONFIG_NOSYSTEM) and inherits no GIT_DIR, GIT_WORK_TREE or
@@ -40,11 +59,31 @@ import (
 var fixed = [][2]string{
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", os.DevNull},
+	{"core.pager", "cat"},
 	{"protocol.ext.allow", "never"},
 	{"safe.bareRepository", "explicit"},
 	{"commit.verbose", "false"},
+	{"commit.gpgSign", "false"},
+	{"tag.gpgSign", "false"},
+	{"push.gpgSign", "false"},
+	{"merge.verifySignatures", "false"},
+	{"pull.verifySignatures", "false"},
+	{"log.showSignature", "false"},
 	{"gc.auto", "0"},
 	{"maintenance.auto", "false"},
+	{"receive.denyCurrentBranch", "refuse"},
+	{"receive.autogc", "false"},
+}
+
+// userKeys are the program keys without a subsection that git reads
+// last-wins: each is reset in command scope and given the user's global
+// value, if any (sequence.editor and core.editor are also beaten by
+// GIT_SEQUENCE_EDITOR and GIT_EDITOR in baseEnv).
+var userKeys = []string{
+	"core.askpass", "core.editor", "sequence.editor", "diff.external",
+	"interactive.difffilter", "core.alternaterefscommand",
+	"gpg.program", "gpg.openpgp.program", "gpg.x509.program", "gpg.ssh.program",
+	"gpg.ssh.defaultkeycommand",
 }
 
 // programKey matches the configuration keys whose value git runs (as a
@@ -53,7 +92,7 @@ var fixed = [][2]string{
 var programKey = regexp.MustCompile(`(?s)^(?:` +
 	`core\.(?:fsmonitor|hookspath|sshcommand|gitproxy|askpass|editor|pager|alternaterefscommand)` +
 	`|sequence\.editor|diff\.external|interactive\.difffilter|commit\.gpgsign|tag\.gpgsign` +
-	`|gpg\.program|gpg\..*\.program` +
+	`|gpg\.program|gpg\..*\.program|gpg\.ssh\.defaultkeycommand` +
 	`|credential\.helper|credential\..*\.helper` +
 	`|filter\..*\.(?:clean|smudge|process)` +
 	`|diff\..*\.(?:textconv|command)` +
@@ -71,53 +110,56 @@ var passThrough = map[string]bool{
 	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
 	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_SSH_VARIANT": true,
 	"GIT_ASKPASS": true, "GIT_TERMINAL_PROMPT": true, "GIT_CONFIG_GLOBAL": true,
+	"GIT_PROXY_COMMAND": true,
 }
 
 // Git runs git in one folder.
 type Git struct {
-	Dir string
-	env []string
+	Dir  string
+	base []string // the environment before the config overrides
 }
 
 // ErrNoGit is returned when git is not on PATH.
 var ErrNoGit = errors.New("git is not installed (not found on PATH)")
 
-// Open prepares git for dir: it reads which program-naming keys the
-// repository's own config sets (a read that runs nothing) and fixes them.
-// A dir outside any repository is fine; commands then fail as git says.
+// Open prepares git for dir. A dir outside any repository is fine; commands
+// then fail as git says. Which keys the repository sets is read again
+// before each command (see [Git.Command]).
 func Open(ctx context.Context, dir string) (*Git, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNoGit
 	}
-	g := &Git{Dir: dir}
-	base := baseEnv(os.Environ())
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return &Git{Dir: dir, base: baseEnv(os.Environ())}, nil
+}
+
+// overrides is the command-scope configuration for the next command: the
+// fixed values, the user's values for userKeys and credential helpers, and
+// the resets for whatever program key the repository's config sets now.
+func (g *Git) overrides(ctx context.Context) [][2]string {
 	// The probe itself runs with the fixed overrides: reading config runs
 	// nothing, but keep one way in.
 	probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "config", "--null", "--show-scope", "--list")
-	probe.Dir = dir
-	probe.Env = withConfig(base, fixed)
+	probe.Dir = g.Dir
+	probe.Env = withConfig(g.base, fixed)
 	var out, errb bytes.Buffer
 	probe.Stdout, probe.Stderr = &out, &errb
-	pairs := append([][2]string(nil), fixed...)
+	var list []byte
 	if err := probe.Run(); err == nil {
-		pairs = append(pairs, neutralise(out.Bytes())...)
-	} else if ctx.Err() != nil {
-		return nil, ctx.Err()
+		list = out.Bytes()
 	}
-	// A probe that fails (no repository, unreadable config) leaves only
-	// the fixed overrides; the command that follows fails the same way.
-	g.env = withConfig(base, pairs)
-	return g, nil
+	// A probe that fails (no repository, unreadable config) leaves the
+	// fixed overrides and the resets; the command that follows fails the
+	// same way.
+	pairs := append([][2]string(nil), fixed...)
+	return append(pairs, neutralise(list)...)
 }
 
-// neutralise turns `git config --null --show-scope --list` output into the
-// overrides that take away the repository's say over programs: for every
-// program key set in local or worktree scope, the key is first reset to
-// empty and then given each value the user's global or command-line config
-// has for it, in order (multi-valued keys such as credential.helper keep
-// the user's list).
-func neutralise(list []byte) [][2]string {
-	type entry struct{ scope, key, value string }
+type entry struct{ scope, key, value string }
+
+func parseList(list []byte) []entry {
 	var es []entry
 	fields := bytes.Split(list, []byte{0})
 	for i := 0; i+1 < len(fields); i += 2 {
@@ -126,17 +168,32 @@ func neutralise(list []byte) [][2]string {
 		key, value, _ := strings.Cut(kv, "\n")
 		es = append(es, entry{scope, key, value})
 	}
-	var order []string
+	return es
+}
+
+// neutralise turns `git config --null --show-scope --list` output into the
+// overrides that take away the repository's say over programs: every key
+// of userKeys and credential.helper, and every other program key set in
+// local or worktree scope (include.path's content is listed in the scope
+// of the file that includes it), is first reset to empty and then given
+// each value the user's global or command-line config has for it, in order
+// (multi-valued keys such as credential.helper keep the user's list).
+func neutralise(list []byte) [][2]string {
+	es := parseList(list)
+	order := append([]string(nil), userKeys...)
 	seen := map[string]bool{}
+	for _, k := range order {
+		seen[k] = true
+	}
 	for _, e := range es {
-		if (e.scope == "local" || e.scope == "worktree") && programKey.MatchString(e.key) && !seen[e.key] {
+		if (e.scope == "local" || e.scope == "worktree") && programKey.MatchString(e.key) && !seen[e.key] && !isCredential(e.key) {
 			seen[e.key] = true
 			order = append(order, e.key)
 		}
 	}
 	var pairs [][2]string
 	for _, k := range order {
-		if isFixed(k) {
+		if isFixed(k) || isEnvOnly(k) {
 			continue
 		}
 		pairs = append(pairs, [2]string{k, ""})
@@ -146,7 +203,31 @@ func neutralise(list []byte) [][2]string {
 			}
 		}
 	}
+	// An empty credential.helper in the last scope clears every helper
+	// named before it, credential.<url>.helper included; the user's global
+	// helpers, of either form, are then named again in their order.
+	pairs = append(pairs, [2]string{"credential.helper", ""})
+	for _, e := range es {
+		if isCredential(e.key) && (e.scope == "global" || e.scope == "command") {
+			pairs = append(pairs, [2]string{e.key, e.value})
+		}
+	}
 	return pairs
+}
+
+func isCredential(key string) bool {
+	return strings.HasPrefix(key, "credential.") && strings.HasSuffix(key, ".helper") || key == "credential.helper"
+}
+
+// isEnvOnly names the keys whose value comes from the environment (baseEnv),
+// which git reads before any config.
+func isEnvOnly(key string) bool {
+	switch key {
+	case "core.sshcommand", "core.gitproxy":
+		return true
+	}
+	// remote.<name>.uploadpack/receivepack are beaten on the command line.
+	return strings.HasPrefix(key, "remote.") && (strings.HasSuffix(key, ".uploadpack") || strings.HasSuffix(key, ".receivepack"))
 }
 
 func isFixed(key string) bool {
@@ -159,22 +240,46 @@ func isFixed(key string) bool {
 }
 
 // baseEnv is env without the GIT_ variables a repository-bound command
-// must not inherit, with system config and terminal prompts for editors off.
+// must not inherit, with system config off, the editors and pager fixed,
+// and ssh and the git:// proxy chosen from the environment (which git
+// consults before core.sshCommand and core.gitProxy, so a repository's
+// values for them are never read).
 func baseEnv(env []string) []string {
-	out := make([]string, 0, len(env)+4)
+	out := make([]string, 0, len(env)+6)
+	vars := map[string]string{}
 	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "GIT_") && !passThrough[k] {
 			continue
 		}
+		vars[k] = v
+		if k == "GIT_SSH_COMMAND" || k == "GIT_PROXY_COMMAND" {
+			continue // set below
+		}
 		out = append(out, kv)
 	}
+	ssh := vars["GIT_SSH_COMMAND"]
+	if ssh == "" {
+		if prog := vars["GIT_SSH"]; prog != "" {
+			ssh = shellQuote(prog)
+		} else {
+			ssh = "ssh"
+		}
+	}
+	// An empty GIT_PROXY_COMMAND stops git reading core.gitProxy and uses
+	// no proxy; a user's own is kept.
 	return append(out,
 		"GIT_CONFIG_NOSYSTEM=1",
 		"GIT_PAGER=cat",
 		"GIT_EDITOR=:",
 		"GIT_SEQUENCE_EDITOR=:",
+		"GIT_SSH_COMMAND="+ssh,
+		"GIT_PROXY_COMMAND="+vars["GIT_PROXY_COMMAND"],
 	)
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // withConfig appends pairs as command-scope configuration.
@@ -190,11 +295,62 @@ func withConfig(env []string, pairs [][2]string) []string {
 
 // Command is an *exec.Cmd running `git args…` in the folder with the
 // protections above; the caller sets Stdin/Stdout/Stderr and runs it.
+// fetch, pull, clone and ls-remote get --upload-pack=git-upload-pack, and
+// push gets --receive-pack=git-receive-pack unless the caller (Push) named
+// one: the repository's remote.<name>.uploadpack and receivepack are read
+// first-wins, so only the command line beats them.
 func (g *Git) Command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"--no-pager"}, args...)...)
+	return g.command(ctx, g.overrides(ctx), args)
+}
+
+func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *exec.Cmd {
+	full := []string{"--no-pager"}
+	args, opts := splitGlobal(args)
+	full = append(full, opts...)
+	if len(args) > 0 {
+		full = append(full, args[0])
+		switch args[0] {
+		case "fetch", "pull", "clone", "ls-remote":
+			full = append(full, "--upload-pack=git-upload-pack")
+		case "push":
+			if !hasPrefixArg(args[1:], "--receive-pack=") {
+				full = append(full, "--receive-pack=git-receive-pack")
+			}
+		}
+		full = append(full, args[1:]...)
+	}
+	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = g.Dir
-	cmd.Env = append([]string(nil), g.env...)
+	cmd.Env = withConfig(g.base, pairs)
 	return cmd
+}
+
+// splitGlobal separates git's own options before the subcommand (-c k=v,
+// --no-optional-locks, …) from the subcommand and its arguments.
+func splitGlobal(args []string) (rest, opts []string) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		opts = append(opts, args[0])
+		if args[0] == "-c" || args[0] == "-C" {
+			if len(args) > 1 {
+				opts = append(opts, args[1])
+				args = args[1:]
+			}
+		}
+		args = args[1:]
+	}
+	return args, opts
+}
+
+func hasPrefixArg(args []string, prefix string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // Run runs a git command that changes something and returns its standard
@@ -210,6 +366,83 @@ func (g *Git) Read(ctx context.Context, args ...string) ([]byte, error) {
 	cmd := g.Command(ctx, append([]string{"--no-optional-locks"}, args...)...)
 	cmd.Env = append(cmd.Env, "GIT_OPTIONAL_LOCKS=0")
 	return g.run(cmd, args)
+}
+
+// localReceivePack is the receive-pack a push to a repository on this disk
+// runs there. git starts it with that repository's config and without the
+// command-scope overrides given here (a local transport drops
+// GIT_CONFIG_COUNT), so it names its own: hooks off (pre-receive, update,
+// proc-receive, post-receive, post-update, reference-transaction,
+// push-to-checkout), no work-tree update of a checked-out branch (which
+// would run that repository's filters), no gc, no fsmonitor, no
+// alternate-refs command. All of these are read last-wins, so the command
+// line beats that repository's config and whatever it includes.
+var localReceivePack = "git" +
+	" -c core.hooksPath=" + os.DevNull +
+	" -c core.fsmonitor=false" +
+	" -c receive.denyCurrentBranch=refuse" +
+	" -c receive.autogc=false" +
+	" -c core.alternateRefsCommand=" +
+	" -c gc.auto=0" +
+	" receive-pack"
+
+// ErrMixedPushURLs is a remote whose push URLs are some on this disk and
+// some not: one push cannot run receive-pack safely on both.
+var ErrMixedPushURLs = errors.New("the remote's push URLs are some on this disk and some elsewhere; tp pushes to one kind at a time (give the remote one pushurl)")
+
+// Push runs `git push --quiet <remote> <refspecs>…` to remote (a remote's
+// name). Where the remote's push URLs (url or pushurl, after insteadOf and
+// pushInsteadOf) are paths on this disk, the receiving side runs with its
+// hooks off (localReceivePack); elsewhere it runs git-receive-pack, whose
+// hooks are the server's own.
+func (g *Git) Push(ctx context.Context, remote string, refspecs ...string) ([]byte, error) {
+	if remote == "" || strings.HasPrefix(remote, "-") {
+		return nil, fmt.Errorf("git push: %q is not a remote's name", remote)
+	}
+	out, err := g.Read(ctx, "remote", "get-url", "--push", "--all", remote)
+	if err != nil {
+		return nil, err
+	}
+	local, other := 0, 0
+	for _, u := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if u = strings.TrimSpace(u); u == "" {
+			continue
+		}
+		if IsLocalURL(u) {
+			local++
+		} else {
+			other++
+		}
+	}
+	rp := "git-receive-pack"
+	switch {
+	case local > 0 && other > 0:
+		return nil, fmt.Errorf("git push: remote %q: %w", remote, ErrMixedPushURLs)
+	case local > 0:
+		rp = localReceivePack
+	}
+	return g.Run(ctx, append([]string{"push", "--quiet", "--receive-pack=" + rp, remote}, refspecs...)...)
+}
+
+// IsLocalURL reports whether git reaches url through its local transport
+// (running the other side's programs on this machine, as this user): a
+// file:// URL, or a path, which is anything without "://" or a transport
+// helper's "::" whose first colon, if any, comes after a slash (git's own
+// rule; "host:path" is ssh).
+func IsLocalURL(url string) bool {
+	if strings.HasPrefix(url, "file://") {
+		return true
+	}
+	if strings.Contains(url, "://") || strings.Contains(url, "::") {
+		return false
+	}
+	colon := strings.IndexByte(url, ':')
+	slash := strings.IndexByte(url, '/')
+	if colon < 0 || (slash >= 0 && slash < colon) {
+		return true
+	}
+	// A Windows drive ("C:\\x", "C:/x") is a path too.
+	return colon == 1 && len(url) > 2 && (url[2] == '\\' || url[2] == '/')
 }
 
 func (g *Git) run(cmd *exec.Cmd, args []string) ([]byte, error) {

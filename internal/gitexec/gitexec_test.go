@@ -240,10 +240,20 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 	}, "\x00") + "\x00"
 	got := neutralise([]byte(list))
 	want := [][2]string{
-		{"credential.helper", ""}, {"credential.helper", "store"}, {"credential.helper", "cache"},
+		// the program keys without a subsection: always reset, the user's
+		// own value given back
+		{"core.askpass", ""},
+		{"core.editor", ""}, {"core.editor", "vim"},
+		{"sequence.editor", ""}, {"diff.external", ""}, {"interactive.difffilter", ""},
+		{"core.alternaterefscommand", ""},
 		{"gpg.program", ""}, {"gpg.program", "/usr/bin/gpg2"},
+		{"gpg.openpgp.program", ""}, {"gpg.x509.program", ""}, {"gpg.ssh.program", ""},
+		{"gpg.ssh.defaultkeycommand", ""},
+		// the ones with a subsection the repository sets (core.fsmonitor is fixed)
 		{"filter.a=b.clean", ""},
 		{"diff.x.textconv", ""},
+		// every helper cleared last, the user's given back in order
+		{"credential.helper", ""}, {"credential.helper", "store"}, {"credential.helper", "cache"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("neutralise:\n got %q\nwant %q", got, want)

@@ -1,0 +1,310 @@
+package gitexec
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The adversarial list of issue 15 (D20): a repository tp runs git in — an
+// acts clone an agent can write, or a remote on this disk — names a marker
+// program through one configuration key or hook. Each case first shows
+// plain git runs the marker for the operation (or skips, naming the git
+// version), then that the same operation through Git never does.
+
+// world is one case's repositories: dir, a clone of the bare repository
+// remote (which has one commit on main), and the marker program evil,
+// which creates marker when run.
+type world struct {
+	dir, remote, evil, marker, tmp string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	dir := repo(t)
+	tmp := t.TempDir()
+	w := &world{dir: dir, tmp: tmp, remote: filepath.Join(tmp, "remote.git"), marker: filepath.Join(tmp, "ran"), evil: filepath.Join(tmp, "evil.sh")}
+	write(t, w.evil, "#!/bin/sh\ntouch '"+w.marker+"'\ncat >/dev/null 2>&1 </dev/null\nexit 1\n")
+	write(t, filepath.Join(dir, "STATE.md"), "# state\n")
+	mustGit(t, dir, "add", "STATE.md")
+	mustGit(t, dir, "commit", "-q", "-m", "one")
+	mustGit(t, "", "init", "-q", "--bare", w.remote)
+	mustGit(t, dir, "remote", "add", "origin", w.remote)
+	mustGit(t, dir, "push", "-q", "origin", "main")
+	mustGit(t, dir, "branch", "-q", "--set-upstream-to=origin/main")
+	// one more commit here, so a push has something to send
+	write(t, filepath.Join(dir, "STATE.md"), "# state\n- [ ] two\n")
+	mustGit(t, dir, "commit", "-q", "-am", "two")
+	return w
+}
+
+func mustGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+}
+
+func cfg(t *testing.T, gitDir string, kv ...string) {
+	t.Helper()
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] == "remote.origin.url" {
+			mustGit(t, "", "--git-dir="+gitDir, "config", kv[i], kv[i+1])
+			continue
+		}
+		mustGit(t, "", "--git-dir="+gitDir, "config", "--add", kv[i], kv[i+1])
+	}
+}
+
+// unauthorized is an HTTP remote that asks for credentials, so git asks its
+// credential helpers and askpass.
+func unauthorized(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/x.git"
+}
+
+type op struct {
+	args []string // a git command; "push" is made through Git.Push
+}
+
+var (
+	opFetch  = op{[]string{"fetch", "--quiet", "origin"}}
+	opPush   = op{[]string{"push", "origin", "HEAD:refs/heads/main"}}
+	opCommit = op{[]string{"commit", "--quiet", "-am", "three"}}
+	opDiff   = op{[]string{"diff"}}
+	opMerge  = op{[]string{"merge", "--no-edit", "--quiet", "other"}}
+)
+
+func (o op) plain(dir string) {
+	cmd := exec.Command("git", o.args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader("")
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	cmd.Run()
+}
+
+func (o op) safe(ctx context.Context, g *Git) error {
+	if o.args[0] == "push" {
+		_, err := g.Push(ctx, o.args[1], o.args[2:]...)
+		return err
+	}
+	_, err := g.Run(ctx, o.args...)
+	return err
+}
+
+var adversarial = []struct {
+	name  string
+	op    op
+	setup func(t *testing.T, w *world)
+}{
+	{"remote.origin.uploadpack", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.uploadpack", w.evil+"; git-upload-pack")
+	}},
+	{"remote.origin.uploadpack after an empty one", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.uploadpack", w.evil+"; git-upload-pack", "remote.origin.uploadpack", "")
+	}},
+	{"remote.origin.receivepack", opPush, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.receivepack", w.evil+"; git-receive-pack")
+	}},
+	{"remote.origin.uploadpack through include.path", opFetch, func(t *testing.T, w *world) {
+		inc := filepath.Join(w.tmp, "inc.cfg")
+		write(t, inc, "[remote \"origin\"]\n\tuploadpack = \""+w.evil+"; git-upload-pack\"\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "include.path", inc)
+	}},
+	{"remote.origin.receivepack through includeIf", opPush, func(t *testing.T, w *world) {
+		inc := filepath.Join(w.tmp, "inc.cfg")
+		write(t, inc, "[remote \"origin\"]\n\treceivepack = \""+w.evil+"; git-receive-pack\"\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "includeIf.gitdir:/**.path", inc)
+	}},
+	{"core.sshCommand", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", "example.invalid:x.git", "core.sshCommand", w.evil)
+	}},
+	{"core.sshCommand through include.path", opFetch, func(t *testing.T, w *world) {
+		inc := filepath.Join(w.tmp, "inc.cfg")
+		write(t, inc, "[core]\n\tsshCommand = \""+w.evil+"\"\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", "example.invalid:x.git", "include.path", inc)
+	}},
+	{"core.gitProxy", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", "git://example.invalid/x.git", "core.gitProxy", w.evil)
+	}},
+	{"core.askPass", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", unauthorized(t), "core.askPass", w.evil)
+	}},
+	{"credential.helper", opFetch, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", unauthorized(t), "credential.helper", "!"+w.evil)
+	}},
+	{"credential.<url>.helper", opFetch, func(t *testing.T, w *world) {
+		u := unauthorized(t)
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.url", u, "credential."+u+".helper", "!"+w.evil)
+	}},
+	{"gpg.program with commit.gpgSign", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "commit.gpgSign", "true", "gpg.program", w.evil)
+	}},
+	{"gpg.ssh.program with gpg.format ssh", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "commit.gpgSign", "true", "gpg.format", "ssh", "user.signingKey", "key::ssh-ed25519 AAAA", "gpg.ssh.program", w.evil)
+	}},
+	{"core.fsmonitor", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "core.fsmonitor", w.evil)
+	}},
+	{"filter.<driver>.clean", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, ".gitattributes"), "*.md filter=x\n")
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "filter.x.clean", w.evil)
+	}},
+	{"diff.external", opDiff, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "diff.external", w.evil)
+	}},
+	{"diff.<driver>.textconv", opDiff, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, ".git", "info", "attributes"), "*.md diff=x\n")
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "diff.x.textconv", w.evil)
+	}},
+	{"merge.<driver>.driver", opMerge, func(t *testing.T, w *world) {
+		mustGit(t, w.dir, "branch", "-q", "other", "HEAD~")
+		mustGit(t, w.dir, "checkout", "-q", "other")
+		write(t, filepath.Join(w.dir, "STATE.md"), "# state\n- [ ] other\n")
+		mustGit(t, w.dir, "commit", "-q", "-am", "other")
+		mustGit(t, w.dir, "checkout", "-q", "main")
+		write(t, filepath.Join(w.dir, ".git", "info", "attributes"), "*.md merge=x\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "merge.x.driver", w.evil+" %O %A %B")
+	}},
+	{"hooks of a remote on this disk", opPush, func(t *testing.T, w *world) {
+		for _, h := range []string{"pre-receive", "update", "post-receive", "post-update", "reference-transaction", "proc-receive"} {
+			write(t, filepath.Join(w.remote, "hooks", h), "#!/bin/sh\ntouch '"+w.marker+"'\n")
+		}
+	}},
+	{"core.hooksPath of a remote on this disk", opPush, func(t *testing.T, w *world) {
+		hooks := filepath.Join(w.tmp, "hooks")
+		write(t, filepath.Join(hooks, "pre-receive"), "#!/bin/sh\ntouch '"+w.marker+"'\n")
+		cfg(t, w.remote, "core.hooksPath", hooks)
+	}},
+	{"hooks of a pushurl on this disk", opPush, func(t *testing.T, w *world) {
+		other := filepath.Join(w.tmp, "other.git")
+		mustGit(t, "", "init", "-q", "--bare", other)
+		write(t, filepath.Join(other, "hooks", "pre-receive"), "#!/bin/sh\ntouch '"+w.marker+"'\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.pushurl", "file://"+other)
+	}},
+	{"core.alternateRefsCommand of a remote on this disk", opPush, func(t *testing.T, w *world) {
+		alt := filepath.Join(w.tmp, "alt.git")
+		mustGit(t, "", "init", "-q", "--bare", alt)
+		write(t, filepath.Join(w.remote, "objects", "info", "alternates"), filepath.Join(alt, "objects")+"\n")
+		cfg(t, w.remote, "core.alternateRefsCommand", w.evil)
+	}},
+	{"updateInstead with a smudge filter in a remote on this disk", opPush, func(t *testing.T, w *world) {
+		// the remote is a work tree with main checked out
+		work := filepath.Join(w.tmp, "work")
+		mustGit(t, "", "clone", "-q", w.remote, work)
+		write(t, filepath.Join(work, ".git", "info", "attributes"), "*.md filter=x\n")
+		cfg(t, filepath.Join(work, ".git"), "receive.denyCurrentBranch", "updateInstead", "filter.x.smudge", w.evil)
+		write(t, filepath.Join(work, ".git", "hooks", "push-to-checkout"), "#!/bin/sh\ntouch '"+w.marker+"'\n")
+		mustGit(t, w.dir, "remote", "set-url", "origin", work)
+		mustGit(t, w.dir, "fetch", "-q", "origin")
+	}},
+}
+
+func TestAdversarialConfigRunsNoProgram(t *testing.T) {
+	for _, a := range adversarial {
+		t.Run(a.name, func(t *testing.T) {
+			w := newWorld(t)
+			a.setup(t, w)
+			a.op.plain(w.dir)
+			if !exists(w.marker) {
+				t.Skipf("plain %s (%s) does not run the marker through %s; nothing to prove", a.op.args[0], gitVersion(), a.name)
+			}
+
+			w = newWorld(t)
+			a.setup(t, w)
+			ctx := context.Background()
+			g, err := Open(ctx, w.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = a.op.safe(ctx, g)
+			if exists(w.marker) {
+				t.Fatalf("%s: git %s ran a program the configuration named", a.name, a.op.args[0])
+			}
+			t.Logf("%s: %v", a.op.args[0], err)
+		})
+	}
+}
+
+// The protections do not stop the work: a fetch and a push to a bare
+// repository on this disk, and to one reached by file://, still succeed.
+func TestFetchAndPushStillWork(t *testing.T) {
+	for _, url := range []string{"path", "file"} {
+		t.Run(url, func(t *testing.T) {
+			w := newWorld(t)
+			if url == "file" {
+				mustGit(t, w.dir, "remote", "set-url", "origin", "file://"+w.remote)
+			}
+			ctx := context.Background()
+			g, err := Open(ctx, w.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Run(ctx, "fetch", "--quiet", "origin"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Push(ctx, "origin", "HEAD:refs/heads/main"); err != nil {
+				t.Fatal(err)
+			}
+			out, _ := exec.Command("git", "--git-dir="+w.remote, "log", "--format=%s", "-1", "main").Output()
+			if strings.TrimSpace(string(out)) != "two" {
+				t.Fatalf("remote's main is %q, want the pushed commit", out)
+			}
+		})
+	}
+}
+
+func TestPushRefusesMixedURLsAndOptionNames(t *testing.T) {
+	w := newWorld(t)
+	cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.pushurl", w.remote, "remote.origin.pushurl", "example.invalid:x.git")
+	ctx := context.Background()
+	g, _ := Open(ctx, w.dir)
+	if _, err := g.Push(ctx, "origin", "HEAD:refs/heads/main"); err == nil || !strings.Contains(err.Error(), "one kind at a time") {
+		t.Fatalf("mixed push URLs: err = %v", err)
+	}
+	if _, err := g.Push(ctx, "--receive-pack="+w.evil, "HEAD"); err == nil || exists(w.marker) {
+		t.Fatalf("an option as a remote's name: err = %v, ran = %v", err, exists(w.marker))
+	}
+}
+
+func TestIsLocalURL(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{"/srv/acts.git", true},
+		{"../acts.git", true},
+		{"acts.git", true},
+		{"./a:b", true},
+		{"file:///srv/acts.git", true},
+		{`C:\acts.git`, true},
+		{"C:/acts.git", true},
+		{"host:acts.git", false},
+		{"git@github.com:o/acts.git", false},
+		{"ssh://host/acts.git", false},
+		{"https://host/acts.git", false},
+		{"git://host/acts.git", false},
+		{"ext::sh -c x", false},
+	} {
+		if got := IsLocalURL(tc.url); got != tc.want {
+			t.Errorf("IsLocalURL(%q) = %v, want %v", tc.url, got, tc.want)
+		}
+	}
+}
