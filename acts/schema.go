@@ -66,7 +66,7 @@ var (
 	schemasErr  error
 )
 
-// loadSchemas compiles the embedded schemas on first use (D21).
+// loadSchemas compiles the embedded schemas on first use (D24).
 func loadSchemas() (*compiledSchemas, error) {
 	schemasOnce.Do(func() {
 		entries, err := schemaFS.ReadDir("schemas")

@@ -13,7 +13,7 @@ import (
 )
 
 // The embedded record schemas (schemas/*.json) are the rules; this file
-// evaluates them (D21). It reads the JSON Schema 2020-12 keywords the
+// evaluates them (D24). It reads the JSON Schema 2020-12 keywords the
 // schemas use and refuses to compile a schema holding any other keyword,
 // so a schema edit can never be silently ignored. It evaluates the ordered
 // values tp parses and builds (no generic copy of the record), asserts the
@@ -122,7 +122,7 @@ func (c *schemaCompiler) compile(v *ojson.Value, file, loc string) (*sNode, erro
 	for _, m := range v.Obj().Members() {
 		k, x := m.Key, m.Value
 		if !schemaKeywords[k] {
-			return nil, fail("keyword %q is not supported by tp's evaluator (D21)", k)
+			return nil, fail("keyword %q is not supported by tp's evaluator (D24)", k)
 		}
 		var err error
 		switch k {
@@ -190,7 +190,7 @@ func (c *schemaCompiler) compile(v *ojson.Value, file, loc string) (*sNode, erro
 		case "format":
 			n.format = x.Text()
 			if schemaFormats[n.format] == nil {
-				return nil, fail("format %q is not asserted by tp's evaluator (D21)", n.format)
+				return nil, fail("format %q is not asserted by tp's evaluator (D24)", n.format)
 			}
 		case "$ref":
 			if n.ref = x.Text(); n.ref == "" {

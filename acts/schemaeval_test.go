@@ -12,7 +12,7 @@ import (
 )
 
 // The evaluator refuses to compile a schema that holds a keyword or format
-// it does not evaluate (D21): an edit to schemas/*.json that needs more of
+// it does not evaluate (D24): an edit to schemas/*.json that needs more of
 // JSON Schema fails here instead of being ignored.
 func TestSchemaEvaluatorRefusesWhatItDoesNotEvaluate(t *testing.T) {
 	for name, doc := range map[string]string{
