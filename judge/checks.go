@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
@@ -57,6 +58,10 @@ func c3(f *facts) (bool, string) {
 	return true, "kind " + obj.Get("kind").Text()
 }
 
+// c4 checks that the lineage is present and consistent (§3, D4): root_id
+// and from_version are there, and when a chain is carried, root_id is its
+// first entry's passport and from_version its last entry's version (the
+// sender). A chain that is absent is not required by §6's C4.
 func c4(f *facts) (bool, string) {
 	lin := f.in.Object.Get("lineage")
 	rootID, _ := lin.Get("root_id").Str()
@@ -68,9 +73,36 @@ func c4(f *facts) (bool, string) {
 		return false, "lineage.root_id is " + ojson.Brief(lin.Get("root_id"), 60)
 	case !fvOK || fv < 0:
 		return false, "lineage.from_version is " + ojson.Brief(lin.Get("from_version"), 60) + ", not a version number"
-	default:
-		return true, fmt.Sprintf("root_id %s, from_version %d", rootID, fv)
 	}
+	chain := lin.Get("chain")
+	if chain == nil {
+		return true, fmt.Sprintf("root_id %s, from_version %d (no chain)", rootID, fv)
+	}
+	items := chain.Items()
+	if chain.Kind() != ojson.Array || len(items) == 0 {
+		return false, "lineage.chain is " + ojson.Brief(chain, 60) + ", not a list of <passport id>@<version> (§3)"
+	}
+	type hop struct {
+		id      string
+		version int64
+	}
+	hops := make([]hop, len(items))
+	for i, it := range items {
+		s, _ := it.Str()
+		id, v, ok := model.SplitChainEntry(s)
+		if !ok || id == "" || v < 0 {
+			return false, fmt.Sprintf("lineage.chain[%d] is %s, not <passport id>@<version> (§3)", i, ojson.Brief(it, 60))
+		}
+		hops[i] = hop{id, v}
+	}
+	first, last := hops[0], hops[len(hops)-1]
+	switch {
+	case first.id != rootID:
+		return false, fmt.Sprintf("lineage.root_id %s is not the chain's first passport %s (§3: root_id is the first passport in the chain)", ojson.Brief(lin.Get("root_id"), 60), ojson.Brief(ojson.NewString(first.id), 60))
+	case last.version != fv:
+		return false, fmt.Sprintf("lineage.from_version %d is not the version of the chain's last entry %s (§3: the last entry is the sender)", fv, ojson.Brief(items[len(items)-1], 60))
+	}
+	return true, fmt.Sprintf("root_id %s, from_version %d, consistent with a chain of %s", rootID, fv, plural.N(len(hops), "entry", "entries"))
 }
 
 func c5(f *facts) (bool, string) {
@@ -137,17 +169,34 @@ func c7(f *facts) (bool, string) {
 	}
 }
 
+// c8 is §4.1's transcript refusal and, by D13, §4.5.1's instruction
+// fields: the writer refuses both, so the judge fails both here.
 func c8(f *facts) (bool, string) {
-	var transcripts []string
+	var transcripts, fields []string
 	for _, x := range scan.Object(f.in.Object) {
+		switch x.Class {
+		case scan.Transcript:
+			transcripts = append(transcripts, x.Where+" ("+x.Rule+")")
+		case scan.InstructionField:
+			fields = append(fields, x.Where)
+		}
+	}
+	for _, x := range f.luggageFindings() {
 		if x.Class == scan.Transcript {
 			transcripts = append(transcripts, x.Where+" ("+x.Rule+")")
 		}
 	}
+	var parts []string
 	if len(transcripts) > 0 {
-		return false, "looks like a chat transcript: " + strings.Join(transcripts, "; ")
+		parts = append(parts, "looks like a chat transcript: "+strings.Join(transcripts, "; "))
 	}
-	return true, "no role-prefixed conversation in the pack object"
+	if len(fields) > 0 {
+		parts = append(parts, "instruction field (TaskPack 0.1 §4.5.1 MUST NOT; judged under C8 by D13): "+strings.Join(fields, ", "))
+	}
+	if len(parts) > 0 {
+		return false, strings.Join(parts, "; ")
+	}
+	return true, "no role-prefixed conversation and no instruction field in the pack object or the text luggage"
 }
 
 // c9 is D3: bag → flat → bag and flat → bag → flat, decided by the format
@@ -159,12 +208,18 @@ func c9(f *facts) (bool, string) {
 	return f.in.RoundTrip()
 }
 
+// c10: packed_at is declared, as an RFC 3339 date-time (§3's example;
+// D4): "yesterday" is declared but says nothing a receiver can order.
 func c10(f *facts) (bool, string) {
 	obj := f.in.Object
-	if at, ok := obj.Get("packed_at").Str(); ok && strings.TrimSpace(at) != "" {
-		return true, "packed_at " + at
+	at, ok := obj.Get("packed_at").Str()
+	if !ok || strings.TrimSpace(at) == "" {
+		return false, "packed_at is " + ojson.Brief(obj.Get("packed_at"), 60)
 	}
-	return false, "packed_at is " + ojson.Brief(obj.Get("packed_at"), 60)
+	if _, err := time.Parse(time.RFC3339Nano, at); err != nil || strings.TrimSpace(at) != at {
+		return false, "packed_at is " + ojson.Brief(obj.Get("packed_at"), 60) + ", not an RFC 3339 date-time (e.g. 2026-08-16T03:11:04Z)"
+	}
+	return true, "packed_at " + at
 }
 
 func joinErrs(es []*pack.Error) string {

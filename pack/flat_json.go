@@ -209,6 +209,7 @@ type stringDecoder struct {
 	pending []byte // decoded bytes not yet returned
 	hiSur   rune   // a high surrogate waiting for its low half
 	badUTF8 bool
+	loneSur bool // a lone surrogate was read as U+FFFD
 	err     error
 }
 
@@ -247,6 +248,7 @@ func (d *stringDecoder) flushSur() {
 	if d.hiSur != 0 {
 		d.pending = append(d.pending, replacement...)
 		d.hiSur = 0
+		d.loneSur = true
 	}
 }
 
@@ -312,6 +314,7 @@ func (d *stringDecoder) step(p []byte, n *int) {
 					d.hiSur = 0
 				} else {
 					d.pending = append(d.pending, replacement...)
+					d.loneSur = true
 				}
 			default:
 				d.flushSur()

@@ -206,6 +206,7 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		n, err := io.Copy(h, rc)
 		fd := rc.(*flatData)
 		bad := fd.badUTF8()
+		lone := fd.loneSurrogate()
 		nonCanon := fd.nonCanonicalBase64()
 		rc.Close()
 		if err != nil {
@@ -216,6 +217,10 @@ func loadFlat(l *loaded, f *os.File, lim Limits) error {
 		}
 		if bad {
 			l.quirks.InvalidUTF8 = true
+		}
+		if lone {
+			l.repairs = append(l.repairs, Repair{Rule: RepairSurrogate, Where: name,
+				Detail: "utf8 attachment data holds a lone UTF-16 surrogate (\\udxxx), which no bytes can carry; it was read as U+FFFD"})
 		}
 		if nonCanon {
 			l.repairs = append(l.repairs, Repair{Rule: RepairBase64, Where: name,
@@ -350,6 +355,7 @@ type flatData struct {
 func (d *flatData) Read(p []byte) (int, error) { return d.r.Read(p) }
 func (d *flatData) Close() error               { return d.f.Close() }
 func (d *flatData) badUTF8() bool              { return d.sd.badUTF8 }
+func (d *flatData) loneSurrogate() bool        { return d.sd != nil && d.sd.loneSur }
 
 // nonCanonicalBase64 reports, after a read to the end, whether base64 data
 // was not in its canonical form.

@@ -110,6 +110,7 @@ const (
 	RepairCanonical     = "non-canonical"     // data/passport.json is not D1 bytes
 	RepairBOM           = "bom"               // a byte order mark
 	RepairUTF8          = "invalid-utf8"      // bytes that are not UTF-8
+	RepairSurrogate     = "lone-surrogate"    // a flat utf8 attachment held a lone surrogate, read as U+FFFD
 	RepairDuplicateKey  = "duplicate-key"     // a key repeated in one object
 	RepairPayloadExtra  = "payload-extra"     // a payload file outside data/files/ ignored
 
