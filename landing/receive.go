@@ -35,6 +35,9 @@ type ReceiveReport struct {
 	Plan   *Plan
 	Landed *Landed // a handoff landed as a new passport
 	Merged *Merged // a receipt merged into the passport that asked
+	// Verdict is the receiver verdict (D23) with the request's decisions:
+	// what the landing leaves open (a dry run says what it would).
+	Verdict Verdict
 }
 
 // Receive opens a pack and plans its landing — a receipt (or any pack with
@@ -68,6 +71,7 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 		return nil, &pack.Error{File: pl.File, Rule: RuleAlreadyLanded, Detail: "this file was already landed as " + pl.AlreadyLandedAs}
 	}
 	rep.Plan.Decide(req.Decisions)
+	rep.Verdict = rep.Plan.Verdict(req.Decisions)
 	if req.DryRun {
 		// Nothing will be written, so read the luggage now to list every
 		// credential-like string in it; a landing finds them while it

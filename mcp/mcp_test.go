@@ -254,6 +254,10 @@ func TestRoundTrip(t *testing.T) {
 	if landed["needs_reverify"].(float64) != 1 || landed["landing_checks_required"].(float64) != 1 || landed["open_asks"].(float64) != 1 {
 		t.Errorf("land counts: %v", landed)
 	}
+	// D23: the receiver verdict names the unmet required check and the open ask.
+	if landed["verdict"] != "needs_input" || len(landed["unmet_checks"].([]any)) != 1 || len(landed["open_ask_items"].([]any)) != 1 {
+		t.Errorf("land verdict: %v %v %v", landed["verdict"], landed["unmet_checks"], landed["open_ask_items"])
+	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("landing ran the sender's how")
 	}

@@ -157,13 +157,19 @@ type landResult struct {
 	NeedsReverify         int                 `json:"needs_reverify"`
 	LandingChecksRequired int                 `json:"landing_checks_required"`
 	OpenAsks              int                 `json:"open_asks"`
-	HandoffPrompt         string              `json:"handoff_prompt,omitempty"`
-	DataNotice            string              `json:"data_notice"`
-	Plan                  *landing.Plan       `json:"plan"`
-	Landed                *landing.Landed     `json:"landed,omitempty"`
-	Merged                *landing.Merged     `json:"merged,omitempty"`
-	InstructionsInPack    int                 `json:"instructions_in_pack"`
-	CredentialLikeInPack  int                 `json:"credential_like_in_pack"`
+	// The receiver verdict (D23): accepted | needs_input, the unmet
+	// required checks and the open asks themselves (open_asks stays the
+	// reference's count).
+	Verdict              string              `json:"verdict"`
+	UnmetChecks          []landing.PlanCheck `json:"unmet_checks"`
+	OpenAskItems         []landing.PlanAsk   `json:"open_ask_items"`
+	HandoffPrompt        string              `json:"handoff_prompt,omitempty"`
+	DataNotice           string              `json:"data_notice"`
+	Plan                 *landing.Plan       `json:"plan"`
+	Landed               *landing.Landed     `json:"landed,omitempty"`
+	Merged               *landing.Merged     `json:"merged,omitempty"`
+	InstructionsInPack   int                 `json:"instructions_in_pack"`
+	CredentialLikeInPack int                 `json:"credential_like_in_pack"`
 }
 
 func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
@@ -188,7 +194,8 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 	plan := rep.Plan
 	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender,
 		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: plan,
-		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials)}
+		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials),
+		Verdict: rep.Verdict.Verdict, UnmetChecks: rep.Verdict.UnmetChecks, OpenAskItems: rep.Verdict.OpenAsks}
 	for _, l := range plan.Luggage {
 		res.Luggage = append(res.Luggage, l.Name)
 	}

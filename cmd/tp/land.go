@@ -49,6 +49,9 @@ type landJSON struct {
 	Plan   *landing.Plan   `json:"plan"`
 	Landed *landing.Landed `json:"landed,omitempty"`
 	Merged *landing.Merged `json:"merged,omitempty"`
+	// The receiver verdict (D23) at the top: verdict, unmet_checks,
+	// open_asks.
+	landing.Verdict
 }
 
 func newLandCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -156,7 +159,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return storeHint(err)
 	}
 	plan := rep.Plan
-	doc := landJSON{DryRun: o.DryRun, Plan: plan, Landed: rep.Landed, Merged: rep.Merged}
+	doc := landJSON{DryRun: o.DryRun, Plan: plan, Landed: rep.Landed, Merged: rep.Merged, Verdict: rep.Verdict}
 	if g.json {
 		return writeJSON(io.Out, doc)
 	}
