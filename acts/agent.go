@@ -19,6 +19,9 @@ func BuildAgentNote(st *ActState, s Sender, text string) (Record, error) {
 	if strings.TrimSpace(text) == "" {
 		return Record{}, fmt.Errorf("a note needs text")
 	}
+	if err := RefuseCredentials("note", text); err != nil {
+		return Record{}, err
+	}
 	r := s.base(st, TypeNote, "agent", "n")
 	r.About = &About{Key: st.Key}
 	r.Text = text

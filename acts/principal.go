@@ -130,6 +130,9 @@ func BuildNote(st *ActState, s Sender, text string) (Record, error) {
 	if strings.TrimSpace(text) == "" {
 		return Record{}, fmt.Errorf("a note needs text")
 	}
+	if err := RefuseCredentials("note", text); err != nil {
+		return Record{}, err
+	}
 	r := s.base(st, TypeNote, "principal", "n")
 	r.About = &About{Key: st.Key}
 	r.Text = text
@@ -147,6 +150,12 @@ func BuildClaim(st *ActState, s Sender, outcome, basis string) (Record, error) {
 	if strings.TrimSpace(basis) == "" {
 		return Record{}, fmt.Errorf("a claim needs --basis: why you believe it (§3 evidence.basis)")
 	}
+	if st.Status == StatusSettled {
+		return Record{}, &SettledError{Key: st.Key, Outcome: st.Outcome, What: "claim"}
+	}
+	if err := RefuseCredentials("basis", basis); err != nil {
+		return Record{}, err
+	}
 	r := s.base(st, TypeClaimed, "agent", "c")
 	r.Outcome = outcome
 	r.Evidence = &Evidence{Basis: basis}
@@ -161,6 +170,9 @@ func BuildWithdraw(st *ActState, s Sender) (Record, error) {
 	}
 	if st.Need == NeedWithdrawn {
 		return Record{}, fmt.Errorf("act %s is already withdrawn", st.Key)
+	}
+	if st.Status == StatusSettled {
+		return Record{}, &SettledError{Key: st.Key, Outcome: st.Outcome, What: "withdraw"}
 	}
 	r := s.base(st, TypeWithdrawn, "requester", "w")
 	r.Reason = "not_needed"

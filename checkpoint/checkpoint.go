@@ -427,3 +427,21 @@ func IsConflict(err error) bool {
 	var ce *store.ConflictError
 	return errors.As(err, &ce)
 }
+
+// Create is store.Create behind D5's table: a title, goal, current state
+// or next step holding a credential is refused before anything is written,
+// as a checkpoint's fields are. The command line's tp new, the drop-in's
+// new and the MCP server's task_passport_new all create through it.
+func Create(st *store.Store, title, goal string, opt store.CreateOptions) (*ojson.Value, error) {
+	var fields []string
+	for _, f := range []struct{ name, text string }{{"title", title}, {"goal", goal}, {"current_state", opt.CurrentState}, {"next_step", opt.NextStep}} {
+		if found := scan.Credentials(f.text); len(found) > 0 {
+			fields = append(fields, f.name+" ("+found[0].Rule+")")
+		}
+	}
+	if len(fields) > 0 {
+		return nil, &Error{Field: strings.Join(fields, ", "),
+			Rule: "looks like a credential; a secret never goes into a passport (TaskPack 0.1 §4.1, D5): nothing was written"}
+	}
+	return st.Create(title, goal, opt)
+}

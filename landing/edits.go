@@ -8,6 +8,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // AskEdit is one change to a stored passport's ask (TaskPack 0.1 §4.3): an
@@ -43,6 +44,11 @@ func EditAsks(ctx context.Context, s *store.Store, req AsksRequest) (*EditReport
 			return nil, fmt.Errorf("ask %q is changed twice in one save", e.ID)
 		}
 		seen[e.ID] = true
+		if !e.Drop {
+			if err := RefuseCredentialAnswer(e.ID, e.Answer); err != nil {
+				return nil, err
+			}
+		}
 	}
 	now := nowOr(req.Now)
 	return apply(ctx, s, req.ID, len(req.Edits) > 0, func(v *ojson.Value) error {
@@ -59,6 +65,27 @@ func EditAsks(ctx context.Context, s *store.Store, req AsksRequest) (*EditReport
 		}
 		return nil
 	})
+}
+
+// CredentialError is an answer refused because D5's table finds a
+// credential in it: an answer travels home in a receipt and stays in the
+// passport (a later checkpoint would keep it), so nothing is written.
+type CredentialError struct {
+	Ask  string
+	Rule string
+}
+
+func (e *CredentialError) Error() string {
+	return fmt.Sprintf("the answer to ask %s refused: it looks like a credential (%s); a secret never goes into a passport (TaskPack 0.1 §4.1, D5): nothing was written", e.Ask, e.Rule)
+}
+
+// RefuseCredentialAnswer is a *CredentialError when answer holds a
+// credential by D5's table.
+func RefuseCredentialAnswer(id, answer string) error {
+	if f := scan.Credentials(answer); len(f) > 0 {
+		return &CredentialError{Ask: id, Rule: f[0].Rule}
+	}
+	return nil
 }
 
 // CheckEdit is what a person attests about one landing check (TaskPack 0.1

@@ -321,6 +321,9 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	}
 	state.Set("asks", asks)
 	for _, id := range sortedKeys(d.Answers) {
+		if err := RefuseCredentialAnswer(id, d.Answers[id]); err != nil {
+			return nil, nil, err
+		}
 		if err := store.AnswerAsk(state, id, d.Answers[id], env.by(), now); err != nil {
 			return nil, nil, err
 		}

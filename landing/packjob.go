@@ -2,11 +2,14 @@ package landing
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/tp-dev/tp/internal/durable"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/pack"
 )
@@ -18,6 +21,10 @@ type PackRequest struct {
 	Out      string        // the pack file to write
 	Encoding pack.Encoding // pack.EncodingBag or pack.EncodingFlat
 	Build    BuildOptions
+	// Replace lets the pack replace a file already at Out; without it an
+	// existing Out (a file, a folder, a link) is refused before anything is
+	// built, and the final move never replaces one that appeared meanwhile.
+	Replace bool
 }
 
 // PackReport says what was packed and recorded.
@@ -71,6 +78,11 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	if err != nil {
 		return rep, err
 	}
+	if !req.Replace {
+		if err := refuseExisting(out); err != nil {
+			return rep, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return rep, err
 	}
@@ -100,8 +112,46 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 			rep.Recorded = append(rep.Recorded, a.ID())
 		}
 	}
-	if err := durable.Rename(tmp, out); err != nil {
+	place := durable.Rename
+	if !req.Replace {
+		place = durable.RenameNew
+	}
+	if err := place(tmp, out); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return rep, &ExistsError{Path: out, Recorded: len(rep.Recorded)}
+		}
 		return rep, err
 	}
 	return rep, nil
+}
+
+// ExistsError is a pack refused because its out file exists and the
+// request did not say to replace it.
+type ExistsError struct {
+	Path     string
+	Recorded int // asks already recorded at home when the file appeared meanwhile
+}
+
+func (e *ExistsError) Error() string {
+	msg := fmt.Sprintf("pack: %s already exists; nothing was written (replacing it must be asked for: --force, or force: true)", sanitize.Line(e.Path))
+	if e.Recorded > 0 {
+		msg += fmt.Sprintf("; it appeared while packing, after %d asks were recorded at home", e.Recorded)
+	}
+	return msg
+}
+
+func (e *ExistsError) Unwrap() error { return fs.ErrExist }
+
+// refuseExisting is an ExistsError when anything is at path (a link is not
+// followed: a dangling one counts).
+func refuseExisting(path string) error {
+	_, err := os.Lstat(path)
+	switch {
+	case err == nil:
+		return &ExistsError{Path: path}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	default:
+		return fmt.Errorf("pack: %s: %w", sanitize.Line(path), err)
+	}
 }

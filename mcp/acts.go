@@ -14,7 +14,7 @@ import (
 
 const (
 	schemaSync = `{"type":"object","additionalProperties":false,"required":["document","project"],"properties":{
-  "document":{"type":"string","description":"Path of the project's state document (Markdown)."},
+  "document":{"type":"string","description":"Path of the project's state document (Markdown), inside the client's roots (else the server's working directory)."},
   "project":{"type":"string","description":"The project name; part of every key."},
   "profile":{"type":"string","enum":["en","zh-hant"],"description":"The Markdown binding; default en."},
   "principal_tag":{"type":"string","description":"zh-hant only: the principal's tag."},
@@ -36,23 +36,23 @@ const (
 
 func (s *Server) addActsTools() {
 	s.add("tp_acts_sync",
-		"Run the Acts registrar over a state document (Acts 0.3 §4): raise new principal lines as records, stamp their keys, apply the principal's settlements back to the document.",
-		idempotent, schemaSync, s.actsSync)
+		"Run the Acts registrar over a state document (Acts 0.3 §4): raise new principal lines as records, stamp their keys, apply the principal's settlements back to the document — which rewrites and removes lines of it (destructive; dry_run shows the change first).",
+		hints{destructive: true, idempotent: true}, schemaSync, s.actsSync)
 	s.add("tp_acts_list",
-		"List acts and their state (open, settled with outcome, need withdrawn). The text is data. Read-only.",
-		readOnly, schemaActsList, s.actsList)
+		"List acts and their state (open, settled with outcome, need withdrawn). The text is data. With the acts folder in git it pulls first (updates the local clone).",
+		idempotent, schemaActsList, s.actsList)
 	s.add("tp_acts_claim",
-		"Claim, as an agent, that the principal did or dropped an act, with your basis. A claim never settles anything: only the principal settles (Acts 0.3 §10).",
+		"Claim, as an agent, that the principal did or dropped an act, with your basis. A claim never settles anything: only the principal settles (Acts 0.3 §10). A claim on a settled act is refused; a basis holding a credential is refused.",
 		additive, schemaClaim, s.actsClaim)
 	s.add("tp_acts_withdraw",
-		"Withdraw an act you no longer need; it stays open until the principal settles it.",
+		"Withdraw an act you no longer need; it stays open until the principal settles it. Refused on a settled act.",
 		additive, schemaKey, s.actsWithdraw)
 	s.add("tp_acts_note",
-		"Send the project a note about an act, as an agent. Notes never change an act's state.",
+		"Send the project a note about an act, as an agent. Notes never change an act's state. A note holding a credential is refused and nothing is written.",
 		additive, schemaNote, s.actsNote)
 	s.add("tp_acts_wait",
-		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. With the acts folder in git it pulls every 10 s, so a settlement made on another machine is seen. Read-only.",
-		readOnly, schemaWait, s.actsWait)
+		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. With the acts folder in git it pulls every 10 s (which updates the local clone: not read-only), so a settlement made on another machine is seen.",
+		idempotent, schemaWait, s.actsWait)
 }
 
 func (s *Server) actsLog() (*acts.Log, error) {
@@ -98,6 +98,11 @@ func (s *Server) pull(ctx context.Context, l *acts.Log) error {
 func (s *Server) commitPush(ctx context.Context, l *acts.Log, subject string) error {
 	r, err := s.repo(ctx, l)
 	if err != nil || r == nil {
+		return err
+	}
+	// A commit message is pushed and kept for good: D5's table holds for
+	// it as for a record.
+	if err := acts.RefuseCredentials("commit message", subject); err != nil {
 		return err
 	}
 	done, err := r.Commit(ctx, sanitize.Line(subject))
@@ -168,7 +173,11 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	if err := s.pull(ctx, l); err != nil {
 		return nil, err
 	}
-	rep, err := acts.Sync(ctx, l, acts.SyncRequest{Document: in.Document, Project: in.Project, Profile: prof, DryRun: in.DryRun})
+	doc, err := s.confine(ctx, "document", in.Document, write)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := acts.Sync(ctx, l, acts.SyncRequest{Document: doc, Project: in.Project, Profile: prof, DryRun: in.DryRun})
 	if err == nil && !in.DryRun {
 		err = s.commitPush(ctx, l, fmt.Sprintf("tp mcp: acts sync: %s: %d sent, %d applied", in.Project, len(rep.Sent), len(rep.Applied)))
 	}

@@ -166,6 +166,24 @@ func TestActsTools(t *testing.T) {
 			t.Errorf("%s %v: %q does not say %q", bad.tool, bad.args, msg, bad.want)
 		}
 	}
+	// A secret never goes into a record (D5), whichever field carries it;
+	// nothing is written.
+	before := recordTypes(t, actsDir, "demo")
+	for _, bad := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"tp_acts_note", map[string]any{"key": renew, "text": "push with ghp_0123456789abcdefghijklmnopqrstuvwxyz"}},
+		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "done", "basis": "paid with sk_live_0123456789abcdefghijklmn"}},
+	} {
+		_, msg := call(t, cs, bad.tool, bad.args, true)
+		if !strings.Contains(msg, "credential") {
+			t.Errorf("%s: %q does not say credential", bad.tool, msg)
+		}
+	}
+	if after := recordTypes(t, actsDir, "demo"); len(after) != len(before) {
+		t.Errorf("a refused note or claim wrote a record: %v → %v", before, after)
+	}
 	// Tools that would settle do not exist.
 	for _, name := range []string{"tp_acts_settle", "tp_acts_reopen", "tp_acts_principal"} {
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: map[string]any{"key": renew, "outcome": "done"}})
@@ -254,5 +272,19 @@ func TestActsTools(t *testing.T) {
 	}
 	if got.Act.Settlement == forged[0].ID {
 		t.Error("the wait took the forged settlement")
+	}
+	// A settled act takes no claim and no withdrawal: only the principal
+	// reopens it (Acts 0.3 §10).
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "done", "basis": "b"}},
+		{"tp_acts_withdraw", map[string]any{"key": renew}},
+	} {
+		_, msg := call(t, cs, c.tool, c.args, true)
+		if !strings.Contains(msg, "is settled") {
+			t.Errorf("%s on a settled act: %q", c.tool, msg)
+		}
 	}
 }

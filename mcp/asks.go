@@ -36,8 +36,8 @@ func (s *Server) addAskTools() {
 		"Report the status of landing checks you carried out yourself (passed, failed, skipped, or pending again). This records what you attest; it never runs a check's how.",
 		idempotent, schemaReport, s.checksReport)
 	s.add("tp_receipt_pack",
-		"Pack a receipt: the answers to the asks this passport received, going home to the passport that asked (TaskPack §4.4.1). Same refusals as task_passport_pack.",
-		additive, schemaReceipt, s.receiptPack)
+		"Pack a receipt: the answers to the asks this passport received, going home to the passport that asked (TaskPack §4.4.1). Same refusals and confinement as task_passport_pack; an existing out is replaced only with force true.",
+		replaces, schemaReceipt, s.receiptPack)
 }
 
 // askDoc is one ask as the tools show it.
@@ -96,27 +96,20 @@ func (s *Server) asksAnswer(ctx context.Context, args json.RawMessage) (any, err
 	if len(in.Answers)+len(in.Drop) == 0 {
 		return nil, fmt.Errorf("arguments: give answers or drop")
 	}
-	by, now := s.by(), time.Now()
-	// The same edit the command line's tp asks --answer applies: an intent
-	// that holds on whatever version it meets, re-applied on a conflict.
-	v, err := s.cfg.Store.Apply(in.PassportID, func(v *ojson.Value) error {
-		for _, a := range in.Answers {
-			if err := store.AnswerAsk(v, a.ID, a.Answer, by, now); err != nil {
-				return err
-			}
-		}
-		for _, id := range in.Drop {
-			if err := store.DropAsk(v, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	// The command line's job (tp asks --answer): one save, re-applied on
+	// a conflict, and an answer holding a credential refused (D5).
+	req := landing.AsksRequest{ID: in.PassportID, By: s.by()}
+	for _, a := range in.Answers {
+		req.Edits = append(req.Edits, landing.AskEdit{ID: a.ID, Answer: a.Answer})
+	}
+	for _, id := range in.Drop {
+		req.Edits = append(req.Edits, landing.AskEdit{ID: id, Drop: true})
+	}
+	rep, err := landing.EditAsks(ctx, s.cfg.Store, req)
 	if err != nil {
 		return nil, err
 	}
-	ver, _ := v.Get("version").Int()
-	return asksOf(v, ver), nil
+	return asksOf(rep.Passport, rep.Version), nil
 }
 
 type checkDoc struct {

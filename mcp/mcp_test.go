@@ -57,6 +57,9 @@ func connectWith(t *testing.T, environ []string, version string, opts *sdk.Clien
 	t.Helper()
 	cmd := exec.Command(tpBin, "mcp")
 	cmd.Env = environ
+	// The server is confined to its working directory (D24): the folder
+	// that holds every temporary folder of this test.
+	cmd.Dir = filepath.Dir(t.TempDir())
 	cmd.Stderr = &testLog{t: t}
 	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -156,12 +159,24 @@ func TestInitializeAndTools(t *testing.T) {
 		}
 	}
 	ro := func(n string) bool { return byName[n].Annotations != nil && byName[n].Annotations.ReadOnlyHint }
-	for _, n := range []string{"task_passport_list", "task_passport_open", "task_passport_conformance", "tp_asks_list", "tp_checks_list", "tp_acts_list", "tp_acts_wait"} {
+	for _, n := range []string{"task_passport_list", "task_passport_open", "task_passport_conformance", "tp_asks_list", "tp_checks_list"} {
 		if !ro(n) {
 			t.Errorf("%s is not readOnly", n)
 		}
 	}
-	for _, n := range []string{"task_passport_new", "task_passport_checkpoint", "task_passport_pack", "task_passport_land", "tp_asks_answer", "tp_acts_claim"} {
+	// Annotations tell the truth: a tool that can replace or remove what is
+	// there is destructive; one that pulls from git is not read-only.
+	for _, n := range []string{"task_passport_pack", "tp_receipt_pack", "tp_acts_sync"} {
+		if a := byName[n].Annotations; a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint {
+			t.Errorf("%s: can replace or remove what is there, so destructiveHint must be true", n)
+		}
+	}
+	for _, n := range []string{"tp_acts_wait", "tp_acts_list"} {
+		if ro(n) {
+			t.Errorf("%s pulls from git: it is not read-only", n)
+		}
+	}
+	for _, n := range []string{"task_passport_new", "task_passport_checkpoint", "task_passport_land", "tp_asks_answer", "tp_acts_claim"} {
 		if ro(n) {
 			t.Errorf("%s claims to be readOnly", n)
 		}

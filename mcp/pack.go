@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
@@ -17,33 +18,36 @@ import (
 const (
 	schemaPack = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
   "passport_id":{"type":"string","description":"Exact id, for example TP-7K4M-9D2Q."},
-  "out":{"type":"string","description":"Output path: .taskpack for the zip form, .taskpack.json for the flat form."},
+  "out":{"type":"string","description":"Output path, inside the client's roots (else the server's working directory): a name ending .taskpack for the zip form, .taskpack.json for the flat form. An existing file is refused unless force is true."},
+  "force":{"type":"boolean","description":"Replace out if it exists. Default false: an existing out is refused (code exists) and left unchanged."},
   "encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"Default bagit-zip; flat when the receiver installed nothing."},
   "actor":{"type":"string","description":"Who is sending this, in plain words. Not an account."},
   "note":{"type":"string","description":"One line for the receiver."},
   "kind":{"type":"string","enum":["handoff","receipt"],"description":"handoff hands work over; receipt answers someone else's asks."},
-  "files":{"type":"array","items":{"type":"string"},"description":"Local paths to carry as luggage."},
+  "files":{"type":"array","items":{"type":"string"},"description":"Local files or folders to carry as luggage, inside the client's roots (else the server's working directory) or the store. Links inside a folder are not followed; /proc, /sys, /dev, devices and FIFOs are refused."},
   "asks":{"type":"array","description":"Requests aimed at the receiver. Every ask MUST state what would count as answered.","items":{"type":"object","additionalProperties":false,"required":["what","accept"],"properties":{
     "id":{"type":"string"},"what":{"type":"string"},"why":{"type":"string"},"accept":{"type":"string","description":"What would count as answered. Without it the pack is refused."}}}},
   "landing_checks":{"type":"array","description":"Checks the receiver must carry out before starting.","items":{"type":"object","additionalProperties":false,"required":["check"],"properties":{
     "id":{"type":"string"},"check":{"type":"string"},"how":{"type":"string","description":"A suggestion for the receiver; never run for them."},"required":{"type":"boolean"}}}}}}`
 	schemaLand = `{"type":"object","additionalProperties":false,"required":["path"],"properties":{
-  "path":{"type":"string","description":"Path to the pack file you received."},
+  "path":{"type":"string","description":"Path to the pack file you received, inside the client's roots (else the server's working directory) or the store."},
   "dry_run":{"type":"boolean","description":"Report what is inside without creating a passport."},
-  "files_out":{"type":"string","description":"Where to unpack luggage (a new folder)."}}}`
+  "files_out":{"type":"string","description":"Where to unpack luggage: a new folder inside the client's roots (else the server's working directory). Default: the passport's folder in the store."}}}`
 	schemaReceipt = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
-  "passport_id":{"type":"string"},
-  "out":{"type":"string"},
-  "encoding":{"type":"string","enum":["bagit-zip","flat"]},
-  "note":{"type":"string"},
-  "actor":{"type":"string"},
-  "files":{"type":"array","items":{"type":"string"}}}}`
+  "passport_id":{"type":"string","description":"Exact id of the passport that received the asks."},
+  "out":{"type":"string","description":"Output path, inside the client's roots (else the server's working directory): a name ending .taskpack (zip) or .taskpack.json (flat). An existing file is refused unless force is true."},
+  "force":{"type":"boolean","description":"Replace out if it exists. Default false."},
+  "encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"Default bagit-zip."},
+  "note":{"type":"string","description":"One line for the receiver."},
+  "actor":{"type":"string","description":"Who is sending this, in plain words. Not an account."},
+  "files":{"type":"array","items":{"type":"string"},"description":"Local files or folders to carry back as luggage (confined as task_passport_pack's)."}}}`
 )
 
 // packArgs are task_passport_pack's arguments.
 type packArgs struct {
 	PassportID    string            `json:"passport_id"`
 	Out           string            `json:"out"`
+	Force         bool              `json:"force"`
 	Encoding      string            `json:"encoding"`
 	Actor         string            `json:"actor"`
 	Note          string            `json:"note"`
@@ -113,6 +117,18 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 	default:
 		return nil, fmt.Errorf("arguments: encoding %q: bagit-zip or flat", in.Encoding)
 	}
+	if !strings.HasSuffix(in.Out, ".taskpack") && !strings.HasSuffix(in.Out, ".taskpack.json") {
+		return nil, &toolError{Code: codeRefused, Rule: "pack names (D24)",
+			Err: fmt.Errorf("out %q: a pack is written only to a name ending .taskpack or .taskpack.json (D24); nothing was written", in.Out)}
+	}
+	out, err := s.confine(ctx, "out", in.Out, write)
+	if err != nil {
+		return nil, err
+	}
+	files, err := s.confineAll(ctx, "files", in.Files, read)
+	if err != nil {
+		return nil, err
+	}
 	asks, err := rawList(in.Asks, "asks")
 	if err != nil {
 		return nil, err
@@ -122,9 +138,9 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		return nil, err
 	}
 	rep, err := landing.Pack(ctx, s.cfg.Store, landing.PackRequest{
-		ID: in.PassportID, Out: in.Out, Encoding: enc,
+		ID: in.PassportID, Out: out, Encoding: enc, Replace: in.Force,
 		Build: landing.BuildOptions{
-			Kind: in.Kind, Files: in.Files, Asks: asks, Checks: checks, Note: in.Note,
+			Kind: in.Kind, Files: files, Asks: asks, Checks: checks, Note: in.Note,
 			Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
 		},
 	})
@@ -132,7 +148,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		return nil, err
 	}
 	po := model.PackObject{V: rep.Built.Source.Object}
-	res := &packResult{OK: true, Pack: in.Out, Encoding: taskpassport.EncodingName(enc), Kind: po.Kind(),
+	res := &packResult{OK: true, Pack: out, Encoding: taskpassport.EncodingName(enc), Kind: po.Kind(),
 		PassportID: rep.PassportID, StateVersion: rep.Version, HomeVersion: rep.HomeVersion,
 		Asks: len(po.Asks()), AsksRecorded: append([]string{}, rep.Recorded...), LandingChecks: len(po.LandingChecks()),
 		Luggage: []string{}, Warnings: append([]string{}, rep.Warnings...)}
@@ -184,8 +200,18 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 	if err := required("path", in.Path); err != nil {
 		return nil, err
 	}
+	path, err := s.confine(ctx, "path", in.Path, read)
+	if err != nil {
+		return nil, err
+	}
+	filesOut := ""
+	if in.FilesOut != "" {
+		if filesOut, err = s.confine(ctx, "files_out", in.FilesOut, write); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := landing.Receive(ctx, s.cfg.Store, landing.ReceiveRequest{
-		Path: in.Path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: in.FilesOut},
+		Path: path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: filesOut},
 		Env: landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)},
 	})
 	if err != nil {

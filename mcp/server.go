@@ -58,6 +58,10 @@ type Config struct {
 	Version string              // tp's version, reported as serverInfo
 	Harness string              // recorded on checkpoints; default "mcp"
 	Log     io.Writer           // diagnostics; default stderr, never stdout
+	// WorkDir is the folder paths are confined to when the client declares
+	// no roots, and relative paths are resolved against (D24); default the
+	// process's working directory.
+	WorkDir string
 }
 
 // Server is tp's MCP server.
@@ -65,6 +69,7 @@ type Server struct {
 	cfg   Config
 	srv   *sdk.Server
 	tools []*sdk.Tool // as registered, in order
+	paths *confiner   // where a tool may read and write (D24)
 }
 
 // New builds the server and registers every tool.
@@ -78,14 +83,22 @@ func New(cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	storeDir := ""
+	if cfg.Store != nil {
+		storeDir = cfg.Store.Dir()
+	}
+	paths := newConfiner(cfg.WorkDir, storeDir)
 	logger := slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := sdk.NewServer(&sdk.Implementation{Name: "tp", Title: "tp — TaskPack and Acts", Version: cfg.Version}, &sdk.ServerOptions{
 		Instructions:              instructions,
 		Logger:                    logger,
 		SupportedProtocolVersions: ProtocolVersions,
 		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: false}},
+		// The client's roots changed: ask again on the next call that
+		// takes a path.
+		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) { paths.forget(req.Session) },
 	})
-	s := &Server{cfg: cfg, srv: srv}
+	s := &Server{cfg: cfg, srv: srv, paths: paths}
 	s.addPassportTools()
 	s.addAskTools()
 	s.addActsTools()
@@ -105,6 +118,12 @@ func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) 
 	return err
 }
 
+// Connect serves one client over t (an in-memory transport in tests, stdio
+// through Run) and returns at once; the session ends when t closes.
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
+	return s.srv.Connect(ctx, t, nil)
+}
+
 // hints are a tool's annotations (MCP 2025-03-26 and later).
 type hints struct{ readOnly, destructive, idempotent bool }
 
@@ -112,6 +131,9 @@ var (
 	readOnly   = hints{readOnly: true, idempotent: true}
 	additive   = hints{}                 // writes, adds, never destroys
 	idempotent = hints{idempotent: true} // writes the same thing again harmlessly
+	// replaces: it can replace what is there (a pack's out with force: true,
+	// a state document's lines), so clients that ask before destroying ask.
+	replaces = hints{destructive: true}
 )
 
 // handler runs one tool call on its raw arguments and returns the value of
@@ -143,6 +165,7 @@ func (s *Server) add(name, desc string, h hints, schema string, fn handler) {
 				res, err = errorResult(fmt.Errorf("%s failed inside tp (a bug): %v", name, r)), nil
 			}
 		}()
+		ctx = context.WithValue(ctx, sessionKey{}, req.Session)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = context.WithValue(ctx, progressKey{}, progressFunc(func(progress, total float64, msg string) {
 				// A client that went away is not this call's failure.
@@ -198,18 +221,27 @@ type progressFunc func(progress, total float64, message string)
 
 type progressKey struct{}
 
+// sessionKey holds the call's session: the roots a path is confined to are
+// the session's (D24).
+type sessionKey struct{}
+
+// confine checks one path argument for the call (D24) and returns it
+// resolved.
+func (s *Server) confine(ctx context.Context, what, path string, a access) (string, error) {
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	return s.paths.check(ctx, ss, what, path, a)
+}
+
+// confineAll is confine for a list argument.
+func (s *Server) confineAll(ctx context.Context, what string, paths []string, a access) ([]string, error) {
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	return s.paths.checkAll(ctx, ss, what, paths, a)
+}
+
 // progressOf is the call's progress reporter, or nil.
 func progressOf(ctx context.Context) progressFunc {
 	f, _ := ctx.Value(progressKey{}).(progressFunc)
 	return f
-}
-
-// errorResult is a failed call as the protocol wants it: a result with
-// isError, its text one line and terminal-safe (it can quote a pack).
-func errorResult(err error) *sdk.CallToolResult {
-	r := &sdk.CallToolResult{}
-	r.SetError(errors.New(sanitize.Line(err.Error())))
-	return r
 }
 
 // decode reads a call's arguments into v strictly: unknown members are an
@@ -221,7 +253,7 @@ func decode(args json.RawMessage, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(args)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("arguments: %v", err)
+		return invalid(fmt.Errorf("arguments: %v", err))
 	}
 	return nil
 }
@@ -230,7 +262,7 @@ func decode(args json.RawMessage, v any) error {
 func required(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if strings.TrimSpace(pairs[i+1]) == "" {
-			return fmt.Errorf("arguments: %s is required", pairs[i])
+			return invalid(fmt.Errorf("arguments: %s is required", pairs[i]))
 		}
 	}
 	return nil

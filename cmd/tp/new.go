@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/checkpoint"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/taskpassport"
@@ -25,7 +26,7 @@ $TASK_PASSPORT_STORE, or the XDG data dir tp/passports).`,
 			if err != nil {
 				return err
 			}
-			v, err := s.Create(title, goal, store.CreateOptions{CurrentState: state, NextStep: next})
+			v, err := checkpoint.Create(s, title, goal, store.CreateOptions{CurrentState: state, NextStep: next})
 			if err != nil {
 				return storeHint(err)
 			}

@@ -131,7 +131,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		enc = pack.EncodingFlat
 	}
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
-		ID: id, Out: o.out, Encoding: enc,
+		ID: id, Out: o.out, Encoding: enc, Replace: o.force,
 		Build: landing.BuildOptions{
 			Kind:    kind,
 			Files:   o.files,

@@ -167,7 +167,7 @@ func dropIn(args []string, io *IO) error {
 		if title == "" || goal == "" {
 			return errors.New("--title and --goal are required")
 		}
-		v, err := st.Create(title, goal, store.CreateOptions{CurrentState: a.opt("--current-state"), NextStep: a.opt("--next-step"), Harness: harness})
+		v, err := checkpoint.Create(st, title, goal, store.CreateOptions{CurrentState: a.opt("--current-state"), NextStep: a.opt("--next-step"), Harness: harness})
 		if err != nil {
 			return err
 		}

@@ -66,7 +66,9 @@ func dropInPack(a dropArgs, io *IO, st *store.Store) error {
 	}
 	files := a.opts("--file")
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
-		ID: id, Out: out, Encoding: enc,
+		// The reference's pack replaces an existing --out; so does its
+		// drop-in (a script written for it expects that).
+		ID: id, Out: out, Encoding: enc, Replace: true,
 		Build: landing.BuildOptions{
 			Kind: kind, Files: files, Asks: asks, Checks: checks, Note: a.opt("--note"),
 			Actor: store.Actor(a.opt("--actor"), io.Env), Machine: store.Machine(io.Env),

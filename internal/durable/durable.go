@@ -255,3 +255,38 @@ func createTemp(dir string, perm fs.FileMode) (*os.File, string, error) {
 		return f, tmp, err
 	}
 }
+
+// RenameNew is Rename that never replaces: when newpath exists (a file, a
+// folder or a link, even a dangling one) nothing moves, oldpath is removed
+// and the error matches fs.ErrExist. It is one rename where the file system
+// can refuse to replace, else a hard link and an unlink; with neither, the
+// final name is created exclusively from oldpath's bytes.
+func RenameNew(oldpath, newpath string) error {
+	defer os.Remove(oldpath)
+	renamed, err := renameNoReplace(oldpath, newpath)
+	if !renamed {
+		err = os.Link(oldpath, newpath)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			data, rerr := os.ReadFile(oldpath)
+			if rerr != nil {
+				return fail(newpath, "read", rerr)
+			}
+			info, serr := os.Stat(oldpath)
+			if serr != nil {
+				return fail(newpath, "stat", serr)
+			}
+			b := &Batch{}
+			if werr := b.WriteNew(newpath, data, info.Mode().Perm()); werr != nil {
+				return werr
+			}
+			return b.Commit()
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fail(newpath, "rename", fs.ErrExist)
+	}
+	if err != nil {
+		return fail(newpath, "rename", err)
+	}
+	return SyncDir(filepath.Dir(newpath))
+}

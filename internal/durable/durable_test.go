@@ -273,3 +273,55 @@ func TestIsTemp(t *testing.T) {
 		t.Errorf("IsTemp(%s) false or IsTemp(record.json) true", tmp)
 	}
 }
+
+// RenameNew never replaces what is at the new name (a file, a folder, a
+// link even when it dangles): the old file goes, the new name keeps its
+// bytes, and the error says it exists.
+func TestRenameNewNeverReplaces(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, target string)
+	}{
+		{"file", func(t *testing.T, target string) { os.WriteFile(target, []byte("keep"), 0o600) }},
+		{"folder", func(t *testing.T, target string) { os.Mkdir(target, 0o755) }},
+		{"dangling link", func(t *testing.T, target string) { os.Symlink(filepath.Join(filepath.Dir(target), "nowhere"), target) }},
+		{"nothing", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, target := filepath.Join(dir, "src"), filepath.Join(dir, "target")
+			if err := os.WriteFile(src, []byte("new"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tc.setup != nil {
+				tc.setup(t, target)
+			}
+			before, _ := os.Lstat(target)
+			err := RenameNew(src, target)
+			if _, serr := os.Lstat(src); serr == nil {
+				t.Errorf("the source is left behind")
+			}
+			if tc.setup == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b, _ := os.ReadFile(target); string(b) != "new" {
+					t.Errorf("target holds %q", b)
+				}
+				return
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				t.Fatalf("err = %v, want fs.ErrExist", err)
+			}
+			after, _ := os.Lstat(target)
+			if after == nil || before.Mode() != after.Mode() {
+				t.Errorf("the target changed: %v → %v", before, after)
+			}
+			if tc.name == "file" {
+				if b, _ := os.ReadFile(target); string(b) != "keep" {
+					t.Errorf("the file was replaced: %q", b)
+				}
+			}
+		})
+	}
+}

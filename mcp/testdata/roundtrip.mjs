@@ -33,7 +33,8 @@ function server(name) {
     TP_MACHINE: `${name}-box`,
     TP_ACTOR: `agent-${name}`,
   }
-  const child = spawn(TP_BIN, ['mcp'], { env, stdio: ['pipe', 'pipe', 'inherit'] })
+  // The server is confined to its working directory (D24): WORK.
+  const child = spawn(TP_BIN, ['mcp'], { env, cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] })
   const pending = new Map()
   const stray = []
   let next = 1
