@@ -57,7 +57,7 @@ func connectWith(t *testing.T, environ []string, version string, opts *sdk.Clien
 	t.Helper()
 	cmd := exec.Command(tpBin, "mcp")
 	cmd.Env = environ
-	// The server is confined to its working directory (D24): the folder
+	// The server is confined to its working directory (D25): the folder
 	// that holds every temporary folder of this test.
 	cmd.Dir = filepath.Dir(t.TempDir())
 	cmd.Stderr = &testLog{t: t}

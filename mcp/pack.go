@@ -118,8 +118,8 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		return nil, fmt.Errorf("arguments: encoding %q: bagit-zip or flat", in.Encoding)
 	}
 	if !strings.HasSuffix(in.Out, ".taskpack") && !strings.HasSuffix(in.Out, ".taskpack.json") {
-		return nil, &toolError{Code: codeRefused, Rule: "pack names (D24)",
-			Err: fmt.Errorf("out %q: a pack is written only to a name ending .taskpack or .taskpack.json (D24); nothing was written", in.Out)}
+		return nil, &toolError{Code: codeRefused, Rule: "pack names (D25)",
+			Err: fmt.Errorf("out %q: a pack is written only to a name ending .taskpack or .taskpack.json (D25); nothing was written", in.Out)}
 	}
 	out, err := s.confine(ctx, "out", in.Out, write)
 	if err != nil {

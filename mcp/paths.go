@@ -14,7 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Every path a tool reads or writes is confined (D24): to the client's
+// Every path a tool reads or writes is confined (D25): to the client's
 // MCP roots when the client declares the roots capability, else to the
 // server's working directory; the store is readable too (a landed
 // passport's luggage lives there) but written only by tp itself. Whatever
@@ -185,15 +185,15 @@ func (c *confiner) check(ctx context.Context, ss *sdk.ServerSession, what, path 
 		return "", &toolError{Code: codeRefused, Err: fmt.Errorf("%s %s: %v", what, abs, err)}
 	}
 	refuse := func(format string, args ...any) error {
-		return &toolError{Code: codeRefused, Rule: "confined paths (D24)", Err: fmt.Errorf("%s %s: "+format, append([]any{what, abs}, args...)...)}
+		return &toolError{Code: codeRefused, Rule: "confined paths (D25)", Err: fmt.Errorf("%s %s: "+format, append([]any{what, abs}, args...)...)}
 	}
 	for _, sp := range special {
 		if within(res, sp) || within(abs, sp) {
-			return "", refuse("refused: %s is never read or written through tp mcp (D24)", sp)
+			return "", refuse("refused: %s is never read or written through tp mcp (D25)", sp)
 		}
 	}
 	if info, err := os.Stat(res); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
-		return "", refuse("refused: %s is a device, a FIFO or a socket, never a file a tool reads or writes (D24)", res)
+		return "", refuse("refused: %s is a device, a FIFO or a socket, never a file a tool reads or writes (D25)", res)
 	}
 	roots, err := c.allowed(ctx, ss)
 	if err != nil {
@@ -201,7 +201,7 @@ func (c *confiner) check(ctx context.Context, ss *sdk.ServerSession, what, path 
 	}
 	if c.store != "" && within(res, c.store) {
 		if a == write {
-			return "", refuse("refused: it is inside the store (%s), which only tp itself writes (D24)", c.store)
+			return "", refuse("refused: it is inside the store (%s), which only tp itself writes (D25)", c.store)
 		}
 		return res, nil
 	}
@@ -221,7 +221,7 @@ func (c *confiner) check(ctx context.Context, ss *sdk.ServerSession, what, path 
 	if res != abs {
 		shown = " (it resolves to " + res + ")"
 	}
-	return "", refuse("refused: outside every allowed root%s: %s (D24)", shown, strings.Join(names, ", "))
+	return "", refuse("refused: outside every allowed root%s: %s (D25)", shown, strings.Join(names, ", "))
 }
 
 // checkAll confines every path of a list argument.

@@ -25,7 +25,7 @@ func writeFile(t *testing.T, path, body string) {
 
 // An agent's out never replaces a file the user has (~/.bashrc, a pack
 // already there) unless the call says force: true, and only a pack's own
-// names are written (D24).
+// names are written (D25).
 func TestPackOutIsNeverReplacedUnasked(t *testing.T) {
 	w := newWorld(t, "m1")
 	cs := w.serve(t)
@@ -72,7 +72,7 @@ func TestPackOutIsNeverReplacedUnasked(t *testing.T) {
 
 // Every path a tool reads or writes is confined to the client's roots,
 // else the working directory (and the store, for reading); /proc, /sys,
-// /dev, devices and FIFOs are refused wherever a link leads (D24).
+// /dev, devices and FIFOs are refused wherever a link leads (D25).
 func TestPathsAreConfined(t *testing.T) {
 	w := newWorld(t, "m1")
 	outside := filepath.Join(filepath.Dir(w.Work), "outside")
@@ -200,7 +200,7 @@ func TestCredentialsRefusedOnEveryPassportWrite(t *testing.T) {
 }
 
 // /proc, /sys and /dev stay shut even when the client opens the whole
-// disk as a root, and a FIFO inside a root is no file (D24).
+// disk as a root, and a FIFO inside a root is no file (D25).
 func TestSpecialFilesRefusedInsideRoots(t *testing.T) {
 	w := newWorld(t, "m1")
 	w.Roots = []string{"/"}

@@ -59,7 +59,7 @@ type Config struct {
 	Harness string              // recorded on checkpoints; default "mcp"
 	Log     io.Writer           // diagnostics; default stderr, never stdout
 	// WorkDir is the folder paths are confined to when the client declares
-	// no roots, and relative paths are resolved against (D24); default the
+	// no roots, and relative paths are resolved against (D25); default the
 	// process's working directory.
 	WorkDir string
 }
@@ -69,7 +69,7 @@ type Server struct {
 	cfg   Config
 	srv   *sdk.Server
 	tools []*sdk.Tool // as registered, in order
-	paths *confiner   // where a tool may read and write (D24)
+	paths *confiner   // where a tool may read and write (D25)
 }
 
 // New builds the server and registers every tool.
@@ -222,10 +222,10 @@ type progressFunc func(progress, total float64, message string)
 type progressKey struct{}
 
 // sessionKey holds the call's session: the roots a path is confined to are
-// the session's (D24).
+// the session's (D25).
 type sessionKey struct{}
 
-// confine checks one path argument for the call (D24) and returns it
+// confine checks one path argument for the call (D25) and returns it
 // resolved.
 func (s *Server) confine(ctx context.Context, what, path string, a access) (string, error) {
 	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)

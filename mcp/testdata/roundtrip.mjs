@@ -33,7 +33,7 @@ function server(name) {
     TP_MACHINE: `${name}-box`,
     TP_ACTOR: `agent-${name}`,
   }
-  // The server is confined to its working directory (D24): WORK.
+  // The server is confined to its working directory (D25): WORK.
   const child = spawn(TP_BIN, ['mcp'], { env, cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] })
   const pending = new Map()
   const stray = []
