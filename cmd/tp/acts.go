@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -101,14 +101,14 @@ func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
 // actsWarnProblems prints files of the log that were skipped.
 func actsWarnProblems(io *IO, probs []acts.LogProblem) {
 	for _, p := range probs {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p.String()))
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String()))
 	}
 }
 
 func actsProblemStrings(probs []acts.LogProblem) []string {
 	out := make([]string, 0, len(probs))
 	for _, p := range probs {
-		out = append(out, sanitize.Line(p.String()))
+		out = append(out, display.Line(p.String()))
 	}
 	return out
 }
@@ -131,7 +131,7 @@ func actsAgentSender(io *IO) acts.Sender {
 // one project of the log that holds the key.
 func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, error) {
 	if !acts.ValidKey(key) {
-		return nil, fmt.Errorf("%q is not a key (§6.1: letters, digits, '.', '_' and '-', at most 128)", sanitize.Line(key))
+		return nil, fmt.Errorf("%q is not a key (§6.1: letters, digits, '.', '_' and '-', at most 128)", display.Line(key))
 	}
 	if project == "" {
 		found, err := l.FindKey(key)
@@ -144,7 +144,7 @@ func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, erro
 		case 1:
 			project = found[0]
 		default:
-			return nil, withHint(fmt.Errorf("key %s is in the logs of several projects: %s", key, sanitize.Line(strings.Join(found, ", "))), "name one with --project")
+			return nil, withHint(fmt.Errorf("key %s is in the logs of several projects: %s", key, display.Line(strings.Join(found, ", "))), "name one with --project")
 		}
 	}
 	ld, err := l.Load(project)
@@ -159,7 +159,7 @@ func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, erro
 		}
 	}
 	if len(rs) == 0 {
-		return nil, withHint(fmt.Errorf("no act with key %s in project %s", key, sanitize.Line(project)), "tp acts list --project "+sanitize.Line(project)+" shows its acts")
+		return nil, withHint(fmt.Errorf("no act with key %s in project %s", key, display.Line(project)), "tp acts list --project "+display.Line(project)+" shows its acts")
 	}
 	return acts.Lifecycle(rs)
 }

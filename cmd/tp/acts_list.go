@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 type actsListOpts struct {
@@ -50,7 +50,7 @@ func actsSince(s string) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: a date (YYYY-MM-DD) or an RFC 3339 time", sanitize.Line(s))
+	return time.Time{}, fmt.Errorf("--since %q: a date (YYYY-MM-DD) or an RFC 3339 time", display.Line(s))
 }
 
 // actsLastActivity is the latest ts among an act's records.
@@ -74,9 +74,9 @@ func actsSignerText(st *acts.ActState) string {
 	}
 	if by := st.Settlements[n-1].SignedBy; by != nil {
 		if by.Adopted {
-			return "unsigned, applied before the project had a principal; adopted by " + sanitize.Line(by.Principal) + " " + by.Fingerprint
+			return "unsigned, applied before the project had a principal; adopted by " + display.Line(by.Principal) + " " + by.Fingerprint
 		}
-		return "signed by " + sanitize.Line(by.Principal) + " " + by.Fingerprint
+		return "signed by " + display.Line(by.Principal) + " " + by.Fingerprint
 	}
 	return "unsigned (the project has no principal)"
 }
@@ -113,7 +113,7 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 	switch o.status {
 	case "", "all", acts.StatusOpen, acts.StatusSettled:
 	default:
-		return fmt.Errorf("--status %q: open, settled or all", sanitize.Line(o.status))
+		return fmt.Errorf("--status %q: open, settled or all", display.Line(o.status))
 	}
 	since, err := actsSince(o.since)
 	if err != nil {
@@ -160,7 +160,7 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 	}
 	problems := actsProblemStrings(probs)
 	for _, e := range errs {
-		problems = append(problems, sanitize.Line(e))
+		problems = append(problems, display.Line(e))
 	}
 	if g.json {
 		out := actsListJSON{ActsDir: l.Dir, Acts: []actsActJSON{}, Problems: problems}
@@ -179,16 +179,16 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 	for _, st := range states {
 		due := ""
 		if st.Due != "" {
-			due = " due " + sanitize.Line(st.Due)
+			due = " due " + display.Line(st.Due)
 		}
-		fmt.Fprintf(io.Out, "%s %s %s %s%s\n", sanitize.Line(st.Project), st.Key, actsStatusText(st), q(st.Text), due)
+		fmt.Fprintf(io.Out, "%s %s %s %s%s\n", display.Line(st.Project), st.Key, actsStatusText(st), q(st.Text), due)
 		if st.Status == acts.StatusOpen {
 			for _, c := range st.Claims {
 				basis := ""
 				if c.Evidence != nil {
 					basis = c.Evidence.Basis
 				}
-				fmt.Fprintf(io.Out, "  claimed %s by %s: %s\n", sanitize.Line(c.Outcome), sanitize.Line(c.By), q(basis))
+				fmt.Fprintf(io.Out, "  claimed %s by %s: %s\n", display.Line(c.Outcome), display.Line(c.By), q(basis))
 			}
 		}
 		if signer := actsSignerText(st); signer != "" && st.Status == acts.StatusSettled {
@@ -205,14 +205,14 @@ func toActsActJSON(st *acts.ActState) actsActJSON {
 	ids := func(rs []acts.Record) []string {
 		out := []string{}
 		for _, r := range rs {
-			out = append(out, sanitize.Line(r.ID))
+			out = append(out, display.Line(r.ID))
 		}
 		return out
 	}
 	a := actsActJSON{
-		Project: sanitize.Line(st.Project), Key: st.Key, Status: st.Status, Need: st.Need,
-		TermsRev: st.TermsRev, Text: sanitize.Line(st.Text), Due: sanitize.Line(st.Due),
-		NeedID: sanitize.Line(st.NeedID), SettlementID: sanitize.Line(st.SettlementID), SettledRev: st.SettledRev,
+		Project: display.Line(st.Project), Key: st.Key, Status: st.Status, Need: st.Need,
+		TermsRev: st.TermsRev, Text: display.Line(st.Text), Due: display.Line(st.Due),
+		NeedID: display.Line(st.NeedID), SettlementID: display.Line(st.SettlementID), SettledRev: st.SettledRev,
 		Reopens: st.Reopens, Claims: ids(st.Claims), Notes: ids(st.Notes), Stale: ids(st.Stale),
 	}
 	if st.Outcome != "" {
@@ -221,7 +221,7 @@ func toActsActJSON(st *acts.ActState) actsActJSON {
 	}
 	if n := len(st.Settlements); n > 0 && st.Settlements[n-1].SignedBy != nil {
 		by := *st.Settlements[n-1].SignedBy
-		by.Principal = sanitize.Line(by.Principal)
+		by.Principal = display.Line(by.Principal)
 		a.SignedBy = &by
 	}
 	return a

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 )
 
 // tp acts show KEY: one act in full — terms, revisions, settlements with
@@ -40,27 +40,27 @@ type actsShowJSON struct {
 }
 
 func actsShowRecord(r acts.Record) actsShowRecordJSON {
-	o := actsShowRecordJSON{ID: sanitize.Line(r.ID), Type: r.Type, TS: sanitize.Line(r.TS), By: sanitize.Line(r.By), Rev: r.TermsRev,
-		Outcome: r.Outcome, Relation: r.Relation, Target: sanitize.Line(r.Target), Signed: r.Sig != ""}
+	o := actsShowRecordJSON{ID: display.Line(r.ID), Type: r.Type, TS: display.Line(r.TS), By: display.Line(r.By), Rev: r.TermsRev,
+		Outcome: r.Outcome, Relation: r.Relation, Target: display.Line(r.Target), Signed: r.Sig != ""}
 	switch {
 	case r.Terms != nil:
-		o.Text = sanitize.Line(r.Terms.Text)
+		o.Text = display.Line(r.Terms.Text)
 	case r.Type == acts.TypeReopened:
-		o.Text = sanitize.Line(r.RestoreText)
+		o.Text = display.Line(r.RestoreText)
 	case r.Type == acts.TypeClaimed && r.Evidence != nil:
-		o.Text = sanitize.Line(r.Evidence.Basis)
+		o.Text = display.Line(r.Evidence.Basis)
 	case r.Type == acts.TypeNote:
-		o.Text = sanitize.Line(r.NoteText())
+		o.Text = display.Line(r.NoteText())
 	}
 	if r.Type == acts.TypeSettled {
-		o.Note = sanitize.Line(r.Note)
+		o.Note = display.Line(r.Note)
 	}
 	if r.Authority != nil {
-		o.Decider = sanitize.Line(r.Authority.Decider)
+		o.Decider = display.Line(r.Authority.Decider)
 	}
 	if r.SignedBy != nil {
 		by := *r.SignedBy
-		by.Principal = sanitize.Line(by.Principal)
+		by.Principal = display.Line(by.Principal)
 		o.SignedBy = &by
 	}
 	return o
@@ -116,10 +116,10 @@ func newActsShowCmd(io *IO, g *globalOpts) *cobra.Command {
 
 func printActsShow(io *IO, st *acts.ActState, o actsShowJSON) {
 	w := io.Out
-	fmt.Fprintf(w, "%s %s %s %s\n", sanitize.Line(st.Project), st.Key, actsStatusText(st), q(st.Text))
+	fmt.Fprintf(w, "%s %s %s %s\n", display.Line(st.Project), st.Key, actsStatusText(st), q(st.Text))
 	fmt.Fprintf(w, "terms rev %d", st.TermsRev)
 	if st.Due != "" {
-		fmt.Fprintf(w, ", due %s", sanitize.Line(st.Due))
+		fmt.Fprintf(w, ", due %s", display.Line(st.Due))
 	}
 	if st.SettledRev > 0 && st.SettledRev < st.TermsRev {
 		fmt.Fprintf(w, "; settled at rev %d, the terms changed after", st.SettledRev)

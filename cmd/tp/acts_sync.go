@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 type actsSyncOpts struct {
@@ -61,7 +61,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		return withHint(errors.New("sync needs --project: the project is part of every key (§6.1)"), "tp acts sync STATE.md --project NAME")
 	}
 	if strings.ContainsAny(o.project, "/\\\x00\r\n") || strings.TrimSpace(o.project) != o.project {
-		return fmt.Errorf("--project %q: a project name is one line without slashes or surrounding spaces", sanitize.Line(o.project))
+		return fmt.Errorf("--project %q: a project name is one line without slashes or surrounding spaces", display.Line(o.project))
 	}
 	prof, err := acts.ProfileFor(o.profile, o.principalTag)
 	if err != nil {
@@ -89,13 +89,13 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 		Document: o.doc, Project: o.project, Profile: prof, Secret: secret,
 		DryRun: o.dryRun, Commit: o.commit,
 		Waiting: func() {
-			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", sanitize.Line(o.project))
+			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", display.Line(o.project))
 		},
 	})
 	if err == nil && !o.dryRun {
 		// With the acts dir in git (D20): one commit for what this run
 		// sent and acknowledged, pushed.
-		err = actsCommitPush(io, g, l, fmt.Sprintf("tp acts sync: %s: %d sent, %d applied", sanitize.Line(o.project), len(rep.Sent), len(rep.Applied)))
+		err = actsCommitPush(io, g, l, fmt.Sprintf("tp acts sync: %s: %d sent, %d applied", display.Line(o.project), len(rep.Sent), len(rep.Applied)))
 	}
 	if rep != nil {
 		if rerr := actsReport(io, g, rep); err == nil {
@@ -134,7 +134,7 @@ func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
 		}
 		fmt.Fprintf(io.Out, "%s %s %s\n", res, s.Type, s.ID)
 	}
-	doc := sanitize.Line(rep.Document)
+	doc := display.Line(rep.Document)
 	switch {
 	case !rep.Changed:
 		fmt.Fprintf(io.Out, "%s unchanged\n", doc)
@@ -207,7 +207,7 @@ reason a person can act on. Exits 1 when there is any.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			name := sanitize.Line(args[0])
+			name := display.Line(args[0])
 			if g.json {
 				type lintJSON struct {
 					Document string         `json:"document"`
@@ -215,7 +215,7 @@ reason a person can act on. Exits 1 when there is any.`,
 				}
 				ps := []acts.Problem{}
 				for _, p := range probs {
-					p.Reason = sanitize.Line(p.Reason)
+					p.Reason = display.Line(p.Reason)
 					ps = append(ps, p)
 				}
 				if err := writeJSON(io.Out, lintJSON{name, ps}); err != nil {
@@ -223,7 +223,7 @@ reason a person can act on. Exits 1 when there is any.`,
 				}
 			} else {
 				for _, p := range probs {
-					fmt.Fprintf(io.Out, "%s:%d: %s\n", name, p.Line, sanitize.Line(p.Reason))
+					fmt.Fprintf(io.Out, "%s:%d: %s\n", name, p.Line, display.Line(p.Reason))
 				}
 			}
 			if len(probs) > 0 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 )
 
 // tp acts watch: one line per new record (raised, claimed, withdrawn), or
@@ -63,7 +63,7 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 	types := map[string]bool{}
 	for _, t := range o.types {
 		if !oneOfTypes(t) {
-			return fmt.Errorf("--type %q: one of %s", sanitize.Line(t), strings.Join(acts.RecordTypes, ", "))
+			return fmt.Errorf("--type %q: one of %s", display.Line(t), strings.Join(acts.RecordTypes, ", "))
 		}
 		types[t] = true
 	}
@@ -93,7 +93,7 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 						if err == nil {
 							err = warn
 						}
-						fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(err.Error()))
+						fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error()))
 					}
 				}
 			}
@@ -106,12 +106,12 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 		Project: o.project,
 		Types:   types,
 		Ready: func() {
-			fmt.Fprintf(io.Err, "tp: watching %s for %s records (ctrl+c stops)\n", sanitize.Line(l.Dir), strings.Join(o.types, ", "))
+			fmt.Fprintf(io.Err, "tp: watching %s for %s records (ctrl+c stops)\n", display.Line(l.Dir), strings.Join(o.types, ", "))
 			if io.WatchReady != nil {
 				io.WatchReady()
 			}
 		},
-		Problem: func(p acts.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p.String())) },
+		Problem: func(p acts.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String())) },
 		Emit: func(r acts.Record, raw []byte) error {
 			if o.exec != "" {
 				actsWatchExec(ctx, io, o, r, raw)
@@ -139,7 +139,7 @@ func oneOfTypes(t string) bool {
 
 // actsWatchLine is one record in one line.
 func actsWatchLine(r acts.Record) string {
-	s := fmt.Sprintf("%s %s %s %s", r.TS, r.Type, sanitize.Line(r.Project), r.Key)
+	s := fmt.Sprintf("%s %s %s %s", r.TS, r.Type, display.Line(r.Project), r.Key)
 	switch {
 	case r.Terms != nil:
 		s += " " + q(r.Terms.Text)
@@ -148,9 +148,9 @@ func actsWatchLine(r acts.Record) string {
 		if r.Evidence != nil {
 			basis = r.Evidence.Basis
 		}
-		s += fmt.Sprintf(" %s by %s: %s", sanitize.Line(r.Outcome), sanitize.Line(r.By), q(basis))
+		s += fmt.Sprintf(" %s by %s: %s", display.Line(r.Outcome), display.Line(r.By), q(basis))
 	case r.Type == acts.TypeWithdrawn:
-		s += " (no longer needed, by " + sanitize.Line(r.By) + ")"
+		s += " (no longer needed, by " + display.Line(r.By) + ")"
 	}
 	return s
 }
@@ -166,6 +166,6 @@ func actsWatchExec(ctx context.Context, io *IO, o *actsWatchOpts, r acts.Record,
 	c.Env = append(os.Environ(), "TP_RECORD_ID="+r.ID, "TP_RECORD_TYPE="+r.Type, "TP_RECORD_KEY="+r.Key, "TP_RECORD_PROJECT="+r.Project)
 	c.WaitDelay = time.Second
 	if err := c.Run(); err != nil {
-		fmt.Fprintf(io.Err, "tp: warning: --exec for %s %s: %v\n", r.Type, sanitize.Line(r.ID), err)
+		fmt.Fprintf(io.Err, "tp: warning: --exec for %s %s: %v\n", r.Type, display.Line(r.ID), err)
 	}
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
@@ -55,14 +55,14 @@ an ask no longer needed. All changes are saved together, or none is.`,
 					return err
 				}
 				if prev, ok := seen[id]; ok {
-					return fmt.Errorf("ask %s is given twice (%s and --answer)", sanitize.Line(id), prev)
+					return fmt.Errorf("ask %s is given twice (%s and --answer)", display.Line(id), prev)
 				}
 				seen[id] = "--answer"
 				as = append(as, answer{id, text})
 			}
 			for _, id := range drops {
 				if prev, ok := seen[id]; ok {
-					return fmt.Errorf("ask %s is given twice (%s and --drop)", sanitize.Line(id), prev)
+					return fmt.Errorf("ask %s is given twice (%s and --drop)", display.Line(id), prev)
 				}
 				seen[id] = "--drop"
 			}
@@ -90,13 +90,13 @@ an ask no longer needed. All changes are saved together, or none is.`,
 				return writeHomeJSON(io.Out, out)
 			}
 			for _, a := range as {
-				fmt.Fprintf(io.Out, "answered %s\n", sanitize.Line(a.id))
+				fmt.Fprintf(io.Out, "answered %s\n", display.Line(a.id))
 			}
 			for _, d := range drops {
-				fmt.Fprintf(io.Out, "dropped %s\n", sanitize.Line(d))
+				fmt.Fprintf(io.Out, "dropped %s\n", display.Line(d))
 			}
 			if len(as)+len(drops) > 0 {
-				fmt.Fprintf(io.Out, "saved %s version %d\n\n", sanitize.Line(id), version)
+				fmt.Fprintf(io.Out, "saved %s version %d\n\n", display.Line(id), version)
 			}
 			renderAsks(io.Out, id, store.Asks(v))
 			return nil
@@ -116,14 +116,14 @@ func renderAsks(w io.Writer, id string, asks []model.Ask) {
 			open++
 		}
 	}
-	fmt.Fprintf(w, "%s · %s, %d open\n", sanitize.Line(id), plural.N(len(asks), "ask"), open)
+	fmt.Fprintf(w, "%s · %s, %d open\n", display.Line(id), plural.N(len(asks), "ask"), open)
 	for _, a := range asks {
 		status := store.AskStatus(a)
 		head := status
 		if status == model.AskAnswered && (a.AnsweredBy() != "" || a.AnsweredAt() != "") {
 			head += " by " + orDash(a.AnsweredBy()) + " at " + orDash(a.AnsweredAt())
 		}
-		fmt.Fprintf(w, "\n%s  %s\n", sanitize.Line(a.ID()), head)
+		fmt.Fprintf(w, "\n%s  %s\n", display.Line(a.ID()), head)
 		field(w, "to", a.To())
 		field(w, "what", a.What())
 		field(w, "why", a.Why())
@@ -139,7 +139,7 @@ func field(w io.Writer, name, text string) {
 	if text == "" {
 		return
 	}
-	lines := strings.Split(strings.TrimRight(sanitize.Text(text), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(display.Text(text), "\n"), "\n")
 	pad := strings.Repeat(" ", len(name)+4)
 	fmt.Fprintf(w, "  %s: %s\n", name, lines[0])
 	for _, l := range lines[1:] {
@@ -152,7 +152,7 @@ func parseAssignment(flag, s string) (id, value string, err error) {
 	id, value, ok := strings.Cut(s, "=")
 	id = strings.TrimSpace(id)
 	if !ok || id == "" {
-		return "", "", fmt.Errorf("%s wants ID=VALUE, got %q", flag, sanitize.Line(s))
+		return "", "", fmt.Errorf("%s wants ID=VALUE, got %q", flag, display.Line(s))
 	}
 	return id, value, nil
 }

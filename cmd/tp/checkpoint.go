@@ -12,7 +12,7 @@ import (
 
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/checkpoint"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -108,7 +108,7 @@ func runCheckpoint(ctx context.Context, io *IO, g *globalOpts, id string, o chec
 	}
 	if !o.hasExpected {
 		return withHint(errors.New("checkpoint: --expected-version N is required (D15: the version you read, so a change made meanwhile is not overwritten)"),
-			"tp open "+sanitize.Line(idOrPlaceholder(req.ID))+" shows the version to checkpoint against")
+			"tp open "+display.Line(idOrPlaceholder(req.ID))+" shows the version to checkpoint against")
 	}
 	req.ExpectedVersion = o.expected
 	st, err := openStore(io, g)
@@ -118,18 +118,18 @@ func runCheckpoint(ctx context.Context, io *IO, g *globalOpts, id string, o chec
 	rep, err := checkpoint.Run(ctx, st, req)
 	if err != nil {
 		if checkpoint.IsConflict(err) {
-			return withHint(err, "read it again (tp open "+sanitize.Line(idOrPlaceholder(req.ID))+"), redo the change on that version; nothing was written")
+			return withHint(err, "read it again (tp open "+display.Line(idOrPlaceholder(req.ID))+"), redo the change on that version; nothing was written")
 		}
 		return storeHint(err)
 	}
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(w))
 	}
 	prompt, _ := briefing.Prompt(rep.PassportID, "en")
 	if g.json {
 		return writeJSON(io.Out, checkpointJSON{Report: rep, HandoffPrompt: prompt})
 	}
-	fmt.Fprintf(io.Out, "checkpointed %s: version %d → %d (%s)\n", sanitize.Line(rep.PassportID),
+	fmt.Fprintf(io.Out, "checkpointed %s: version %d → %d (%s)\n", display.Line(rep.PassportID),
 		rep.PreviousVersion, rep.StateVersion, strings.Join(rep.Changed, ", "))
 	fmt.Fprintf(io.Out, "next checkpoint: --expected-version %d\n", rep.StateVersion)
 	return nil
@@ -152,7 +152,7 @@ func checkpointRequest(io *IO, id string, o *checkpointOptions) (checkpoint.Requ
 			return req, err
 		}
 		if doc.ID != "" && id != "" && doc.ID != id && doc.Whole == nil {
-			return req, fmt.Errorf("%s names passport %s, not %s", sanitize.Line(name), sanitize.Line(doc.ID), sanitize.Line(id))
+			return req, fmt.Errorf("%s names passport %s, not %s", display.Line(name), display.Line(doc.ID), display.Line(id))
 		}
 		d := doc.Request
 		d.ID, d.Machine, d.Harness = req.ID, req.Machine, req.Harness

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
@@ -58,10 +58,10 @@ command (D12).`,
 					return err
 				}
 				if status, err = store.ParseCheckStatus(strings.TrimSpace(status)); err != nil {
-					return fmt.Errorf("--set %s: %w", sanitize.Line(id), err)
+					return fmt.Errorf("--set %s: %w", display.Line(id), err)
 				}
 				if seen[id] {
-					return fmt.Errorf("check %s is set twice", sanitize.Line(id))
+					return fmt.Errorf("check %s is set twice", display.Line(id))
 				}
 				seen[id] = true
 				ss = append(ss, set{id, status})
@@ -87,10 +87,10 @@ command (D12).`,
 				return writeHomeJSON(io.Out, out)
 			}
 			for _, x := range ss {
-				fmt.Fprintf(io.Out, "%s: %s\n", sanitize.Line(x.id), x.status)
+				fmt.Fprintf(io.Out, "%s: %s\n", display.Line(x.id), x.status)
 			}
 			if len(ss) > 0 {
-				fmt.Fprintf(io.Out, "saved %s version %d\n\n", sanitize.Line(id), version)
+				fmt.Fprintf(io.Out, "saved %s version %d\n\n", display.Line(id), version)
 			}
 			renderChecks(io.Out, id, store.Checks(v), sender(v))
 			return nil
@@ -119,16 +119,16 @@ func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from stri
 			pending++
 		}
 	}
-	fmt.Fprintf(w, "%s · %s, %d pending\n", sanitize.Line(id), plural.N(len(checks), "landing check"), pending)
+	fmt.Fprintf(w, "%s · %s, %d pending\n", display.Line(id), plural.N(len(checks), "landing check"), pending)
 	for _, c := range checks {
 		head := store.CheckStatus(c)
 		if c.Required() {
 			head += " · required"
 		}
 		if by := c.V.Get("checked_by").Text(); by != "" {
-			head += " · by " + sanitize.Line(by) + " at " + orDash(c.V.Get("checked_at").Text())
+			head += " · by " + display.Line(by) + " at " + orDash(c.V.Get("checked_at").Text())
 		}
-		fmt.Fprintf(w, "\n%s  %s\n", sanitize.Line(c.ID()), head)
+		fmt.Fprintf(w, "\n%s  %s\n", display.Line(c.ID()), head)
 		field(w, "check", c.Check())
 		if c.How() != "" {
 			field(w, "how", c.How()+"\n(suggested by "+from+"; run only on a terminal, after you confirm it)")

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/themes"
 )
 
@@ -93,10 +93,10 @@ func packFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirec
 // candidate is "word\tdescription", or "" when word is not safe to hand a
 // shell as is.
 func candidate(word, desc string) string {
-	if word == "" || sanitize.Line(word) != word || strings.ContainsAny(word, " \t\n'\"\\$`;&|<>()*?[]{}!#~") {
+	if word == "" || display.Line(word) != word || strings.ContainsAny(word, " \t\n'\"\\$`;&|<>()*?[]{}!#~") {
 		return ""
 	}
-	desc = strings.Join(strings.Fields(sanitize.Line(desc)), " ")
+	desc = strings.Join(strings.Fields(display.Line(desc)), " ")
 	if utf8.RuneCountInString(desc) > 60 {
 		desc = string([]rune(desc)[:59]) + "…"
 	}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/pack"
 )
@@ -66,14 +66,14 @@ Exit codes:
 // renderReport prints a report as stable plain text; the file name and the
 // reasons quote the pack, so they go through sanitize (D11).
 func renderReport(io *IO, r *judge.Report) {
-	fmt.Fprintf(io.Out, "%s (%s, %s)\n", sanitize.Line(r.File), sanitize.Line(r.Spec), r.Encoding)
+	fmt.Fprintf(io.Out, "%s (%s, %s)\n", display.Line(r.File), display.Line(r.Spec), r.Encoding)
 	for _, c := range r.Checks {
 		mark := "pass"
 		if !c.Pass {
 			mark = "FAIL"
 		}
 		fmt.Fprintf(io.Out, "%s %-4s %s\n", mark, c.ID, c.Requirement)
-		fmt.Fprintf(io.Out, "          %s\n", sanitize.Line(c.Reason))
+		fmt.Fprintf(io.Out, "          %s\n", display.Line(c.Reason))
 	}
 	verdict := "conformant"
 	if !r.Conformant {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -64,7 +64,7 @@ error nothing is left behind.`,
 					verb = "dropped"
 				}
 				fmt.Fprintf(io.Err, "tp: warning: %s: %s %s (%s): %s\n",
-					sanitize.Line(args[0]), verb, sanitize.Line(r.Where), r.Rule, sanitize.Line(r.Detail))
+					display.Line(args[0]), verb, display.Line(r.Where), r.Rule, display.Line(r.Detail))
 			}
 			if g.json {
 				if repairs == nil {
@@ -74,7 +74,7 @@ error nothing is left behind.`,
 				io.Out.Write(b)
 				return nil
 			}
-			fmt.Fprintf(io.Out, "converted %s → %s\n", sanitize.Line(args[0]), sanitize.Line(out))
+			fmt.Fprintf(io.Out, "converted %s → %s\n", display.Line(args[0]), display.Line(out))
 			return nil
 		},
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/taskpassport"
 )
@@ -79,15 +79,15 @@ func doctorOf(io *IO, st *store.Store, openErr error) taskpassport.Doctor {
 
 func renderDoctor(io *IO, d taskpassport.Doctor) {
 	if !d.Ready {
-		fmt.Fprintf(io.Out, "not ready: %s\n", sanitize.Line(d.Error))
+		fmt.Fprintf(io.Out, "not ready: %s\n", display.Line(d.Error))
 		return
 	}
-	fmt.Fprintf(io.Out, "ready: %s (%s), %s", sanitize.Line(d.Store), d.Provider, plural.N(d.PassportCount, "passport"))
+	fmt.Fprintf(io.Out, "ready: %s (%s), %s", display.Line(d.Store), d.Provider, plural.N(d.PassportCount, "passport"))
 	if d.Skipped > 0 {
 		fmt.Fprintf(io.Out, ", %s that %s not a readable passport skipped (tp list names them)", plural.N(d.Skipped, "file"), plural.Word(d.Skipped, "is", "are"))
 	}
 	fmt.Fprintln(io.Out)
 	if d.Warning != "" {
-		fmt.Fprintf(io.Out, "warning: %s\n", sanitize.Line(d.Warning))
+		fmt.Fprintf(io.Out, "warning: %s\n", display.Line(d.Warning))
 	}
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/home"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // homeCmd is what `tp` with no command does: the home screen on a terminal
@@ -64,7 +64,7 @@ func runHomeSummary(io *IO, g *globalOpts) error {
 		return writeJSON(io.Out, s)
 	}
 	for _, p := range s.Problems {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(p))
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p))
 	}
 	renderHome(io.Out, s)
 	return nil
@@ -73,7 +73,7 @@ func runHomeSummary(io *IO, g *globalOpts) error {
 // renderHome prints the summary as stable text: one block per source, a
 // row per passport, project and pack, and what to type next.
 func renderHome(w io.Writer, s *home.Summary) {
-	l := sanitize.Line
+	l := display.Line
 	fmt.Fprintf(w, "store      %s\n", l(s.Store))
 	if len(s.Passports) == 0 {
 		fmt.Fprintf(w, "passports  none (tp new --title T --goal G starts one)\n")
@@ -141,7 +141,7 @@ func renderHome(w io.Writer, s *home.Summary) {
 
 // shellWord quotes a file name for a command line a person may paste.
 func shellWord(s string) string {
-	s = sanitize.Line(s)
+	s = display.Line(s)
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r == '.' || r == '-' || r == '_' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) < 0 {

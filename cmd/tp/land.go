@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
-	"github.com/tp-dev/tp/pack/scan"
 )
 
 // landOptions are tp land's flags (docs/architecture.md, command-line conventions).
@@ -116,11 +114,11 @@ func parseCheckFlags(flags []string) (map[string]string, error) {
 		id, status, ok := strings.Cut(f, "=")
 		id, status = strings.TrimSpace(id), strings.TrimSpace(status)
 		if !ok || id == "" {
-			return nil, fmt.Errorf("--check %s: expected ID=passed|failed|skipped", sanitize.Line(f))
+			return nil, fmt.Errorf("--check %s: expected ID=passed|failed|skipped", display.Line(f))
 		}
 		s, err := store.ParseCheckStatus(status)
 		if err != nil || s == model.CheckPending {
-			return nil, fmt.Errorf("--check %s: status must be passed, failed or skipped", sanitize.Line(f))
+			return nil, fmt.Errorf("--check %s: status must be passed, failed or skipped", display.Line(f))
 		}
 		out[id] = s
 	}
@@ -153,7 +151,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	if err != nil {
 		var pe *pack.Error
 		if errors.As(err, &pe) && pe.Rule == landing.RuleAlreadyLanded && !strings.Contains(pe.Detail, "--again") {
-			return withHint(err, "tp show "+sanitize.Line(strings.TrimPrefix(pe.Detail, "this file was already landed as "))+
+			return withHint(err, "tp show "+display.Line(strings.TrimPrefix(pe.Detail, "this file was already landed as "))+
 				" shows it; --again lands it once more as a new passport")
 		}
 		return storeHint(err)
@@ -169,12 +167,12 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	case rep.Merged != nil:
 		renderMerged(io.Out, plan, rep.Merged)
 		if o.TrustOwnFacts && rep.Merged.Changed && len(rep.Merged.Restored) == 0 {
-			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", display.Line(env.Machine))
 		}
 	default:
 		renderLanded(io.Out, rep.Landed)
 		if o.TrustOwnFacts && len(rep.Landed.Restored) == 0 {
-			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", sanitize.Line(env.Machine))
+			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", display.Line(env.Machine))
 		}
 	}
 	return nil
@@ -185,7 +183,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 // errors.As still finds what it wraps (exit codes, hints).
 type safeError struct{ err error }
 
-func (e safeError) Error() string { return sanitize.Line(e.err.Error()) }
+func (e safeError) Error() string { return display.Line(e.err.Error()) }
 func (e safeError) Unwrap() error { return e.err }
 
 func safeErr(err error) error {
@@ -205,27 +203,15 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // q quotes untrusted text for one line of plain output (D11). A credential
-// in it is cut to its first bytes and nothing after it is shown: the plan
+// in it is cut to its first bytes and marked (display.Redact): the plan
 // lists it under credentials, and a terminal (or its scrollback, or a CI
 // log) is no place for the secret itself (D5).
-func q(s string) string { return `"` + sanitize.Line(redactSecret(s)) + `"` }
-
-func redactSecret(s string) string {
-	found := scan.Credentials(s)
-	if len(found) == 0 {
-		return s
-	}
-	keep := min(int(found[0].Offset)+4, len(s))
-	for keep < len(s) && !utf8.RuneStart(s[keep]) {
-		keep++
-	}
-	return s[:keep] + "… [credential-like (" + found[0].Rule + "); the rest is not shown]"
-}
+func q(s string) string { return `"` + display.Line(s) + `"` }
 
 // renderPlan prints the landing plan as stable plain text. Everything from
 // the pack is sanitised and quoted; the sender's how is attributed.
 func renderPlan(w io.Writer, pl *landing.Plan) {
-	l := sanitize.Line
+	l := display.Line
 	short := pl.SHA256
 	if len(short) > 12 {
 		short = short[:12]
@@ -344,7 +330,7 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 	} else if len(pl.NextSteps) > 0 {
 		fmt.Fprintf(w, "\nNext steps, in order (§4.4):\n")
 		for i, s := range pl.NextSteps {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, l(redactSecret(s.Text)))
+			fmt.Fprintf(w, "  %d. %s\n", i+1, l(s.Text))
 		}
 	}
 	if len(pl.Warnings) > 0 {
@@ -359,11 +345,11 @@ func by(who, at string) string {
 	if who == "" && at == "" {
 		return ""
 	}
-	return " (by " + sanitize.Line(who) + " at " + sanitize.Line(at) + ")"
+	return " (by " + display.Line(who) + " at " + display.Line(at) + ")"
 }
 
 func renderPreview(w io.Writer, m *landing.MergePreview) {
-	l := sanitize.Line
+	l := display.Line
 	fmt.Fprintf(w, "\nWhat the merge changes in %s:\n", l(m.Target))
 	if m.AlreadyMerged {
 		fmt.Fprintf(w, "  nothing: this receipt was merged already (D6)\n")
@@ -404,7 +390,7 @@ func renderPreview(w io.Writer, m *landing.MergePreview) {
 }
 
 func renderLanded(w io.Writer, ld *landing.Landed) {
-	l := sanitize.Line
+	l := display.Line
 	fmt.Fprintf(w, "\nlanded as %s (version %d)\n", l(ld.ID), ld.Version)
 	if ld.FilesDir != "" {
 		fmt.Fprintf(w, "luggage in %s (%s)\n", l(ld.FilesDir), plural.N(len(ld.Files), "file"))
@@ -418,7 +404,7 @@ func renderLanded(w io.Writer, ld *landing.Landed) {
 }
 
 func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
-	l := sanitize.Line
+	l := display.Line
 	if !m.Changed {
 		fmt.Fprintf(w, "\nnothing changed in %s (version %d)\n", l(m.Target), m.Version)
 		return

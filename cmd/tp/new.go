@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/checkpoint"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/taskpassport"
 )
@@ -36,8 +36,8 @@ $TASK_PASSPORT_STORE, or the XDG data dir tp/passports).`,
 				return writeJSON(io.Out, taskpassport.SavedOf(v, nil))
 			}
 			id := v.Get("id").Text()
-			fmt.Fprintf(io.Out, "created %s (version 1): %s\n", id, sanitize.Line(v.Get("title").Text()))
-			fmt.Fprintf(io.Out, "store: %s\n", sanitize.Line(s.Dir()))
+			fmt.Fprintf(io.Out, "created %s (version 1): %s\n", id, display.Line(v.Get("title").Text()))
+			fmt.Fprintf(io.Out, "store: %s\n", display.Line(s.Dir()))
 			return nil
 		},
 	}

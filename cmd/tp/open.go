@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/briefing"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // openJSON is tp open --json. Its first members are task_passport_open's
@@ -73,7 +73,7 @@ how much it left out.`,
 			if maxBytes > 0 && len(out) > maxBytes {
 				doc.State = nil
 				doc.StateOmitted = fmt.Sprintf("the state is left out to keep within --max-bytes %d; tp open %s --json without it prints it",
-					maxBytes, sanitize.Line(b.PassportID))
+					maxBytes, display.Line(b.PassportID))
 				if out, err = ojson.MarshalCanonical(doc); err != nil {
 					return err
 				}

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 )
 
 // refuseOverwrite keeps tp pack and tp convert from replacing a file that
@@ -20,11 +20,11 @@ func refuseOverwrite(out string, force bool) error {
 	_, err := os.Lstat(out)
 	switch {
 	case err == nil:
-		return withHint(fmt.Errorf("%s: already exists; nothing was written", sanitize.Line(out)), "--force replaces it")
+		return withHint(fmt.Errorf("%s: already exists; nothing was written", display.Line(out)), "--force replaces it")
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	default:
-		return fmt.Errorf("%s: %w", sanitize.Line(out), err)
+		return fmt.Errorf("%s: %w", display.Line(out), err)
 	}
 }
 

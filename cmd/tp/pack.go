@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
@@ -92,7 +92,7 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 
 func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.out == "" {
-		return withHint(fmt.Errorf("pack %s: --out FILE is required", sanitize.Line(id)), "name the pack file, e.g. --out handoff.taskpack")
+		return withHint(fmt.Errorf("pack %s: --out FILE is required", display.Line(id)), "name the pack file, e.g. --out handoff.taskpack")
 	}
 	if err := refuseOverwrite(o.out, o.force); err != nil {
 		return err
@@ -144,7 +144,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	})
 	if rep != nil {
 		for _, w := range rep.Warnings {
-			fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(w))
+			fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(w))
 		}
 	}
 	if err != nil {
@@ -181,11 +181,11 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		_, err = io.Out.Write(b)
 		return err
 	}
-	fmt.Fprintf(io.Out, "packed %s %s@%d → %s (%s)\n", kind, sanitize.Line(res.PassportID), res.Version, sanitize.Line(o.out), enc)
-	fmt.Fprintf(io.Out, "  lineage   root %s, chain %s\n", sanitize.Line(lin.RootID), sanitize.Line(joinChain(lin.Chain)))
+	fmt.Fprintf(io.Out, "packed %s %s@%d → %s (%s)\n", kind, display.Line(res.PassportID), res.Version, display.Line(o.out), enc)
+	fmt.Fprintf(io.Out, "  lineage   root %s, chain %s\n", display.Line(lin.RootID), display.Line(joinChain(lin.Chain)))
 	fmt.Fprintf(io.Out, "  asks      %d", len(res.Asks))
 	if len(recorded) > 0 {
-		fmt.Fprintf(io.Out, " (recorded at home: %s; %s is now version %d)", sanitize.Line(joinChain(recorded)), sanitize.Line(res.PassportID), homeVersion)
+		fmt.Fprintf(io.Out, " (recorded at home: %s; %s is now version %d)", display.Line(joinChain(recorded)), display.Line(res.PassportID), homeVersion)
 	}
 	fmt.Fprintln(io.Out)
 	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
@@ -214,13 +214,13 @@ func refusalHint(err error, id, file string) error {
 	var hints []string
 	if len(inPassport) > 0 {
 		hints = append(hints, fmt.Sprintf("%s itself holds %s (a landed passport keeps what its sender sent, as data): remove or rewrite it in %s, then pack again",
-			sanitize.Line(id), sanitize.Line(strings.Join(inPassport, ", ")), sanitize.Line(file)))
+			display.Line(id), display.Line(strings.Join(inPassport, ", ")), display.Line(file)))
 	}
 	if len(inAsks) > 0 {
-		hints = append(hints, "fix "+sanitize.Line(strings.Join(inAsks, ", "))+" in --ask/--asks or --check/--checks (every ask needs what and accept, §4.3)")
+		hints = append(hints, "fix "+display.Line(strings.Join(inAsks, ", "))+" in --ask/--asks or --check/--checks (every ask needs what and accept, §4.3)")
 	}
 	hints = append(hints, "nothing was written and the home passport is unchanged")
-	return withHint(fmt.Errorf("pack %s: %w", sanitize.Line(id), err), strings.Join(hints, "; "))
+	return withHint(fmt.Errorf("pack %s: %w", display.Line(id), err), strings.Join(hints, "; "))
 }
 
 func joinChain(s []string) string {

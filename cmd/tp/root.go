@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/sanitize"
 
 	"github.com/spf13/cobra"
 )
@@ -168,12 +168,12 @@ func run(args []string, io *IO) exitCode {
 	}
 	// Errors quote file names, luggage names, spec values: whatever path
 	// made them, they are sanitised here, where they are shown (D11).
-	msg := sanitize.Line(oneLine(err.Error()))
+	msg := display.Line(oneLine(err.Error()))
 	fmt.Fprintf(io.Err, "tp: error: %s\n", msg)
 	hint := ""
 	var he interface{ Hint() string }
 	if errors.As(err, &he) && he.Hint() != "" {
-		hint = sanitize.Line(oneLine(he.Hint()))
+		hint = display.Line(oneLine(he.Hint()))
 		fmt.Fprintf(io.Err, "tp: hint: %s\n", hint)
 	}
 	// --json is read from the command line too: a flag error stops
@@ -210,7 +210,7 @@ func (j *jsonSafeWriter) Write(p []byte) (int, error) {
 		}
 	}
 	j.carry = append([]byte(nil), buf[cut:]...)
-	if _, err := j.w.Write(sanitize.JSON(buf[:cut])); err != nil {
+	if _, err := j.w.Write(display.JSON(buf[:cut])); err != nil {
 		return 0, err
 	}
 	return len(p), nil

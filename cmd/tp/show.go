@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 )
@@ -55,7 +55,7 @@ decisions, artifacts, next steps, asks, landing checks and lineage.
 func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 	v := st.V
 	p := st.Passport()
-	fmt.Fprintf(w, "%s · %s\n", sanitize.Line(p.ID()), sanitize.Line(p.Title()))
+	fmt.Fprintf(w, "%s · %s\n", display.Line(p.ID()), display.Line(p.Title()))
 	fmt.Fprintf(w, "version %d · created %s · updated %s\n", st.Version,
 		orDash(v.Get("created_at").Text()), orDash(v.Get("updated_at").Text()))
 	if v.Has("lineage") {
@@ -97,7 +97,7 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		if f.NeedsReverify() {
 			notes = append(notes, "re-verify here")
 		}
-		fmt.Fprintf(w, "  %s %s (%s)\n", mark, sanitize.Line(factClaim(f)), sanitize.Line(strings.Join(notes, "; ")))
+		fmt.Fprintf(w, "  %s %s (%s)\n", mark, display.Line(factClaim(f)), display.Line(strings.Join(notes, "; ")))
 	}
 
 	section(w, "decisions")
@@ -120,7 +120,7 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for i, s := range steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, sanitize.Line(jsonText(s)))
+		fmt.Fprintf(w, "  %d. %s\n", i+1, display.Line(jsonText(s)))
 	}
 
 	asks := store.Asks(v)
@@ -133,7 +133,7 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		}
 		section(w, fmt.Sprintf("asks (%d open)", open))
 		for _, a := range asks {
-			fmt.Fprintf(w, "  %s [%s] %s\n", sanitize.Line(a.ID()), store.AskStatus(a), sanitize.Line(a.What()))
+			fmt.Fprintf(w, "  %s [%s] %s\n", display.Line(a.ID()), store.AskStatus(a), display.Line(a.What()))
 			writeAnswer(w, a)
 		}
 	}
@@ -151,12 +151,12 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 			if c.Required() {
 				req = " (required)"
 			}
-			fmt.Fprintf(w, "  %s [%s] %s%s\n", sanitize.Line(c.ID()), store.CheckStatus(c), sanitize.Line(c.Check()), req)
+			fmt.Fprintf(w, "  %s [%s] %s%s\n", display.Line(c.ID()), store.CheckStatus(c), display.Line(c.Check()), req)
 		}
 	}
 	if des, err := os.ReadDir(filesDir); err == nil {
 		section(w, "luggage")
-		fmt.Fprintf(w, "  %s (%s)\n", sanitize.Line(filesDir), plural.N(len(des), "entry", "entries"))
+		fmt.Fprintf(w, "  %s (%s)\n", display.Line(filesDir), plural.N(len(des), "entry", "entries"))
 	}
 }
 
@@ -179,7 +179,7 @@ func section(w io.Writer, name string) { fmt.Fprintf(w, "\n%s\n", name) }
 
 // block prints multi-line text indented by two spaces.
 func block(w io.Writer, s string) {
-	s = strings.TrimRight(sanitize.Text(s), "\n")
+	s = strings.TrimRight(display.Text(s), "\n")
 	if strings.TrimSpace(s) == "" {
 		fmt.Fprintln(w, "  (none)")
 		return
@@ -195,7 +195,7 @@ func items(w io.Writer, list *ojson.Value, text func(*ojson.Value) string) {
 		fmt.Fprintln(w, "  (none)")
 	}
 	for _, x := range xs {
-		fmt.Fprintf(w, "  - %s\n", sanitize.Line(text(x)))
+		fmt.Fprintf(w, "  - %s\n", display.Line(text(x)))
 	}
 }
 
@@ -203,5 +203,5 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return sanitize.Line(s)
+	return display.Line(s)
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -30,7 +30,7 @@ func storeHint(err error) error {
 	case errors.As(err, &nf):
 		return withHint(err, "tp list shows the passports in this store; --store DIR picks another")
 	case errors.As(err, &ce):
-		return withHint(err, "another program saved "+sanitize.Line(ce.ID)+" meanwhile; run the command again")
+		return withHint(err, "another program saved "+display.Line(ce.ID)+" meanwhile; run the command again")
 	case errors.As(err, &busy):
 		return withHint(err, "another tp or task-passport is saving; try again (a lock left by a dead process is retired after 30 s)")
 	}

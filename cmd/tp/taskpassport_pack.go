@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
@@ -76,7 +76,7 @@ func dropInPack(a dropArgs, io *IO, st *store.Store) error {
 	})
 	if rep != nil {
 		for _, w := range rep.Warnings {
-			fmt.Fprintf(io.Err, "⚠ %s\n", sanitize.Line(w))
+			fmt.Fprintf(io.Err, "⚠ %s\n", display.Line(w))
 		}
 	}
 	if err != nil {
@@ -113,7 +113,7 @@ func dropInLand(a dropArgs, io *IO, st *store.Store) error {
 		writeJSON(io.Out, struct {
 			OK     bool     `json:"ok"`
 			Errors []string `json:"errors"`
-		}{false, []string{sanitize.Line(err.Error())}})
+		}{false, []string{display.Line(err.Error())}})
 		return silentExit(exitError)
 	}
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/howrun"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/pack"
@@ -113,7 +113,7 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 			return tofu.String(), nil
 		},
 		Commit: !g.offline,
-		Warn:   func(err error) { fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(err.Error())) },
+		Warn:   func(err error) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error())) },
 	}
 }
 
@@ -180,7 +180,7 @@ func landOutcome(io *IO, file string, top common.Component) error {
 	switch s := top.(type) {
 	case *uilanding.Landing:
 		if r := s.Result(); r != nil {
-			fmt.Fprintf(io.Out, "landed %s as %s\n", sanitize.Line(file), sanitize.Line(r.ID))
+			fmt.Fprintf(io.Out, "landed %s as %s\n", display.Line(file), display.Line(r.ID))
 			return nil
 		}
 		if err := s.Err(); err != nil && s.Phase() == uilanding.PhaseFailed {
@@ -189,13 +189,13 @@ func landOutcome(io *IO, file string, top common.Component) error {
 		fmt.Fprintln(io.Out, "nothing landed")
 	case *uilanding.Receipt:
 		if r := s.Result(); r != nil {
-			fmt.Fprintf(io.Out, "merged %s into %s (version %d)\n", sanitize.Line(file), sanitize.Line(r.Target), r.Version)
+			fmt.Fprintf(io.Out, "merged %s into %s (version %d)\n", display.Line(file), display.Line(r.Target), r.Version)
 			return nil
 		}
 		if rf := s.Refusal(); rf != nil {
 			// A refusal exits 1, as headless tp land does (the screen
 			// already showed it with the rule quoted).
-			return withCode(exitError, fmt.Errorf("%s: %s (%s)", sanitize.Line(file), sanitize.Line(rf.Why), sanitize.Line(rf.Rule)))
+			return withCode(exitError, fmt.Errorf("%s: %s (%s)", display.Line(file), display.Line(rf.Why), display.Line(rf.Rule)))
 		}
 		fmt.Fprintln(io.Out, "nothing merged")
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tp-dev/tp/acts"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/ui/backend"
 	"github.com/tp-dev/tp/ui/common"
 )
@@ -26,6 +26,6 @@ func principalRecords(io *IO) backend.Principal {
 			r, err := acts.BuildNote(st, s, a.Note)
 			return []acts.Record{r}, err
 		}
-		return nil, fmt.Errorf("unknown inbox action %q", sanitize.Line(a.Kind))
+		return nil, fmt.Errorf("unknown inbox action %q", display.Line(a.Kind))
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/themes"
 )
 
@@ -65,9 +65,9 @@ func argsWithUsage(rule cobra.PositionalArgs) cobra.PositionalArgs {
 		case len(args) < len(want):
 			err = fmt.Errorf("%s: missing %s", c.CommandPath(), strings.Join(want[len(args):], " "))
 		case len(args) > len(want) && len(want) > 0:
-			err = fmt.Errorf("%s: unexpected argument %q after %s", c.CommandPath(), sanitize.Line(args[len(want)]), strings.Join(want, " "))
+			err = fmt.Errorf("%s: unexpected argument %q after %s", c.CommandPath(), display.Line(args[len(want)]), strings.Join(want, " "))
 		case len(want) == 0 && len(args) > 0:
-			err = fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), sanitize.Line(args[0]))
+			err = fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), display.Line(args[0]))
 		default:
 			err = fmt.Errorf("%s: %w", c.CommandPath(), err)
 		}
@@ -91,7 +91,7 @@ func placeholders(c *cobra.Command) []string {
 }
 
 func unknownCommand(c *cobra.Command, name string) error {
-	err := fmt.Errorf("unknown command %q for %q", sanitize.Line(name), c.CommandPath())
+	err := fmt.Errorf("unknown command %q for %q", display.Line(name), c.CommandPath())
 	if s := c.SuggestionsFor(name); len(s) > 0 {
 		return withHint(err, "did you mean "+c.CommandPath()+" "+s[0]+"?")
 	}

@@ -38,6 +38,10 @@ func forbidden(pkg string) []string {
 	case rel == "home" || strings.HasPrefix(rel, "home/"):
 		// The home summary is core: the plain/JSON output and the UI share it.
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case rel == "display":
+		// The one display helper for untrusted text: sanitising and the
+		// credential table, below every front end (issue 17).
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp", module + "/landing", module + "/acts", module + "/internal/store"}, uiLibs...)
 	case strings.HasPrefix(rel, "themes"):
 		return []string{module + "/ui", module + "/cmd", module + "/pack", module + "/acts"}
 	case strings.HasPrefix(rel, "mcp"):

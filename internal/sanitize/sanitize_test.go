@@ -43,7 +43,7 @@ func TestLine(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"", "a\x1b[31m", "\u202e", "\xff\xfe", "x\r\ny"} {
+	for _, s := range []string{"", "a\x1b[31m", "\u202e", "\xff\xfe", "x\r\ny", "👨\u200d👩", "a\u200bb", "🙂\ufe0f\ufe01"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -54,6 +54,9 @@ func FuzzText(f *testing.F) {
 			for _, r := range out {
 				if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) || unsafeFormat(r) {
 					t.Fatalf("unsafe rune %U survived in %q", r, out)
+				}
+				if Ignorable(r) && r != 0x200C && r != 0x200D && r != 0xFE0E && r != 0xFE0F {
+					t.Fatalf("default-ignorable %U survived in %q", r, out)
 				}
 			}
 		}

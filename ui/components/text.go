@@ -15,15 +15,15 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // Line makes untrusted text one safe line (D11).
-func Line(s string) string { return sanitize.Line(s) }
+func Line(s string) string { return display.Line(s) }
 
 // Text makes untrusted text safe, keeping newlines (D11).
-func Text(s string) string { return sanitize.Text(s) }
+func Text(s string) string { return display.Text(s) }
 
 // Fit truncates a rendered line to w cells.
 func Fit(s string, w int) string {

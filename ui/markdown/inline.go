@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -87,7 +87,7 @@ func (r *renderer) collect(c *collector, parent ast.Node, f flags) {
 		case *ast.Text:
 			v := n.Segment.Value(r.src)
 			if n.IsRaw() {
-				c.add(sanitize.Text(string(v)), f)
+				c.add(display.Text(string(v)), f)
 			} else {
 				c.add(decode(v), f)
 			}
@@ -99,7 +99,7 @@ func (r *renderer) collect(c *collector, parent ast.Node, f flags) {
 				c.space()
 			}
 		case *ast.String:
-			c.add(sanitize.Text(string(n.Value)), f)
+			c.add(display.Text(string(n.Value)), f)
 		case *ast.CodeSpan:
 			r.mark(c, "`", f|fCode)
 			r.collect(c, n, f|fCode)
@@ -127,7 +127,7 @@ func (r *renderer) collect(c *collector, parent ast.Node, f flags) {
 		case *ast.RawHTML:
 			// Shown as the text it is, never interpreted.
 			for i := 0; i < n.Segments.Len(); i++ {
-				c.add(sanitize.Text(string(segValue(n.Segments, i, r.src))), f)
+				c.add(display.Text(string(segValue(n.Segments, i, r.src))), f)
 			}
 		default:
 			r.collect(c, n, f)

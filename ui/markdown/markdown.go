@@ -19,7 +19,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/themes"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -53,7 +53,7 @@ var newParser = sync.OnceValue(func() parser.Parser {
 func Render(st *themes.Markdown, md string, width int) string {
 	width = max(width, MinWidth)
 	r := &renderer{st: st, sgrs: map[flags]sgr{}}
-	lines := r.document(sanitize.Text(md), width-len(margin))
+	lines := r.document(display.Text(md), width-len(margin))
 	for i, l := range lines {
 		if l != "" {
 			lines[i] = margin + l
@@ -227,7 +227,7 @@ func (r *renderer) verbatim(s string, width int, f flags, indent bool) []string 
 	w := max(width-len(pad), 1)
 	var out []string
 	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-		l = sanitize.Line(expandTabs(strings.TrimSuffix(l, "\r")))
+		l = display.Line(expandTabs(strings.TrimSuffix(l, "\r")))
 		if l == "" {
 			out = append(out, "")
 			continue
@@ -288,7 +288,7 @@ func breakWidth(s string, w int) []string {
 // escapes removed, entity and numeric references resolved — and sanitises
 // the result, since "&#x1b;" decodes to ESC (D11).
 func decode(b []byte) string {
-	return sanitize.Text(string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(b)))))
+	return display.Text(string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(b)))))
 }
 
 func segValue(s *text.Segments, i int, src []byte) []byte {

@@ -3,7 +3,7 @@ package markdown
 import (
 	"strings"
 
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
@@ -135,7 +135,7 @@ func (r *renderer) cell(s string, f flags) []word {
 		}
 	}
 	c := &collector{}
-	c.add(sanitize.Text(s), f)
+	c.add(display.Text(s), f)
 	c.space()
 	return c.words
 }
