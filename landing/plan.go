@@ -8,7 +8,6 @@ import (
 	"io"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -498,14 +497,7 @@ func (pl *Plan) id() packID {
 // its object's digest and of each luggage file's name and digest, by name.
 // The luggage folder name never decides it.
 func contentDigest(object string, luggage []pack.Luggage) string {
-	ls := append([]pack.Luggage(nil), luggage...)
-	sort.Slice(ls, func(i, j int) bool { return ls[i].Name < ls[j].Name })
-	h := sha256.New()
-	fmt.Fprintf(h, "taskpack-content/1\nobject %s\n", object)
-	for _, l := range ls {
-		fmt.Fprintf(h, "%d:%s %s %d\n", len(l.Name), l.Name, l.SHA256, l.Size)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return pack.ContentSHA256Of(object, luggage)
 }
 
 // sameDigest reports whether a landed_from or receipts_merged record names

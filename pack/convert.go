@@ -53,13 +53,18 @@ func ConvertRepairs(in, out string, opts WriteOptions) ([]Repair, error) {
 		src.Luggage = append(src.Luggage, LuggageSource{Name: name, Size: l.Size,
 			Open: func() (io.ReadCloser, error) { return p.OpenLuggage(name) }})
 	}
-	if err := Write(out, src, enc, opts); err != nil {
+	res, err := WriteReport(out, src, enc, opts)
+	if err != nil {
 		if pe, ok := err.(*Error); ok && pe.File == "" {
 			pe.File = out
 		}
 		return nil, fmt.Errorf("converting %s: %w", in, err)
 	}
 	repairs := p.Repairs
+	if res.SignatureDropped != "" {
+		repairs = append(repairs, Repair{Rule: RepairSignatureDropped, Where: TagSignature,
+			Detail: "the signature was not carried over: " + res.SignatureDropped})
+	}
 	if p.Encoding == EncodingBag {
 		for _, name := range p.l.unknownTags() {
 			repairs = append(repairs, Repair{Rule: RepairTagDropped, Where: name,

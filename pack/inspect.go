@@ -37,6 +37,9 @@ type Inspection struct {
 	Repairs []Repair
 	// Luggage is how many luggage files the pack carries.
 	Luggage int
+	// Signature is the pack's signature status (D22): an extension
+	// reported beside C0–C10, never one of them.
+	Signature SignatureStatus
 
 	l *loaded
 }
@@ -84,6 +87,13 @@ func Inspect(path string, opts Options, sink func(name string) io.Writer) (*Insp
 	}
 	in.Problems = l.problems
 	in.ObjectErrs = l.objErr
+	if in.ReadErr == nil {
+		in.Signature = l.signatureStatus()
+	} else if _, _, present := l.rawSignature(); present {
+		in.Signature = SignatureStatus{State: SigInvalid, Reason: "the pack could not be read whole, so its signature was not checked"}
+	} else {
+		in.Signature = SignatureStatus{State: SigUnsigned}
+	}
 	in.SpecErr, in.KindErr = objectChecks(l)
 	in.Object = l.obj
 	if l.obj != nil {
@@ -112,11 +122,15 @@ func rereadFlat(l *loaded, sink entrySink) error {
 	buf := make([]byte, 256<<10)
 	for _, e := range l.luggage {
 		name := payloadFiles + e.name
+		w := sink(name)
+		if w == nil {
+			continue // digests were checked as the file was read
+		}
 		rc, err := e.open()
 		if err != nil {
 			return l.errf(e.name, RuleAttachment, "%v", err)
 		}
-		_, err = io.CopyBuffer(sink(name), rc, buf)
+		_, err = io.CopyBuffer(w, rc, buf)
 		rc.Close()
 		if err != nil {
 			return l.errf(e.name, RuleAttachment, "%v", err)

@@ -42,6 +42,11 @@ type Pack struct {
 	LuggageVerified bool
 	// Digest is the sha256 (hex) of the file as a whole.
 	Digest string
+	// Signature is the pack's signature (D22), verified over its content
+	// identity against the key it names; nil for an unsigned pack. Open
+	// refuses a pack whose signature does not verify. Who the key belongs
+	// to, and whether to trust it, is not this package's question.
+	Signature *Signature
 	// Tags are the extension tag files the pack carries (D3, ExtensionTags),
 	// by bag name, from either encoding: the bag's tag file or the flat
 	// form's member. Their bytes are as read; what they say is the caller's
@@ -166,6 +171,7 @@ type loaded struct {
 
 	bagTags map[string][]byte // bag tag files
 	flatExt map[string][]byte // the flat form's extension members, by bag tag name (D3)
+	canon   []byte            // ojson.Canonical(obj), built once (canonical)
 	closers []io.Closer
 }
 
@@ -377,7 +383,7 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 	}
 	repairs := append([]Repair{}, l.repairs...)
 	repairs = append(repairs, quirkRepairs(l)...)
-	canon := ojson.Canonical(l.obj)
+	canon := l.canonical()
 	if l.enc == EncodingBag && !bytes.Equal(canon, l.raw) {
 		repairs = append(repairs, Repair{Rule: RepairCanonical, Where: "data/passport.json",
 			Detail: "not written as D1 canonical JSON (JSON.stringify(v, null, 2) + newline)"})
@@ -388,14 +394,17 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 		r := repairs[0]
 		return nil, l.errf(r.Where, RuleRepair, "not conformant as written: %s (%s needed)", r.Detail, plural.N(len(repairs), "repair"))
 	}
-	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, Tags: l.extensionTags(), l: l}
-	for _, e := range l.luggage {
-		sum := e.declared
-		if sum == "" {
-			sum = e.actual
-		}
-		p.Luggage = append(p.Luggage, Luggage{Name: e.name, Size: e.size, SHA256: sum})
+	// The signature covers the content as written (the declared digests of
+	// a deferred read are checked as each file streams): one that does not
+	// verify means the content changed after signing, and nothing of such a
+	// pack is used (D22).
+	st := l.signatureStatus()
+	if st.State == SigInvalid {
+		_, where, _ := l.rawSignature()
+		return nil, l.errf(where, RuleSignature, "signature does not verify: %s; the pack is refused", strings.TrimPrefix(st.Reason, where+": "))
 	}
+	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, Tags: l.extensionTags(), Signature: st.Signature, l: l}
+	p.Luggage = l.luggageSums()
 	d, err := fileDigest(l.path)
 	if err != nil {
 		return nil, l.errf("", RuleNotAPack, "%v", err)

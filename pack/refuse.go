@@ -118,6 +118,10 @@ const (
 	// top-level member of a flat file that is not part of the flat form
 	// (§2.2), which neither encoding written has a place for.
 	RepairDropped = "dropped-member"
+	// RepairSignatureDropped is reported by ConvertRepairs only: the
+	// lenient read repaired the content, so the signature (D22), which
+	// covers the content as signed, was not written into the output.
+	RepairSignatureDropped = "signature-dropped"
 )
 
 // RefusalError lists every reason a pack may not be written (§4.1, D5, D13).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/model"
 )
 
@@ -19,6 +20,24 @@ type WriteOptions struct {
 	// ReadLimits are what Convert's reader may take (zero fields: the
 	// defaults, D10); --max-passport-bytes sets MaxCanonical.
 	ReadLimits Limits
+	// Sign, when set, signs the pack (D22): it is given the content
+	// identity (ContentIdentity) of what is about to be written and returns
+	// an armored SSHSIG made for SignatureNamespace, which is written as the
+	// TagSignature extension tag. A signature that does not verify over
+	// those bytes is refused before anything is written.
+	Sign func(identity []byte) (string, error)
+}
+
+// WriteResult is what a write produced beyond the file.
+type WriteResult struct {
+	// ContentSHA256 is the written pack's content identity (D22).
+	ContentSHA256 string
+	// Signature is the signature the written pack carries; nil: unsigned.
+	Signature *Signature
+	// SignatureDropped says why a signature in Source.Tags (one carried
+	// over by tp convert) was not written: it does not verify over the
+	// content written, which is not the content it signed.
+	SignatureDropped string
 }
 
 // Write seals src's pack object (§4.2, on a copy), refuses what §4.1, §4.3,
@@ -26,13 +45,21 @@ type WriteOptions struct {
 // temporary file in the same folder, fsync, rename. On any failure nothing
 // is left at path (and an existing file there is untouched).
 func Write(path string, src Source, enc Encoding, opts WriteOptions) error {
+	_, err := WriteReport(path, src, enc, opts)
+	return err
+}
+
+// WriteReport is Write, saying what was written: the content identity and
+// the signature (D22).
+func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (WriteResult, error) {
+	var res WriteResult
 	obj, err := prepare(path, src)
 	if err != nil {
-		return err
+		return res, err
 	}
 	src.Object = obj
 	if enc != EncodingBag && enc != EncodingFlat {
-		return &Error{File: path, Rule: RuleWrite, Detail: fmt.Sprintf("tp writes %s or %s, not %s (§8: retired encodings are never produced)", EncodingBag, EncodingFlat, enc)}
+		return res, &Error{File: path, Rule: RuleWrite, Detail: fmt.Sprintf("tp writes %s or %s, not %s (§8: retired encodings are never produced)", EncodingBag, EncodingFlat, enc)}
 	}
 	sums, err := refusals(src, nil)
 	if err != nil {
@@ -42,22 +69,67 @@ func Write(path string, src Source, enc Encoding, opts WriteOptions) error {
 				it.File = path
 			}
 		}
-		return err
+		return res, err
 	}
 	if enc == EncodingFlat && !opts.AllowLarge {
 		for i, s := range sums {
 			if s.size > MaxInlineBytes {
-				return &Error{File: path, Entry: src.Luggage[i].Name, Rule: RuleInlineLimit,
+				return res, &Error{File: path, Entry: src.Luggage[i].Name, Rule: RuleInlineLimit,
 					Detail: fmt.Sprintf("attachment is %s, over the flat form's 1 MiB inline limit: chat apps will not carry it, so it travels as .taskpack (or pass --allow-large)", humanBytes(s.size))}
 			}
 		}
 	}
-	return atomicWrite(path, func(w *bufio.Writer) error {
+	ls := make([]Luggage, len(src.Luggage))
+	for i, l := range src.Luggage {
+		ls[i] = Luggage{Name: l.Name, Size: sums[i].size, SHA256: sums[i].sha256}
+	}
+	identity := ContentIdentity(ojson.Canonical(obj), ls)
+	res.ContentSHA256 = sha(identity)
+	if src.Tags, res.Signature, res.SignatureDropped, err = signTags(path, identity, src.Tags, opts); err != nil {
+		return res, err
+	}
+	err = atomicWrite(path, func(w *bufio.Writer) error {
 		if enc == EncodingBag {
 			return writeBag(w, src, sums, opts)
 		}
 		return writeFlat(w, src, sums)
 	})
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return res, nil
+}
+
+// signTags makes (opts.Sign) or checks (a TagSignature in tags, carried
+// over) the pack's signature over identity before anything is written, and
+// returns the tags to write: a new map, the caller's is not changed.
+func signTags(path string, identity []byte, tags map[string][]byte, opts WriteOptions) (out map[string][]byte, sig *Signature, dropped string, err error) {
+	out = make(map[string][]byte, len(tags)+1)
+	for k, v := range tags {
+		out[k] = v
+	}
+	if opts.Sign != nil {
+		armored, err := opts.Sign(identity)
+		if err != nil {
+			return nil, nil, "", &Error{File: path, Rule: RuleSignature, Detail: "cannot sign the pack: " + err.Error()}
+		}
+		key, err := sshsign.VerifyAny(SignatureNamespace, identity, armored)
+		if err != nil {
+			return nil, nil, "", &Error{File: path, Rule: RuleSignature, Detail: "the signature made does not verify: " + err.Error()}
+		}
+		out[TagSignature] = []byte(armored)
+		return out, newSignature(armored, key), "", nil
+	}
+	carried, ok := out[TagSignature]
+	if !ok {
+		return out, nil, "", nil
+	}
+	key, verr := sshsign.VerifyAny(SignatureNamespace, identity, string(carried))
+	if verr != nil {
+		delete(out, TagSignature)
+		return out, nil, "the signature covers the content as it was signed, and the content written differs (" + verr.Error() + ")", nil
+	}
+	return out, newSignature(string(carried), key), "", nil
 }
 
 // prepare checks what a writer must never produce (an unknown spec or kind,

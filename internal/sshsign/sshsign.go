@@ -77,6 +77,9 @@ type Signed struct {
 type VerifyError struct {
 	Reason      string
 	Fingerprint string // the key the signature names, when it parsed
+	// Mismatch is set when the signature was readable and made for the
+	// namespace, but the bytes are not the ones it signed.
+	Mismatch bool
 }
 
 func (e *VerifyError) Error() string { return e.Reason }
