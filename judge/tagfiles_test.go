@@ -2,12 +2,17 @@ package judge
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/packtest"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -165,9 +170,13 @@ func addMember(t *testing.T, flat []byte, member, value string) []byte {
 // bag's tag manifest, and every file along the way is conformant.
 func TestExtensionTagTravels(t *testing.T) {
 	dir := t.TempDir()
-	src := pack.Source{Object: packtest.RefObject(t), Tags: map[string][]byte{pack.TagSignature: []byte(sig)}}
+	// A real signature (D22): readers refuse one that does not verify.
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	signer, _ := ssh.NewSignerFromKey(priv)
+	sign := func(msg []byte) (string, error) { return sshsign.Sign(signer, pack.SignatureNamespace, msg) }
+	src := pack.Source{Object: packtest.RefObject(t)}
 	bag := filepath.Join(dir, "a.taskpack")
-	if err := pack.Write(bag, src, pack.EncodingBag, pack.WriteOptions{}); err != nil {
+	if err := pack.Write(bag, src, pack.EncodingBag, pack.WriteOptions{Sign: sign}); err != nil {
 		t.Fatal(err)
 	}
 	flat := filepath.Join(dir, "b.taskpack.json")
@@ -180,10 +189,11 @@ func TestExtensionTagTravels(t *testing.T) {
 	}
 	_, first := packtest.ReadZip(t, bag)
 	_, again := packtest.ReadZip(t, bag2)
+	sig := string(first[pack.TagSignature])
 	if !packtest.EqualFiles(first, again) {
 		t.Fatal("bag → flat → bag: entries differ")
 	}
-	if !bytes.Equal(first[pack.TagSignature], []byte(sig)) || !strings.Contains(string(first["tagmanifest-sha256.txt"]), "  "+pack.TagSignature+"\n") {
+	if !strings.HasPrefix(sig, "-----BEGIN SSH SIGNATURE-----") || !strings.Contains(string(first["tagmanifest-sha256.txt"]), "  "+pack.TagSignature+"\n") {
 		t.Fatalf("signature tag: %q; tagmanifest %q", first[pack.TagSignature], first["tagmanifest-sha256.txt"])
 	}
 	for _, p := range []string{bag, flat, bag2} {
