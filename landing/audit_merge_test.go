@@ -51,21 +51,32 @@ func TestAuditMergeRestoresOnlyThisMachine(t *testing.T) {
 		machine  string
 		trust    bool
 		restored bool
+		foreign  bool // the store never sent the pack this receipt answers (issue 18)
 	}{
-		{"other machine, chosen", "studio", true, false},
-		{"same machine, not chosen", "laptop", false, false},
-		{"same machine, chosen", "laptop", true, true},
+		{"other machine, chosen", "studio", true, false, false},
+		{"same machine, not chosen", "laptop", false, false, false},
+		{"same machine, chosen", "laptop", true, true, false},
+		{"same machine, chosen, not our pack", "laptop", true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := testStore(t)
 			a := newPassport(t, st, nil)
+			if !tc.foreign {
+				sentFrom(t, st, a, 2)
+			} else {
+				sentFrom(t, st, a, 1) // packed, but never from version 2
+			}
 			obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
 			 "origin":{"actor":"bob","machine":"laptop","harness":"x"},
 			 "lineage":{"root_id":"` + a + `","from_version":2,"chain":["` + a + `@2","TP-BBBB-BBBB@3"]},
 			 "note":"","passport":{"facts":[{"claim":"the printer is on the LAN","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"laptop"}]},
 			 "asks":[],"landing_checks":[]}`
 			p := openPack(t, flatPack(t, obj))
-			pl, err := PlanMerge(context.Background(), p, st, "", envOn(tc.machine, "maria"))
+			into := ""
+			if tc.foreign {
+				into = a // --into: merged with a warning though never sent
+			}
+			pl, err := PlanMerge(context.Background(), p, st, into, envOn(tc.machine, "maria"))
 			if err != nil {
 				t.Fatal(err)
 			}

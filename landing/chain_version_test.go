@@ -41,6 +41,8 @@ func TestReceiptChainVersionNeverSent(t *testing.T) {
 				}
 			}
 			at, _ := get(t, st, p).Get("version").Int()
+			sentFrom(t, st, p, 1)
+			sentFrom(t, st, p, at)
 			receipt := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-04T10:00:00Z",
 			 "origin":{"actor":"carol","machine":"c-box","harness":"tp"},
 			 "lineage":{"root_id":"` + p + `","from_version":1,"chain":` + tc.chain(p, at) + `},

@@ -150,6 +150,14 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	if len(restored) > 0 {
 		out.Warnings = append(out.Warnings, TrustWarning)
 	}
+	if d.TrustOwnFacts && plan.OwnLineage == "" {
+		for _, f := range plan.Facts {
+			if f.ThisMachine {
+				out.Warnings = append(out.Warnings, "--trust-own-facts: "+NotOwnLineage)
+				break
+			}
+		}
+	}
 
 	filesDir := st.FilesDir(plan.ID)
 	if d.FilesOut != "" {
@@ -299,7 +307,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	state.Set("updated_at", ojson.NewString(at))
 
 	var restored []string
-	if d.TrustOwnFacts && env.Machine != "" {
+	if d.TrustOwnFacts && env.Machine != "" && plan.OwnLineage != "" {
 		for _, f := range state.Get("facts").Items() {
 			fact := model.Fact{V: f}
 			if f.Obj() == nil || !fact.Sealed() || fact.VerifiedOn() != env.Machine {

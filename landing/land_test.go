@@ -355,15 +355,20 @@ func TestTrustOwnFacts(t *testing.T) {
 		machine  string
 		trust    bool
 		restored int
+		foreign  bool // the store never sent a pack on this lineage (issue 18)
 	}{
-		{"same machine, chosen", "studio-imac", true, 2},
-		{"same machine, not chosen", "studio-imac", false, 0},
-		{"other machine, chosen", "laptop", true, 0},
-		{"no machine name, chosen", "", true, 0},
+		{"same machine, chosen", "studio-imac", true, 2, false},
+		{"same machine, not chosen", "studio-imac", false, 0, false},
+		{"other machine, chosen", "laptop", true, 0, false},
+		{"no machine name, chosen", "", true, 0, false},
+		{"same machine, chosen, not our pack", "studio-imac", true, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st := testStore(t)
+			if !tc.foreign {
+				sentFrom(t, st, "TP-AAAA-AAAA", 4)
+			}
 			path := flatPack(t, handObj)
 			p := openPack(t, path)
 			pl, err := PlanLanding(context.Background(), p, st, envOn(tc.machine, "maria"))
@@ -379,6 +384,11 @@ func TestTrustOwnFacts(t *testing.T) {
 			if tc.machine == "studio-imac" && this != 2 || tc.machine != "studio-imac" && this != 0 {
 				t.Errorf("plan marks %d facts as this machine's", this)
 			}
+			for _, f := range pl.Facts {
+				if f.ThisMachine && f.Restorable == tc.foreign || f.ThisMachine && tc.foreign && f.NotRestorable != NotOwnLineage {
+					t.Errorf("fact %q: restorable %v, why %q (foreign lineage %v)", f.Claim, f.Restorable, f.NotRestorable, tc.foreign)
+				}
+			}
 			ld, err := Land(context.Background(), p, pl, st, Decisions{TrustOwnFacts: tc.trust})
 			if err != nil {
 				t.Fatal(err)
@@ -392,6 +402,9 @@ func TestTrustOwnFacts(t *testing.T) {
 			}
 			if warned != (tc.restored > 0) {
 				t.Errorf("§4.2 warning shown = %v with %d restored", warned, tc.restored)
+			}
+			if tc.foreign && !strings.Contains(strings.Join(ld.Warnings, "\n"), NotOwnLineage) {
+				t.Errorf("nothing says why nothing was restored: %q", ld.Warnings)
 			}
 			verified := 0
 			for _, f := range (model.Passport{V: get(t, st, ld.ID)}).Facts() {

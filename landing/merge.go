@@ -45,6 +45,10 @@ type MergePreview struct {
 	LuggageThere bool `json:"luggage_there"`
 	// Changes counts what the merge writes; 0 means it writes nothing.
 	Changes int `json:"changes"`
+	// Notes say what the merge report must tell the person: an earlier
+	// answer replaced (and kept in answer_history), a body naming another
+	// answerer than the receipt's origin (issue 18, D6).
+	Notes []string `json:"notes"`
 
 	merged *ojson.Value // the target as it will be saved
 }
@@ -55,6 +59,20 @@ type AskChange struct {
 	What   string   `json:"what"`
 	Before AskState `json:"before"`
 	After  AskState `json:"after"`
+	// Replaced says the ask was answered (or dropped) before: the earlier
+	// answer is kept in the ask's answer_history (issue 18, D6).
+	Replaced bool `json:"replaced"`
+}
+
+// AnswerHistory is the ask field that keeps the answers a later receipt
+// replaced, oldest first, each with replaced_at.
+const AnswerHistory = "answer_history"
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }
 
 // AskState is the part of an ask a receipt may change (§4.4.1.2).
@@ -126,8 +144,12 @@ func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, 
 	}
 	if w := chainVersionWarning(lin, target, stored.Version); w != "" {
 		pl.Warnings = append(pl.Warnings, w)
+	} else if err := neverSent(p, st, lin, target, into, pl); err != nil {
+		return nil, err
 	}
 	pl.Merge = preview(stored, pl)
+	pl.Warnings = append(pl.Warnings, pl.Merge.Notes...)
+	pl.checkOwnLineage(st)
 	dir := filepath.Join(st.FilesDir(target), receiptFolder(pl))
 	pl.FilesDir = dir
 	pl.placeLuggage(dir)
@@ -174,6 +196,55 @@ func chainVersionWarning(lin model.Lineage, target string, current int64) string
 	return ""
 }
 
+// neverSent is issue 18's rule (D6): the store records every pack it makes
+// (Store.RecordSent), so a receipt whose chain names a version of the
+// target that no record names answers a pack this store never sent. It is
+// refused unless --into names the target, and then merged with a warning.
+// A passport with no record at all (packed before tp kept records, or
+// never) is warned about, not refused.
+func neverSent(p *pack.Pack, st *store.Store, lin model.Lineage, target, into string, pl *Plan) error {
+	if len(lin.Chain) < 2 {
+		return nil // a chain of one names the sender; root_id is the target, with no version
+	}
+	id, v, ok := model.SplitChainEntry(lin.Chain[len(lin.Chain)-2])
+	if !ok || id != target {
+		return nil
+	}
+	sent, recorded, err := st.SentVersion(target, v)
+	if err != nil {
+		return err
+	}
+	switch {
+	case sent:
+		return nil
+	case !recorded:
+		pl.Warnings = append(pl.Warnings, fmt.Sprintf("this store has no record of packs sent from %s (packed before tp recorded them, or never packed): nothing says it sent version %d, which this receipt answers (§4.4.1, D6)", target, v))
+		return nil
+	case into == "":
+		return &pack.Error{File: p.Path, Rule: RuleNeverSent,
+			Detail: fmt.Sprintf("this receipt answers %s@%d, but this store never sent a pack from version %d of %s (%s); merge it only if it answers this passport, with --into %s (§4.4.1, D6)", target, v, v, target, sentVersions(st, target), target)}
+	default:
+		pl.Warnings = append(pl.Warnings, fmt.Sprintf("merging into %s as --into says, though this store never sent a pack from version %d of it (%s) (§4.4.1, D6)", target, v, sentVersions(st, target)))
+		return nil
+	}
+}
+
+func sentVersions(st *store.Store, id string) string {
+	packs, _, _ := st.Sent(id)
+	seen := map[int64]bool{}
+	var vs []string
+	for _, p := range packs {
+		if !seen[p.Version] {
+			seen[p.Version] = true
+			vs = append(vs, strconv.FormatInt(p.Version, 10))
+		}
+	}
+	if len(vs) == 0 {
+		return "it sent none"
+	}
+	return "it sent from version " + strings.Join(vs, ", ")
+}
+
 // receiptFolder is where a receipt's luggage goes inside the target's files
 // folder: one folder per sender version, so receipts never mix.
 func receiptFolder(pl *Plan) string {
@@ -193,6 +264,7 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 		AsksChanged:    []AskChange{},
 		AsksAdopted:    []PlanAsk{},
 		AsksUnchanged:  []string{},
+		Notes:          []string{},
 		ChecksReported: pl.Checks,
 		FactsAdded:     []PlanFact{},
 	}
@@ -208,6 +280,8 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 	// An org fact the receipt brings without a source is its sender's (§4.2).
 	annotateOrgFacts(obj.Get("passport"), pl.Sender.Actor)
 
+	by := pl.Sender.By()
+	at := store.Timestamp(pl.env.now())
 	asks := merged.Get("asks")
 	if asks.Kind() != ojson.Array {
 		asks = ojson.NewArray()
@@ -260,17 +334,46 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 			continue
 		}
 		before := askState(model.Ask{V: t})
-		for _, k := range []string{"answer", "status", "answered_by", "answered_at"} {
+		// Only the answer and the status travel from the body (§4.4.1.2):
+		// who answered is the receipt's own origin and when is the merge
+		// (issue 18, D6) — a body can name anyone.
+		if answerText(ra.Get("answer")) == before.Answer && rs == before.Status {
+			mp.AsksUnchanged = append(mp.AsksUnchanged, r.ID())
+			continue
+		}
+		prev := t.Clone()
+		for _, k := range []string{"answer", "status"} {
 			if ra.Has(k) {
 				t.Set(k, ra.Get(k).Clone())
 			}
 		}
-		after := askState(model.Ask{V: t})
-		if before == after {
-			mp.AsksUnchanged = append(mp.AsksUnchanged, r.ID())
-			continue
+		t.Set("answered_by", ojson.NewString(by))
+		t.Set("answered_at", ojson.NewString(at))
+		if claimed := r.AnsweredBy(); claimed != "" && claimed != by {
+			mp.Notes = append(mp.Notes, fmt.Sprintf("ask %s: the receipt's body says it was answered by %s; recorded as answered by %s, who packed the receipt (D6)", r.ID(), claimed, by))
 		}
-		mp.AsksChanged = append(mp.AsksChanged, AskChange{ID: r.ID(), What: model.Ask{V: t}.What(), Before: before, After: after})
+		after := askState(model.Ask{V: t})
+		ch := AskChange{ID: r.ID(), What: model.Ask{V: t}.What(), Before: before, After: after}
+		if before.Status == model.AskAnswered || before.Status == model.AskDropped {
+			// An earlier answer is replaced, never lost: it goes into the
+			// ask's history, and the merge report says so.
+			old := ojson.NewObject()
+			for _, k := range []string{"answer", "status", "answered_by", "answered_at"} {
+				if prev.Has(k) {
+					old.Set(k, prev.Get(k).Clone())
+				}
+			}
+			old.Set("replaced_at", ojson.NewString(at))
+			hist := t.Get(AnswerHistory)
+			if hist.Kind() != ojson.Array {
+				hist = ojson.NewArray()
+			}
+			hist.Append(old)
+			t.Set(AnswerHistory, hist)
+			ch.Replaced = true
+			mp.Notes = append(mp.Notes, fmt.Sprintf("ask %s was %s before (by %s at %s); the new answer replaces it, and the earlier one is kept in the ask's %s", r.ID(), before.Status, orUnknown(before.AnsweredBy), orUnknown(before.AnsweredAt), AnswerHistory))
+		}
+		mp.AsksChanged = append(mp.AsksChanged, ch)
 	}
 	if adoptedAny && !merged.Has("asks") {
 		merged.Set("asks", asks)
@@ -334,8 +437,24 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 	env := plan.env
 	now := env.now()
 	merged := mp.merged.Clone()
+	// answered_at is the merge's time (D6), stamped now that it happens.
+	for _, ch := range mp.AsksChanged {
+		for _, a := range merged.Get("asks").Items() {
+			if (model.Ask{V: a}).ID() == ch.ID {
+				a.Set("answered_at", ojson.NewString(store.Timestamp(now)))
+			}
+		}
+	}
 
-	if d.TrustOwnFacts && env.Machine != "" {
+	if d.TrustOwnFacts && env.Machine != "" && plan.OwnLineage == "" {
+		for _, f := range mp.FactsAdded {
+			if f.ThisMachine {
+				out.Warnings = append(out.Warnings, "--trust-own-facts: "+NotOwnLineage)
+				break
+			}
+		}
+	}
+	if d.TrustOwnFacts && env.Machine != "" && plan.OwnLineage != "" {
 		facts := merged.Get("facts").Items()
 		added := map[string]bool{}
 		for _, f := range mp.FactsAdded {

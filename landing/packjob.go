@@ -11,6 +11,7 @@ import (
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -98,6 +99,13 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		os.Remove(tmp)
 		return rep, err
 	}
+	// The pack is recorded as sent before it appears (issue 18, D6): a
+	// receipt answering a version never sent is refused, and a ✓ is
+	// restored only for packs whose lineage passes through one of these.
+	if err := recordSent(s, rep.PassportID, stored.Version, tmp); err != nil {
+		os.Remove(tmp)
+		return rep, err
+	}
 	if built.Home != nil {
 		if hooks.beforeHomeSave != nil {
 			hooks.beforeHomeSave()
@@ -154,4 +162,17 @@ func refuseExisting(path string) error {
 	default:
 		return fmt.Errorf("pack: %s: %w", sanitize.Line(path), err)
 	}
+}
+
+// recordSent records the pack at tmp, made from version of passport id, in
+// the store's record of packs sent.
+func recordSent(s *store.Store, id string, version int64, tmp string) error {
+	p, err := pack.Open(tmp, pack.Options{DeferLuggage: true})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	po := model.PackObject{V: p.Object}
+	return s.RecordSent(id, store.SentPack{Version: version, Kind: po.Kind(), PackedAt: po.PackedAt(),
+		ContentSHA256: contentDigest(objectDigest(p.Raw), p.Luggage)})
 }

@@ -76,6 +76,11 @@ type Plan struct {
 	Checks []PlanCheck `json:"landing_checks"`
 	// Facts are every fact with its seal (§4.2).
 	Facts []PlanFact `json:"facts"`
+	// OwnLineage is the chain entry this store sent a pack from (or whose
+	// content identity it produced); "" when the lineage passes through no
+	// pack of this store's, and --trust-own-facts then restores nothing
+	// (TaskPack 0.1 §4.2, issue 18).
+	OwnLineage string `json:"own_lineage,omitempty"`
 	// Asks are the pack's asks (§4.3).
 	Asks []PlanAsk `json:"asks"`
 	// Instructions are instruction fields and text that reads like an
@@ -162,6 +167,12 @@ type PlanFact struct {
 	// ThisMachine says verified_on names this machine: only then may
 	// --trust-own-facts restore the ✓ (§4.2).
 	ThisMachine bool `json:"this_machine"`
+	// Restorable says --trust-own-facts will restore it: verified_on names
+	// this machine and the pack's lineage passes through a pack this store
+	// made (Plan.OwnLineage; issue 18). NotRestorable says why a fact
+	// verified on this machine is not.
+	Restorable    bool   `json:"restorable"`
+	NotRestorable string `json:"not_restorable,omitempty"`
 }
 
 // PlanAsk is one ask (§4.3).
@@ -227,8 +238,52 @@ func PlanLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env) (*
 	landed, warn := findLanded(st, pl.id())
 	pl.AlreadyLandedAs = landed
 	pl.Warnings = append(pl.Warnings, warn...)
+	pl.checkOwnLineage(st)
 	pl.NextSteps = pl.steps(Decisions{})
 	return pl, nil
+}
+
+// NotOwnLineage is why a fact verified on this machine is not restored.
+const NotOwnLineage = "not restored: the pack's lineage passes through no pack this store made, so verified_on is only the sender's word (TaskPack 0.1 §4.2: restoring belongs to packs the receiver made itself)"
+
+// checkOwnLineage sets OwnLineage to the first chain entry (<id>@<version>)
+// this store recorded sending a pack from, or whose content identity it
+// produced, and marks which facts --trust-own-facts may restore.
+func (pl *Plan) checkOwnLineage(st *store.Store) {
+	pl.OwnLineage = ""
+	for _, e := range pl.Lineage.Chain {
+		id, v, ok := model.SplitChainEntry(e)
+		if !ok || store.ValidID(id) != nil {
+			continue
+		}
+		packs, _, err := st.Sent(id)
+		if err != nil {
+			continue
+		}
+		for _, p := range packs {
+			if p.Version == v || p.ContentSHA256 == pl.ContentSHA256 {
+				pl.OwnLineage = e
+				break
+			}
+		}
+		if pl.OwnLineage != "" {
+			break
+		}
+	}
+	mark := func(fs []PlanFact) {
+		for i := range fs {
+			f := &fs[i]
+			f.Restorable = f.ThisMachine && pl.OwnLineage != ""
+			f.NotRestorable = ""
+			if f.ThisMachine && !f.Restorable {
+				f.NotRestorable = NotOwnLineage
+			}
+		}
+	}
+	mark(pl.Facts)
+	if pl.Merge != nil {
+		mark(pl.Merge.FactsAdded)
+	}
 }
 
 // Rules this file and merge.go add to the ones in refuse.go.
@@ -238,6 +293,7 @@ const (
 	RuleReceiptTarget    = "§4.4.1 receipt-target"     // --into names another passport, or no target
 	RuleTargetMissing    = "§4.4.1 target-missing"     // the target is not in the store
 	RuleAlreadyLanded    = "already-landed"            // the same file landed before
+	RuleNeverSent        = "§4.4.1 never-sent"         // a receipt answers a version this store never sent
 	RuleDecision         = "decision"                  // a decision naming no check or ask
 )
 
@@ -397,7 +453,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 	}
 	restore := d.TrustOwnFacts
 	for _, f := range pl.Facts {
-		if !f.Sealed || (restore && f.ThisMachine) {
+		if !f.Sealed || (restore && f.Restorable) {
 			continue
 		}
 		on := f.VerifiedOn

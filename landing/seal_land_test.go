@@ -19,6 +19,7 @@ func TestNeverVerifiedNeverRestored(t *testing.T) {
      {"claim":"port 8080 is free","scope":"machine","verified":false},
      {"claim":"the VPN is up"}`, 1)
 	st := testStore(t)
+	sentFrom(t, st, "TP-AAAA-AAAA", 4)
 	_, ld := landIt(t, flatPack(t, obj), st, envOn("studio-imac", "maria"), Decisions{TrustOwnFacts: true})
 	restored := map[string]bool{}
 	for _, c := range ld.Restored {

@@ -166,16 +166,36 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		fmt.Fprintln(io.Out, "\ndry run: nothing written")
 	case rep.Merged != nil:
 		renderMerged(io.Out, plan, rep.Merged)
-		if o.TrustOwnFacts && rep.Merged.Changed && len(rep.Merged.Restored) == 0 {
+		if o.TrustOwnFacts && rep.Merged.Changed && len(rep.Merged.Restored) == 0 && notOwn(plan) {
+			fmt.Fprintln(io.Out, "--trust-own-facts: nothing restored; "+landing.NotOwnLineage)
+		} else if o.TrustOwnFacts && rep.Merged.Changed && len(rep.Merged.Restored) == 0 {
 			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact the receipt added says it was verified on this machine (%s)\n", display.Line(env.Machine))
 		}
 	default:
 		renderLanded(io.Out, rep.Landed)
-		if o.TrustOwnFacts && len(rep.Landed.Restored) == 0 {
+		if o.TrustOwnFacts && len(rep.Landed.Restored) == 0 && notOwn(plan) {
+			fmt.Fprintln(io.Out, "--trust-own-facts: nothing restored; "+landing.NotOwnLineage)
+		} else if o.TrustOwnFacts && len(rep.Landed.Restored) == 0 {
 			fmt.Fprintf(io.Out, "--trust-own-facts: nothing restored; no sealed fact says it was verified on this machine (%s)\n", display.Line(env.Machine))
 		}
 	}
 	return nil
+}
+
+// notOwn says a fact of the plan was verified on this machine but cannot
+// be restored: the pack's lineage passes through no pack this store made
+// (TaskPack 0.1 §4.2, issue 18).
+func notOwn(plan *landing.Plan) bool {
+	facts := plan.Facts
+	if plan.Merge != nil {
+		facts = plan.Merge.FactsAdded
+	}
+	for _, f := range facts {
+		if f.ThisMachine && !f.Restorable {
+			return true
+		}
+	}
+	return false
 }
 
 // safeError shows an error whose text may quote the pack (a chain entry, a
@@ -269,8 +289,11 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 			switch {
 			case f.Sealed:
 				where := "sealed, verified on " + l(f.VerifiedOn)
-				if f.ThisMachine {
+				switch {
+				case f.Restorable:
 					where += " = this machine (--trust-own-facts may restore it)"
+				case f.ThisMachine:
+					where += " = this machine, but not restorable: the pack's lineage passes through no pack this store made (§4.2)"
 				}
 				fmt.Fprintf(w, "  ⚠ [%s; %s] %s\n", l(scope), where, q(f.Claim))
 			case f.Verified:

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/tp-dev/tp/landing"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -303,9 +304,19 @@ func TestCLITrustOwnFacts(t *testing.T) {
 	}
 	dir := t.TempDir()
 	same := map[string]string{"TP_MACHINE": "studio-imac", "TP_ACTOR": "maria", "HOME": dir}
+	// This store made the pack (it records TP-K7WF-3NQX@6 as sent, as tp
+	// pack would have): the ✓ of facts proven here is restored.
+	os.MkdirAll(filepath.Join(dir, "a"), 0o700)
+	os.WriteFile(filepath.Join(dir, "a", "TP-K7WF-3NQX.sent"), []byte(`[{"version":6,"kind":"handoff","packed_at":"2026-09-03T14:20:00Z","content_sha256":"x"}]`), 0o600)
 	out := tpOK(t, same, "--store", filepath.Join(dir, "a"), "land", fixture, "--plain", "--trust-own-facts")
 	if strings.Count(out, "restored ✓ (--trust-own-facts)") != 2 || !strings.Contains(out, "proves the pack says the fact was proven here, not that it was") {
 		t.Errorf("same machine:\n%s", out)
+	}
+	// Another store on the same machine did not make it (issue 18, §4.2):
+	// nothing is restored, and it says why.
+	out = tpOK(t, same, "--store", filepath.Join(dir, "c"), "land", fixture, "--plain", "--trust-own-facts")
+	if strings.Contains(out, "restored ✓") || !strings.Contains(out, "--trust-own-facts: nothing restored; "+landing.NotOwnLineage) {
+		t.Errorf("a pack this store did not make restored a ✓, or did not say why not:\n%s", out)
 	}
 	other := map[string]string{"TP_MACHINE": "laptop", "TP_ACTOR": "bob", "HOME": dir}
 	out = tpOK(t, other, "--store", filepath.Join(dir, "b"), "land", fixture, "--plain", "--trust-own-facts")

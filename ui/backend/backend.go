@@ -243,7 +243,7 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
 }
 
 func fact(f landing.PlanFact) common.Fact {
-	return common.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Sealed && f.ThisMachine}
+	return common.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Restorable}
 }
 
 func ask(a landing.PlanAsk) common.Ask {

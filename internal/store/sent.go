@@ -1,0 +1,97 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/tp-dev/tp/internal/sanitize"
+)
+
+// SentPack is one pack this store made from one of its passports (issue 18,
+// D6): the version it was made from and the pack's content identity. A
+// receipt answering a version that no record names was never sent from
+// here; a ✓ is restored only for packs whose lineage passes through a
+// record (TaskPack 0.1 §4.2).
+type SentPack struct {
+	Version       int64  `json:"version"`
+	Kind          string `json:"kind"`
+	PackedAt      string `json:"packed_at"`
+	ContentSHA256 string `json:"content_sha256"`
+}
+
+// MaxSentBytes bounds a passport's record of packs sent (D10): about
+// 100,000 records.
+const MaxSentBytes = 16 << 20
+
+// SentPath is where the record of packs sent from passport id lives:
+// <store>/<id>.sent, beside the passport, never a passport file itself (the
+// reference and List read only <id>.json), and never copied into a pack.
+func (s *Store) SentPath(id string) string { return filepath.Join(s.dir, id+".sent") }
+
+// Sent reads the record of packs sent from passport id; ok is false when
+// there is none (the passport was never packed since tp kept records).
+func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
+	if err := ValidID(id); err != nil {
+		return nil, false, err
+	}
+	data, err := readRegular(s.SentPath(id), MaxSentBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if err := json.Unmarshal(data, &packs); err != nil {
+		return nil, false, errors.New(sanitize.Line(s.SentPath(id) + ": not a record of packs sent: " + err.Error()))
+	}
+	return packs, true, nil
+}
+
+// RecordSent appends p to the record of packs sent from passport id, under
+// a lock of its own, replacing the file atomically.
+func (s *Store) RecordSent(id string, p SentPack) error {
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	unlock, err := s.Lock(id + "-sent")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	packs, _, err := s.Sent(id)
+	if err != nil {
+		return err
+	}
+	for _, q := range packs {
+		if q == p {
+			return nil
+		}
+	}
+	packs = append(packs, p)
+	data, err := json.MarshalIndent(packs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxSentBytes {
+		return fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
+	}
+	return writeAtomic(s.SentPath(id), append(data, '\n'))
+}
+
+// SentVersion reports whether a record names version v of passport id, and
+// whether there is a record at all.
+func (s *Store) SentVersion(id string, v int64) (sent, recorded bool, err error) {
+	packs, ok, err := s.Sent(id)
+	if err != nil || !ok {
+		return false, ok, err
+	}
+	for _, p := range packs {
+		if p.Version == v {
+			return true, true, nil
+		}
+	}
+	return false, true, nil
+}
