@@ -25,7 +25,6 @@ func receiptFrom(p string, v int, actor, machine, answer, claimed string) string
 	 "landing_checks":[]}`
 }
 
-
 func askingPassport(t *testing.T, st *store.Store) string {
 	t.Helper()
 	return newPassport(t, st, func(v *ojson.Value) {
