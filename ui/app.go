@@ -207,7 +207,11 @@ func (a *App) View() string {
 	}
 	head := []string{header, ""}
 	if room := a.c.Height - len(hl) - len(head); len(bl) > room {
-		bl = bl[:max(room, 0)]
+		if room > 0 {
+			bl = append(bl[:room-1:room-1], components.Fit(components.MoreMark(len(bl)-(room-1)), a.c.Width))
+		} else {
+			bl = bl[:0]
+		}
 	}
 	all := append(append(head, bl...), hl...)
 	if len(all) > a.c.Height && a.c.Height > 0 {

@@ -42,11 +42,16 @@ func Follow(off, cursor, h, n int) int {
 type Pager struct {
 	Off  int
 	Keys ListKeys
+	// Hint follows "lines x–y of n" on the mark row; empty: how to scroll.
+	Hint string
 }
 
 // Update applies a movement key for content of n lines shown h at a time;
 // it reports whether msg was one.
 func (p *Pager) Update(msg tea.KeyMsg, n, h int) bool {
+	if n > h && h > 1 {
+		h-- // View keeps the last row for the "lines x–y of n" mark
+	}
 	off, ok := p.Keys.Move(msg, p.Off, 1<<30, h)
 	if ok {
 		p.Off = Clamp(off, n, h)
@@ -54,8 +59,16 @@ func (p *Pager) Update(msg tea.KeyMsg, n, h int) bool {
 	return ok
 }
 
-// View returns the lines of ls shown from the offset, and the offset used.
-func (p Pager) View(ls []string, h int) ([]string, int) { return Window(ls, p.Off, h) }
+// View returns the lines of ls shown from the offset in h rows, and the
+// offset used. Content taller than h ends in a row that counts what is off
+// screen ("lines 1–9 of 40 · ↑/↓ pgup/pgdn scroll", issue 17).
+func (p Pager) View(ls []string, h int) ([]string, int) {
+	hint := p.Hint
+	if hint == "" {
+		hint = "↑/↓ pgup/pgdn scroll"
+	}
+	return Scrolled(ls, p.Off, h, hint)
+}
 
 // Cursor is a cursor over a list of rows of which h are shown: Update moves
 // it and keeps it in view; View reads Cur and Off.

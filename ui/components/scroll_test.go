@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,17 +44,18 @@ func TestWindowClampsWithoutWriting(t *testing.T) {
 // A pager moved past the end is clamped by Update, so the next key moves
 // from what is shown and View has nothing to correct.
 func TestPagerClampsInUpdate(t *testing.T) {
+	// 30 lines in 10 rows: 9 of content and the "lines x–y of n" mark.
 	p := Pager{Keys: DefaultListKeys()}
 	p.Update(keyOf("G"), 30, 10)
-	if p.Off != 20 {
-		t.Fatalf("G: offset %d, want 20", p.Off)
+	if p.Off != 21 {
+		t.Fatalf("G: offset %d, want 21", p.Off)
 	}
 	p.Update(keyOf("up"), 30, 10)
-	if p.Off != 19 {
-		t.Fatalf("up after G: offset %d, want 19", p.Off)
+	if p.Off != 20 {
+		t.Fatalf("up after G: offset %d, want 20", p.Off)
 	}
-	if vis, off := p.View(lines(30), 10); off != 19 || vis[0] != "19" || p.Off != 19 {
-		t.Fatalf("view from %d starting %q", off, vis[0])
+	if vis, off := p.View(lines(30), 10); off != 20 || vis[0] != "20" || p.Off != 20 || vis[9] != "lines 21–29 of 30 · ↑/↓ pgup/pgdn scroll" {
+		t.Fatalf("view from %d starting %q ending %q", off, vis[0], vis[len(vis)-1])
 	}
 	if p.Update(keyOf("x"), 30, 10) {
 		t.Fatal("x is not a movement key")
@@ -89,5 +91,21 @@ func TestCount(t *testing.T) {
 		if got := Count(tc.n, "file", "files"); got != tc.want {
 			t.Errorf("Count(%d) = %q", tc.n, got)
 		}
+	}
+}
+
+// TestNothingCutSilently: content taller than its rows is counted on
+// screen, by Pad and by Scrolled (issue 17).
+func TestNothingCutSilently(t *testing.T) {
+	got := strings.Split(Pad(lines(30), 40, 10), "\n")
+	if len(got) != 10 || got[8] != "8" || !strings.Contains(got[9], "21 more lines not shown") {
+		t.Errorf("Pad cut 30 lines to 10 as %q", got)
+	}
+	if got := strings.Split(Pad(lines(3), 40, 10), "\n"); len(got) != 10 || got[2] != "2" || got[3] != "" {
+		t.Errorf("Pad of what fits changed it: %q", got)
+	}
+	vis, _ := Scrolled(lines(30), 25, 10, "keys")
+	if len(vis) != 10 || vis[0] != "21" || vis[9] != "lines 22–30 of 30 · keys" {
+		t.Errorf("Scrolled = %q", vis)
 	}
 }

@@ -44,9 +44,15 @@ func Wrap(s string, w int) []string {
 // Width is the number of cells s takes on a terminal.
 func Width(s string) int { return ansi.StringWidth(s) }
 
-// Pad makes ls exactly h lines, each cut to w cells.
+// Pad makes ls exactly h lines, each cut to w cells. When ls holds more
+// than h lines, the last row says how many are not shown: a screen never
+// cuts its content silently (issue 17). Screens that scroll use Scrolled,
+// which also says where the window is and how to move it.
 func Pad(ls []string, w, h int) string {
 	h = max(h, 0)
+	if len(ls) > h && h > 0 {
+		ls = append(ls[:h-1:h-1], MoreMark(len(ls)-(h-1)))
+	}
 	out := make([]string, 0, h)
 	for i := 0; i < h; i++ {
 		if i < len(ls) {
@@ -108,4 +114,25 @@ func LabelRows(st lipgloss.Style, name, v string, w int) []string {
 // WrapStyled wraps rendered text to w cells at spaces, keeping its styles.
 func WrapStyled(v string, w int) []string {
 	return strings.Split(ansi.Wrap(v, max(w, 10), " "), "\n")
+}
+
+// MoreMark is the row that stands for n rows a screen had no room for.
+func MoreMark(n int) string {
+	return "↓ " + Count(n, "more line", "more lines") + " not shown (a taller window shows them)"
+}
+
+// Scrolled shows ls in h rows from off: everything when it fits; otherwise
+// h-1 rows and a last row "lines x–y of n · hint", so what is off screen is
+// counted. It returns the rows and the offset used.
+func Scrolled(ls []string, off, h int, hint string) ([]string, int) {
+	if len(ls) <= h || h < 2 {
+		vis, o := Window(ls, off, h)
+		return vis, o
+	}
+	vis, o := Window(ls, off, h-1)
+	mark := fmt.Sprintf("lines %d–%d of %d", o+1, o+len(vis), len(ls))
+	if hint != "" {
+		mark += " · " + hint
+	}
+	return append(vis[:len(vis):len(vis)], mark), o
 }

@@ -28,6 +28,7 @@ type ChecksKeys struct {
 	List                        c.ListKeys
 	Run, Edit, Pass, Fail, Skip key.Binding
 	OutUp, OutDown              key.Binding
+	HowUp, HowDown              key.Binding
 	Cancel                      key.Binding
 }
 
@@ -42,6 +43,8 @@ func DefaultChecksKeys() ChecksKeys {
 		Skip:    c.KB([]string{"s"}, "s", "mark skipped"),
 		OutUp:   c.KB([]string{"shift+up", "K"}, "K", "scroll output up"),
 		OutDown: c.KB([]string{"shift+down", "J"}, "J", "scroll output down"),
+		HowUp:   c.KB([]string{"["}, "[", "scroll the check and its command up"),
+		HowDown: c.KB([]string{"]"}, "]", "scroll the check and its command down"),
 		Cancel:  c.KB([]string{"ctrl+c"}, "ctrl+c", "cancel"),
 	}
 }
@@ -60,6 +63,14 @@ type ChecksStep struct {
 	results map[string]howrun.Result
 	out     viewport.Model
 
+	// howOff scrolls the check under the cursor (its text, the sender's
+	// command, the run) when it is taller than the rows it has; seen holds
+	// the checks whose whole command has been on screen, and unseen the
+	// mark the person asked for on one whose end was not (issue 17).
+	howOff int
+	seen   map[string]bool
+	unseen string
+
 	work      *common.Work
 	spin      spinner.Model
 	running   string    // id of the check whose command runs
@@ -72,7 +83,7 @@ func NewChecksStep(s *Session) *ChecksStep {
 	k := DefaultChecksKeys()
 	m := &ChecksStep{s: s, keys: k, list: c.Cursor{Keys: k.List},
 		dialog:  newHowDialog(s),
-		results: map[string]howrun.Result{}, out: viewport.New(80, 5),
+		results: map[string]howrun.Result{}, out: viewport.New(80, 5), seen: map[string]bool{},
 		spin: spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(s.theme().Key))}
 	return m
 }
@@ -85,6 +96,7 @@ func (m *ChecksStep) SetSize(w, h, body int) {
 	if m.s.Plan != nil {
 		m.list.Fit(len(m.s.Plan.Checks), m.listHeight())
 		m.fitOut()
+		m.noteSeen()
 	}
 }
 
@@ -108,7 +120,11 @@ func (m *ChecksStep) ShortHelp() []key.Binding {
 	case m.dialog.open:
 		return m.dialog.shortHelp()
 	}
-	return []key.Binding{c.KB([]string{"r"}, "r", "run…"), c.KB([]string{"p", "f", "s"}, "p/f/s", "passed/failed/skipped")}
+	short := []key.Binding{c.KB([]string{"r"}, "r", "run…"), c.KB([]string{"p", "f", "s"}, "p/f/s", "passed/failed/skipped")}
+	if m.s.Plan != nil && len(m.s.Plan.Checks) > 0 && len(m.detailLines()) > m.howRoom() {
+		short = append(short, c.KB([]string{"[", "]"}, "[/]", "scroll"))
+	}
+	return short
 }
 
 // FullHelp lists every key of the step.
@@ -122,7 +138,7 @@ func (m *ChecksStep) FullHelp() [][]key.Binding {
 	}
 	return [][]key.Binding{
 		{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown},
-		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip, k.OutUp, k.OutDown},
+		{k.Run, k.Edit, k.Pass, k.Fail, k.Skip, k.HowUp, k.HowDown, k.OutUp, k.OutDown},
 	}
 }
 
@@ -186,17 +202,28 @@ func (m *ChecksStep) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.list.Update(msg, n, m.listHeight()) {
+		m.howOff, m.unseen = 0, ""
 		m.showOutput()
+		m.noteSeen()
 		return nil
 	}
 	ch := checks[m.list.Cur]
 	mark := func(status string) tea.Cmd {
+		// A mark on a command whose end the person has not had on screen
+		// is said aloud and wants the same key again (issue 17).
+		if !m.seen[ch.ID] && m.unseen != status {
+			m.unseen = status
+			return nil
+		}
+		m.unseen = ""
 		d := m.s.Checks[ch.ID]
 		d.Status = status
 		m.s.Checks[ch.ID] = d
 		if m.list.Cur < n-1 {
 			m.list.Set(m.list.Cur+1, n, m.listHeight())
+			m.howOff = 0
 			m.showOutput()
+			m.noteSeen()
 		}
 		return nil
 	}
@@ -220,8 +247,69 @@ func (m *ChecksStep) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.OutDown):
 		m.fitOut()
 		m.out.ScrollDown(1)
+	case key.Matches(msg, k.HowUp):
+		m.howOff = max(m.howOff-max(m.howRoom()-2, 1), 0)
+	case key.Matches(msg, k.HowDown):
+		m.howOff = c.Clamp(m.howOff+max(m.howRoom()-2, 1), len(m.detailLines()), m.howRoom()-1)
+		m.noteSeen()
+	}
+	if !key.Matches(msg, k.Pass, k.Fail, k.Skip) {
+		m.unseen = ""
 	}
 	return nil
+}
+
+// listLines are the list of checks and the rule under it.
+func (m *ChecksStep) listLines() []string {
+	th, p := m.s.theme(), m.s.Plan
+	from, to := m.list.Range(len(p.Checks), m.listHeight())
+	var out []string
+	for i := from; i < to; i++ {
+		ch := p.Checks[i]
+		req := th.Muted.Render("optional")
+		if ch.Required {
+			req = th.Warn.Render("required")
+		}
+		row := fmt.Sprintf("%s %s  %s", m.checkIcon(m.s.Status(ch)), req, c.Line(ch.Check))
+		if i == m.list.Cur {
+			out = append(out, th.Cursor.Render("▸ ")+c.Fit(row, m.w-2))
+		} else {
+			out = append(out, "  "+c.Fit(row, m.w-2))
+		}
+	}
+	return append(out, th.Muted.Render(strings.Repeat("─", max(m.w, 1))))
+}
+
+// tailRows is how many rows the output pane and the line under it take.
+func (m *ChecksStep) tailRows() int {
+	ch := m.s.Plan.Checks[m.list.Cur]
+	if _, ok := m.results[ch.ID]; !ok || m.running == ch.ID {
+		return 0
+	}
+	return 1 + max(min(3, m.body), 1)
+}
+
+// howRoom is the rows the check under the cursor has: what the list and the
+// output pane leave.
+func (m *ChecksStep) howRoom() int {
+	room := m.body - len(m.listLines()) - m.tailRows()
+	if m.unseen != "" {
+		room--
+	}
+	return max(room, 1)
+}
+
+// noteSeen records that the whole command of the check under the cursor is
+// (or was) on screen.
+func (m *ChecksStep) noteSeen() {
+	if len(m.s.Plan.Checks) == 0 {
+		return
+	}
+	ch := m.s.Plan.Checks[m.list.Cur]
+	d, room := m.detailLines(), m.howRoom()
+	if len(d) <= room || m.howOff+room-1 >= len(d) {
+		m.seen[ch.ID] = true
+	}
 }
 
 func (m *ChecksStep) dialogKey(msg tea.KeyMsg) tea.Cmd {
@@ -265,6 +353,7 @@ func (m *ChecksStep) howArrived(h HowDoneMsg) {
 	m.out.SetContent(c.Text(string(r.Output)))
 	m.fitOut()
 	m.out.GotoBottom()
+	m.noteSeen()
 }
 
 // showOutput puts the output of the check under the cursor in the pane.
@@ -278,7 +367,7 @@ func (m *ChecksStep) fitOut() {
 	if len(m.s.Plan.Checks) == 0 {
 		return
 	}
-	if rest := m.body - len(m.headLines()) - 1; rest > 0 {
+	if rest := m.tailRows() - 1; rest > 0 {
 		m.out.Height = rest
 	}
 }
@@ -306,39 +395,31 @@ func (m *ChecksStep) View() string {
 	if len(m.s.Plan.Checks) == 0 {
 		return c.Pad([]string{th.Muted.Render("This pack asks for no landing checks.")}, m.w, m.body)
 	}
-	out := m.headLines()
-	ch := m.s.Plan.Checks[m.list.Cur]
-	if _, ok := m.results[ch.ID]; ok && m.running != ch.ID {
-		if rest := m.body - len(out) - 1; rest > 0 {
-			vp := m.out // a copy: View changes nothing
-			vp.Height = rest
-			out = append(out, strings.Split(vp.View(), "\n")...)
-		}
+	out := m.listLines()
+	d, room := m.detailLines(), m.howRoom()
+	vis, off := c.Scrolled(d, m.howOff, room, "[/] scroll the check")
+	if len(d) > room && room > 1 {
+		vis[len(vis)-1] = th.Warn.Render(fmt.Sprintf("✂ lines %d–%d of %d of this check · [/] scroll", off+1, off+len(vis)-1, len(d)))
+	}
+	out = append(out, vis...)
+	if m.unseen != "" {
+		out = append(out, th.Warn.Render(fmt.Sprintf("⚠ its end not seen yet (] scrolls) · %s again: mark %s anyway", m.unseen[:1], m.unseen)))
+	}
+	if rows := m.tailRows(); rows > 0 {
+		vp := m.out // a copy: View changes nothing
+		vp.Height = rows - 1
+		out = append(out, strings.Split(vp.View(), "\n")...)
 		out = append(out, th.Muted.Render("Mark it as you judge it: p passed · f failed · s skipped"))
 	}
 	return c.Pad(out, m.w, m.body)
 }
 
-// headLines are the rows above the output pane.
-func (m *ChecksStep) headLines() []string {
+// detailLines are the check under the cursor: its text, the sender's
+// command whole, and its run — scrolled by [ and ] when taller than the
+// rows the step has.
+func (m *ChecksStep) detailLines() []string {
 	th, p := m.s.theme(), m.s.Plan
-	lh := m.listHeight()
-	from, to := m.list.Range(len(p.Checks), lh)
 	var out []string
-	for i := from; i < to; i++ {
-		ch := p.Checks[i]
-		req := th.Muted.Render("optional")
-		if ch.Required {
-			req = th.Warn.Render("required")
-		}
-		row := fmt.Sprintf("%s %s  %s", m.checkIcon(m.s.Status(ch)), req, c.Line(ch.Check))
-		if i == m.list.Cur {
-			out = append(out, th.Cursor.Render("▸ ")+c.Fit(row, m.w-2))
-		} else {
-			out = append(out, "  "+c.Fit(row, m.w-2))
-		}
-	}
-	out = append(out, th.Muted.Render(strings.Repeat("─", max(m.w, 1))))
 	ch := p.Checks[m.list.Cur]
 	out = append(out, th.Subtitle.Render("Check ")+th.Muted.Render(c.Line(ch.ID)+" · ")+m.checkIcon(m.s.Status(ch)))
 	for _, ln := range c.Wrap(ch.Check, m.w-2) {

@@ -123,7 +123,7 @@ func New(cm *common.Common, file string) *Landing {
 		pr.FullColor, pr.EmptyColor = "", ""
 	}
 	l := &Landing{c: cm, s: NewSession(cm, nil), keys: DefaultNavKeys(), file: file, prog: pr, spin: sp,
-		doneOff: c.Pager{Keys: c.DefaultListKeys()}}
+		doneOff: c.Pager{Keys: c.DefaultListKeys(), Hint: "↑/↓ pgup/pgdn scroll · enter or esc to finish"}}
 	l.SetSize(cm.Width, cm.Height-common.Chrome)
 	return l
 }
@@ -366,7 +366,7 @@ func (l *Landing) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 			return l, common.Pop
 		}
 		if l.phase == PhaseDone {
-			l.doneOff.Update(msg, len(l.doneLines())-1, l.h-1)
+			l.doneOff.Update(msg, len(l.doneLines())-1, l.h)
 		}
 		return l, nil
 	}

@@ -27,9 +27,9 @@ func (l *Landing) View() string {
 		if len(ls) <= l.h {
 			return c.Pad(ls, l.w, l.h)
 		}
-		vis, off := l.doneOff.View(ls[:len(ls)-1], l.h-1)
-		more := fmt.Sprintf("lines %d–%d of %d · ↑/↓ pgup/pgdn scroll · enter or esc to finish", off+1, off+len(vis), len(ls)-1)
-		return c.Pad(append(vis, th.Muted.Render(more)), l.w, l.h)
+		vis, _ := l.doneOff.View(ls[:len(ls)-1], l.h)
+		vis[len(vis)-1] = th.Muted.Render(vis[len(vis)-1])
+		return c.Pad(vis, l.w, l.h)
 	}
 	body := l.steps[l.step].View()
 	if l.notice != "" && l.step == StepSummary {
