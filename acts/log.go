@@ -15,6 +15,7 @@ import (
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/trust"
 )
 
 // The record log is the transport between the registrar and the principal
@@ -35,9 +36,15 @@ type Log struct {
 	// KeepRaw makes Load keep each record's file bytes in Loaded.Raw (for
 	// tools that show or forward records with their unknown fields).
 	KeepRaw bool
-	// PinDir, when set, is where this machine pins each project's first
-	// principal (see PinDir and Loaded.CheckPin); Load enforces the pins.
-	PinDir string
+	// Trust is this person's trust store (D19): which first principals
+	// they trust per project id, the newest principal change this machine
+	// accepted, the principal-side records it applied. Every front end
+	// sets it (tp acts, the inbox, tp mcp). Without it (nil) the log is
+	// judged as the spec's fixtures are: a self-signed first principal is
+	// taken as it is, and a project without one applies unsigned
+	// settlements — for the fixture runner and unit tests of the format,
+	// never for a registrar.
+	Trust *trust.Store
 }
 
 // OpenLog returns the log rooted at dir. Nothing is created until a record

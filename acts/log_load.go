@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/sshsign"
 )
 
 // Reading the record log (D9): every record file of a project, checked
@@ -41,11 +43,46 @@ type Loaded struct {
 	// the others are in Rejected, sorted by path, and never applied.
 	Principals *Principals
 	Rejected   []Rejected
+	// Vanished are principal-side records this machine applied (its
+	// ledger in the trust store) or that the log acknowledges (acked/),
+	// that are no longer in the log: tampering, reported; sync changes
+	// nothing for their keys until the person decides (D19).
+	Vanished []Vanished
 }
 
-// Unauthenticated reports a project without principals: its settlements
-// are applied unsigned (with a warning on every sync).
-func (ld *Loaded) Unauthenticated() bool { return !ld.Principals.Has() }
+// Vanished is an applied record that is gone from the log.
+type Vanished struct {
+	Path string `json:"path"`
+	ID   string `json:"id"`
+	Key  string `json:"key,omitempty"` // "" when only acked/ names it
+	Why  string `json:"why"`
+}
+
+func (v Vanished) String() string { return v.Path + ": " + v.ID + ": " + v.Why }
+
+// Sanitized is v made safe for a terminal (D11).
+func (v Vanished) Sanitized() Vanished {
+	return Vanished{Path: sanitize.Line(v.Path), ID: sanitize.Line(v.ID), Key: sanitize.Line(v.Key), Why: sanitize.Line(v.Why)}
+}
+
+// Frozen are the keys sync leaves alone: an applied record of theirs
+// vanished.
+func (ld *Loaded) Frozen() map[string]bool {
+	out := map[string]bool{}
+	for _, v := range ld.Vanished {
+		if v.Key != "" {
+			out[v.Key] = true
+		}
+	}
+	return out
+}
+
+// Unauthenticated reports a project without principals judged without a
+// trust store (the spec's fixtures): its settlements are applied unsigned.
+// With a trust store such a project applies none (Principals.Blocked).
+func (ld *Loaded) Unauthenticated() bool {
+	return !ld.Principals.Has() && ld.Principals.Refusal() == ""
+}
 
 // Load reads every record and acknowledgement of one project. A missing
 // log is an empty one. Files that are truncated, not JSON, not valid
@@ -66,15 +103,27 @@ func (l *Log) Load(project string) (*Loaded, error) {
 		return nil, err
 	}
 	out.Principals = pr
+	acked, ackProbs, err := l.loadAcked(project)
+	if err != nil {
+		return nil, err
+	}
+	out.Acked = acked
+	ledger, err := l.ledger(pr.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	check := pr.Has() || pr.Refusal() != ""
+	vc := &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}
 	cache := l.openCache(dir)
 	// Records are decoded straight into the slice Load returns (compacted
 	// in place afterwards): a large log is held once, not twice.
 	type result struct {
-		raw    []byte
-		prob   *LogProblem
-		digest digest
-		ok     bool
-		rej    *Rejected
+		raw     []byte
+		prob    *LogProblem
+		digest  digest
+		ok      bool
+		rej     *Rejected
+		changed bool // its bytes differ from those this machine applied
 	}
 	recs := make([]Record, len(entries))
 	results := make([]result, len(entries))
@@ -96,8 +145,13 @@ func (l *Log) Load(project string) (*Loaded, error) {
 				res := &results[i]
 				recs[i], res.raw, res.digest, res.prob = l.readRecordFile(project, dir, entries[i], cache, &buf)
 				res.ok = res.prob == nil
-				if res.ok && pr.Has() && PrincipalSide(recs[i]) {
-					recs[i].SignedBy, res.rej = verifyLoaded(pr, filepath.Join(dir, entries[i].Name()), recs[i], res.raw)
+				if res.ok && check && PrincipalSide(recs[i]) {
+					recs[i].SignedBy, res.rej = vc.verify(filepath.Join(dir, entries[i].Name()), recs[i], res.raw)
+				}
+				if res.ok && PrincipalSide(recs[i]) && len(ledger) > 0 {
+					if e, ok := ledger[recs[i].ID]; ok && e.Digest != fileDigest(res.raw) {
+						res.changed = true
+					}
 				}
 			}
 		}()
@@ -123,6 +177,12 @@ func (l *Log) Load(project string) (*Loaded, error) {
 			}
 		}
 	}
+	changedIDs := map[string]bool{}
+	for i := range results {
+		if results[i].changed {
+			changedIDs[recs[i].ID] = true
+		}
+	}
 	clear(recs[n:])
 	out.Records = recs[:n:n]
 	if fresh {
@@ -134,18 +194,13 @@ func (l *Log) Load(project string) (*Loaded, error) {
 		}
 		l.saveCache(dir, ds)
 	}
-	acked, probs, err := l.loadAcked(project)
-	if err != nil {
-		return nil, err
-	}
-	out.Acked = acked
-	out.Problems = append(out.Problems, probs...)
+	out.Problems = append(out.Problems, ackProbs...)
 	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].ID < out.Records[j].ID })
 	sort.Slice(out.Problems, func(i, j int) bool { return out.Problems[i].Path < out.Problems[j].Path })
-	if _, err := out.CheckPin(l, l.PinDir); err != nil {
-		return nil, err
-	}
 	sort.Slice(out.Rejected, func(i, j int) bool { return out.Rejected[i].Path < out.Rejected[j].Path })
+	if l.Trust != nil {
+		out.Vanished = l.vanished(out, ledger, changedIDs)
+	}
 	return out, nil
 }
 
@@ -307,23 +362,94 @@ func (l *Log) FindKey(key string) ([]string, error) {
 	return found, nil
 }
 
-// verifyLoaded checks one principal-side record of a project with
-// principals: its signature must verify against allowed_signers, and
-// allowed_signers must agree with the signed principal changes.
-func verifyLoaded(pr *Principals, path string, r Record, raw []byte) (*SignedBy, *Rejected) {
+// verifyContext is what a principal-side record is checked against.
+type verifyContext struct {
+	pr      *Principals
+	acked   map[string]bool
+	ledger  map[string]LedgerEntry
+	trusted bool // judged with a trust store
+}
+
+// verify checks one principal-side record: nothing applies while the
+// project's principals are refused here; else its signature must be a
+// current principal's over the record bound to the project's identity.
+// A key removed as retired still counts for the records this machine had
+// applied before (its ledger; without a trust store, acked/); a key
+// removed as compromised counts for nothing.
+func (vc *verifyContext) verify(path string, r Record, raw []byte) (*SignedBy, *Rejected) {
+	pr := vc.pr
 	rej := func(why string) *Rejected {
 		return &Rejected{Path: path, ID: r.ID, Type: r.Type, Key: r.Key, Why: why}
 	}
-	if pr.Mismatch != "" {
-		return nil, rej("the project's principals cannot be trusted: " + pr.Mismatch)
+	if why := pr.Refusal(); why != "" {
+		return nil, rej(why)
 	}
 	if a, ok := pr.Adopted[r.ID]; ok && r.Sig == "" && a.Digest == fileDigest(raw) {
 		by := a.By
 		return &by, nil
 	}
-	by, err := VerifyRecord(pr.Allowed, raw)
+	allowed := &sshsign.AllowedSigners{}
+	for _, p := range pr.Chain {
+		allowed.Signers = append(allowed.Signers, sshsign.AllowedSigner{Principals: []string{p.Name}, Key: p.Key})
+	}
+	applied := vc.acked[r.ID]
+	if vc.trusted {
+		e, ok := vc.ledger[r.ID]
+		applied = ok && e.Digest == fileDigest(raw)
+	}
+	for _, rm := range pr.Removed {
+		if rm.Reason == Retired && applied {
+			allowed.Signers = append(allowed.Signers, sshsign.AllowedSigner{Principals: []string{rm.Name}, Key: rm.Key})
+		}
+	}
+	by, err := VerifyRecord(allowed, pr.ProjectID, raw)
 	if err != nil {
+		if sig := recordSig(raw); sig != "" {
+			if k, kerr := sshsign.SignerOf(sig); kerr == nil {
+				if rm, ok := pr.RemovedAs(k); ok {
+					switch rm.Reason {
+					case Compromised:
+						return nil, rej(fmt.Sprintf("signed by %s %s, removed as compromised in principal change %s: nothing that key signed is trusted; a principal settles the act again", rm.Name, rm.Fingerprint(), rm.ChangeID))
+					default:
+						return nil, rej(fmt.Sprintf("signed by %s %s, retired in principal change %s before this machine applied it", rm.Name, rm.Fingerprint(), rm.ChangeID))
+					}
+				}
+			}
+		}
 		return nil, rej(err.Error())
 	}
 	return by, nil
+}
+
+func recordSig(raw []byte) string {
+	_, sig, _ := SignedMessage(raw)
+	return sig
+}
+
+// vanished lists the applied records gone from the log: in this machine's
+// ledger, or acknowledged in acked/, but neither applied nor rejected now.
+func (l *Log) vanished(ld *Loaded, ledger map[string]LedgerEntry, changed map[string]bool) []Vanished {
+	present := map[string]bool{}
+	for _, r := range ld.Records {
+		present[r.ID] = true
+	}
+	for _, r := range ld.Rejected {
+		present[r.ID] = true
+	}
+	var out []Vanished
+	for id, e := range ledger {
+		switch {
+		case changed[id]:
+			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "this machine applied this principal-side record, and its file has changed since (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
+		case !present[id]:
+			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "this machine applied this principal-side record, and it is gone from the log (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
+		}
+	}
+	for id := range ld.Acked {
+		if _, mine := ledger[id]; !mine && !present[id] {
+			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Why: "acked/ says this record was applied, and it is gone from the log (D19 tamper evidence)"})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }

@@ -34,6 +34,8 @@ type FirstPrincipal struct {
 	// Adopted counts the unsigned settlements the registrar had already
 	// applied, which the registration adopts as they are (D19).
 	Adopted int `json:"adopted_unsigned_records"`
+	// ProjectID is the project's identity the registration made.
+	ProjectID string `json:"project_id,omitempty"`
 }
 
 func (t *FirstPrincipal) String() string {
@@ -41,8 +43,8 @@ func (t *FirstPrincipal) String() string {
 	if t.Adopted > 0 {
 		adopted = fmt.Sprintf(" The %d unsigned principal-side record(s) the registrar had already applied are adopted as they are; unsigned ones not yet applied will be reported, never applied.", t.Adopted)
 	}
-	return fmt.Sprintf("trust on first use: project %s had no principal; your key %s (%s, from %s) is now its principal, written to %s. From now on only records signed by a principal are applied; tp acts principal list --project %s shows them.",
-		sanitize.Line(t.Project), t.Fingerprint, sanitize.Line(t.Principal), sanitize.Line(t.KeyFrom), sanitize.Line(t.File), sanitize.Line(t.Project)) + adopted
+	return fmt.Sprintf("trust on first use: project %s had no principal; your key %s (%s, from %s) is now its first principal (project id %s), written to %s and trusted on this machine. Other machines apply its settlements once their person trusts it: tp acts principal trust --project %s %s. From now on only records signed by a principal are applied; tp acts principal list --project %s shows them.",
+		sanitize.Line(t.Project), t.Fingerprint, sanitize.Line(t.Principal), sanitize.Line(t.KeyFrom), t.ProjectID, sanitize.Line(t.File), sanitize.Line(t.Project), t.Fingerprint, sanitize.Line(t.Project)) + adopted
 }
 
 // Authorizer signs a project's principal-side records in place (D19).
@@ -90,6 +92,10 @@ func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Sign
 	if err != nil {
 		return nil, nil, err
 	}
+	if pr.Blocked != "" && (pr.Has() || len(pr.all) > 0) {
+		return nil, nil, withHint(fmt.Errorf("project %s: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Blocked)),
+			"tp acts verify --project "+sanitize.Line(project)+" shows the details")
+	}
 	if pr.Mismatch != "" {
 		return nil, nil, withHint(fmt.Errorf("project %s: the principals cannot be trusted: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Mismatch)),
 			"a principal repairs it: tp acts principal add --project "+sanitize.Line(project)+" THEIR_KEY.pub rewrites allowed_signers from the signed changes; tp acts verify --project "+sanitize.Line(project)+" shows the details")
@@ -124,6 +130,7 @@ func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Sign
 		if len(after.Changes) > 0 {
 			t.Adopted = len(after.Changes[0].Adopts)
 		}
+		t.ProjectID = after.ProjectID
 	}
 	return f.Signer, t, nil
 }
@@ -134,7 +141,21 @@ func (k PrincipalKey) SignRecords(l *Log, project string, rs []Record, register 
 	if err != nil {
 		return nil, err
 	}
-	return t, SignAll(rs, s)
+	if len(rs) == 0 {
+		return t, nil
+	}
+	pr, err := l.LoadPrincipals(project)
+	if err != nil {
+		return nil, err
+	}
+	if pr.ProjectID == "" {
+		// No principal and no registration: there is no identity to bind a
+		// signature to. The records go unsigned; with a trust store they
+		// are never applied, without one (the spec's fixtures) they are
+		// applied as any unsigned project's are.
+		return t, nil
+	}
+	return t, SignAll(rs, s, pr.ProjectID)
 }
 
 // PrincipalWrite asks WriteAsPrincipal to write one act's records.

@@ -100,7 +100,8 @@ func TestWriteAsPrincipalRefusesNonPrincipal(t *testing.T) {
 }
 
 // Trust on first use happens only when the request allows it; otherwise the
-// records are signed and written and the project stays without principal.
+// records are written unsigned (there is no project identity to bind a
+// signature to) and the project stays without principal.
 func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
 	for _, register := range []bool{false, true} {
 		l, st := raisedOnly(t)
@@ -121,7 +122,7 @@ func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
 		if register && (rep.Registered.Principal != "alice" || rep.Registered.Fingerprint != sshsign.Fingerprint(alice.PublicKey())) {
 			t.Fatalf("notice %+v", rep.Registered)
 		}
-		if rep.State.Status != StatusSettled || rep.Records[0].Sig == "" {
+		if rep.State.Status != StatusSettled || (rep.Records[0].Sig != "") != register {
 			t.Fatalf("register=%v: state %s, sig %q", register, rep.State.Status, rep.Records[0].Sig)
 		}
 	}
@@ -132,7 +133,7 @@ func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
 func TestWriteAsPrincipalKeepsPresignedRecords(t *testing.T) {
 	l, st, alice := signedSetup(t)
 	rs := settlement(t, st)
-	if err := SignAll(rs, alice); err != nil {
+	if err := SignAll(rs, alice, projectIDOf(t, l, st.Project)); err != nil {
 		t.Fatal(err)
 	}
 	shown := rs[0].Sig

@@ -34,20 +34,33 @@ type SignedBy struct {
 // must be signed where the project has principals.
 func PrincipalSide(r Record) bool { return r.Origin == "principal" }
 
-// SignRecord signs r in place with s: sig is the signature of r's canonical
-// bytes without sig.
-func SignRecord(r *Record, s ssh.Signer) error {
+// SignRecord signs r in place with s for the project with identity
+// projectID: sig is the signature of BoundMessage(projectID, r's canonical
+// bytes without sig).
+func SignRecord(r *Record, s ssh.Signer, projectID string) error {
+	if projectID == "" {
+		return errors.New("signing a record needs the project's identity (its first principal change)")
+	}
 	r.Sig = ""
 	msg, err := ojson.MarshalCanonical(r)
 	if err != nil {
 		return err
 	}
-	sig, err := sshsign.Sign(s, SigNamespace, msg)
+	sig, err := sshsign.Sign(s, SigNamespace, BoundMessage(projectID, msg))
 	if err != nil {
 		return err
 	}
 	r.Sig = sig
 	return nil
+}
+
+// BoundMessage is what a principal-side record's signature covers: the
+// project's identity, then the record's canonical bytes without sig. The
+// identity is random per project (its first principal change makes it), so
+// a record copied into another acts folder, where the project of the same
+// name has another identity, does not verify there (D19).
+func BoundMessage(projectID string, canonical []byte) []byte {
+	return append([]byte("tp-acts record for project "+projectID+"\n"), canonical...)
 }
 
 // SignedMessage returns what a record's signature covers — its canonical
@@ -81,7 +94,7 @@ func signedMessage(v *ojson.Value) ([]byte, string, error) {
 // VerifyRecord checks the signature of one record's bytes against allowed.
 // The error says why it failed, in words for the person: unsigned, signed
 // by a key that is not a principal, or bytes that do not match.
-func VerifyRecord(allowed *sshsign.AllowedSigners, raw []byte) (*SignedBy, error) {
+func VerifyRecord(allowed *sshsign.AllowedSigners, projectID string, raw []byte) (*SignedBy, error) {
 	msg, sig, err := SignedMessage(raw)
 	if err != nil {
 		return nil, err
@@ -89,7 +102,7 @@ func VerifyRecord(allowed *sshsign.AllowedSigners, raw []byte) (*SignedBy, error
 	if sig == "" {
 		return nil, errors.New("unsigned: the project has a principal, and only records signed by a principal are applied (§10)")
 	}
-	got, err := sshsign.Verify(allowed, SigNamespace, msg, sig)
+	got, err := sshsign.Verify(allowed, SigNamespace, BoundMessage(projectID, msg), sig)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +128,13 @@ func (r Rejected) Sanitized() Rejected {
 // records may not be what they claim: no principal (unauthenticated, D19),
 // or principal changes and allowed_signers lines that were not trusted.
 func (ld *Loaded) SigningWarnings() []string {
+	if why := ld.Principals.Refusal(); why != "" && ld.Principals.Mismatch == "" {
+		out := []string{sanitize.Line(why)}
+		for _, p := range ld.Principals.Problems {
+			out = append(out, sanitize.Line(p))
+		}
+		return out
+	}
 	if ld.Unauthenticated() {
 		return []string{fmt.Sprintf("project %s has no principal: its settlements are unauthenticated (anyone who can write a record can settle); the next tp acts settle registers your SSH key as its principal", sanitize.Line(ld.Project))}
 	}
@@ -130,10 +150,10 @@ func (r Rejected) String() string {
 }
 
 // SignAll signs every principal-side record of rs in place.
-func SignAll(rs []Record, s ssh.Signer) error {
+func SignAll(rs []Record, s ssh.Signer, projectID string) error {
 	for i := range rs {
 		if PrincipalSide(rs[i]) {
-			if err := SignRecord(&rs[i], s); err != nil {
+			if err := SignRecord(&rs[i], s, projectID); err != nil {
 				return err
 			}
 		}

@@ -47,7 +47,7 @@ func TestSyncForgedSettlementNotApplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := SignAll(recs, alice); err != nil {
+	if err := SignAll(recs, alice, projectIDOf(t, l, "garden")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := l.WriteAll(recs); err != nil {
@@ -103,6 +103,7 @@ func TestRecordSignatureSSHKeygenInterop(t *testing.T) {
 		}
 		return nil
 	}
+	msg = BoundMessage(projectIDOf(t, l, "demo"), msg)
 	if err := verify(msg); err != nil {
 		t.Fatalf("ssh-keygen -Y verify refused a record tp signed: %s", err.(*exec.ExitError).Stderr)
 	}
@@ -122,7 +123,7 @@ func FuzzVerifyRecord(f *testing.F) {
 	s := testSigner(f)
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
-	SignRecord(&r, s)
+	SignRecord(&r, s, testProjectID)
 	raw, _ := EncodeRecord(r)
 	f.Add(raw)
 	f.Add([]byte(`{"sig": 1}`))
@@ -131,10 +132,10 @@ func FuzzVerifyRecord(f *testing.F) {
 	allowed := sshsign.ParseAllowedSigners([]byte(sshsign.Line("bob", SigNamespace, other.PublicKey(), "")))
 	alice := sshsign.ParseAllowedSigners([]byte(sshsign.Line("alice", SigNamespace, s.PublicKey(), "")))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if _, err := VerifyRecord(allowed, in); err == nil {
+		if _, err := VerifyRecord(allowed, testProjectID, in); err == nil {
 			t.Fatal("verified against a key that never signed")
 		}
-		by, err := VerifyRecord(alice, in)
+		by, err := VerifyRecord(alice, testProjectID, in)
 		if err == nil {
 			// Whatever verified must be exactly the signed message.
 			msg, _, _ := SignedMessage(in)
@@ -146,12 +147,12 @@ func FuzzVerifyRecord(f *testing.F) {
 	})
 }
 
-// D19's pin: once this machine saw a project with a principal, removing
-// allowed_signers and principals/ from the shared acts dir does not make
-// its settlements unauthenticated again — the registrar applies none.
-func TestSyncPinnedPrincipal(t *testing.T) {
+// D19's trust root: with a trust store, removing allowed_signers and
+// principals/ from the shared acts dir does not make a project's
+// settlements unauthenticated again — the registrar applies none.
+func TestSyncTrustRootSurvivesWipe(t *testing.T) {
 	l, doc, req := syncFixture(t)
-	l.PinDir = filepath.Join(t.TempDir(), "pins")
+	l.Trust = testTrust(t)
 	alice := testSigner(t)
 	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
 		t.Fatal(err)
@@ -168,12 +169,12 @@ func TestSyncPinnedPrincipal(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(doc)
-	if string(after) != string(before) || len(rep.Applied) != 0 || len(rep.Rejected) != 1 || !strings.Contains(rep.Rejected[0].Why, "no longer has that change") {
+	if string(after) != string(before) || len(rep.Applied) != 0 || len(rep.Rejected) != 1 || !strings.Contains(rep.Rejected[0].Why, "no principal trusted on this machine") {
 		t.Fatalf("after the wipe: %+v", rep)
 	}
-	// Without the pin (another machine, never saw a principal) the
-	// project is unauthenticated, as before.
-	l.PinDir = ""
+	// Without a trust store (the fixture runner) the project is
+	// unauthenticated, as the spec's unsigned fixtures are judged.
+	l.Trust = nil
 	if rep, err = Sync(context.Background(), l, req); err != nil || len(rep.Applied) != 1 || !rep.Unauthenticated {
 		t.Fatalf("no pin: %+v %v", rep, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/trust"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -72,7 +73,7 @@ func settleSigned(t *testing.T, l *Log, st *ActState, s ssh.Signer, nonce string
 		t.Fatal(err)
 	}
 	if s != nil {
-		if err := SignAll(rs, s); err != nil {
+		if err := SignAll(rs, s, projectIDOf(t, l, st.Project)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,7 +135,7 @@ func TestSignedSettlements(t *testing.T) {
 				t.Fatal(err)
 			}
 			return settleSigned(t, l, st, alice, "n1").ID
-		}, "not a principal"},
+		}, "retired in principal change"},
 		{"replayed for another act", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
 			// alice's genuine settlement of one act, copied onto another
 			// act's key under a new id: the signature covers key and id.
@@ -240,7 +241,7 @@ func TestPrincipalChanges(t *testing.T) {
 	// A change signed by the very key it adds counts only as the first
 	// one (trust on first use), never later: mallory cannot add herself.
 	self := PrincipalChange{PH: "0.3", Ext: principalExt, ID: "p:self", Type: PrincipalAdded, By: "x", Project: "demo",
-		TS: "2026-11-30T12:00:00Z", Seq: 4, Principal: "mallory", PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))}
+		ProjectID: p.ProjectID, Prev: p.Head, TS: "2026-11-30T12:00:00Z", Seq: 3, Principal: "mallory", PublicKey: strings.TrimSpace(string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))}
 	msg, _ := ojson.MarshalCanonical(self)
 	if self.Sig, err = sshsign.Sign(mallory, SigNamespace, msg); err != nil {
 		t.Fatal(err)
@@ -268,7 +269,7 @@ func BenchmarkSignRecord(b *testing.B) {
 	c := startCPU()
 	defer c.report(b)
 	for b.Loop() {
-		if err := SignRecord(&r, s); err != nil {
+		if err := SignRecord(&r, s, testProjectID); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -278,17 +279,17 @@ func BenchmarkVerifyRecord(b *testing.B) {
 	s := testSigner(b)
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
-	SignRecord(&r, s)
-	raw, _ := EncodeRecord(r)
-	c := startCPU()
-	defer c.report(b)
 	l := OpenLog(b.TempDir())
 	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "alice", s.PublicKey(), s, "x", signNow, "a"); err != nil {
 		b.Fatal(err)
 	}
 	p, _ := l.LoadPrincipals("demo")
+	SignRecord(&r, s, p.ProjectID)
+	raw, _ := EncodeRecord(r)
+	c := startCPU()
+	defer c.report(b)
 	for b.Loop() {
-		if _, err := VerifyRecord(p.Allowed, raw); err != nil {
+		if _, err := VerifyRecord(p.Allowed, p.ProjectID, raw); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -308,13 +309,14 @@ func benchSignedLog(b *testing.B, n int) *Log {
 		b.Fatal(err)
 	}
 	os.MkdirAll(l.RecordsDir("bench"), 0o755)
+	pid := projectIDOf(b, l, "bench")
 	for i := 0; i*2 < n; i++ {
 		k := fmt.Sprintf("task-bench-%010d", i)
 		raised := Record{PH: "0.3", Ext: "acts/0.3", ID: RaisedID(k), Type: TypeRaised, Origin: "requester", By: "registrar:bench",
 			Key: k, Project: "bench", TS: signNow, Terms: &Terms{Text: "Renew the domain " + k}, TermsRev: 1}
 		settled := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:" + k + ":1", Type: TypeSettled, Origin: "principal", By: "ps:tp",
 			Key: k, Project: "bench", TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
-		if err := SignRecord(&settled, s); err != nil {
+		if err := SignRecord(&settled, s, pid); err != nil {
 			b.Fatal(err)
 		}
 		for _, r := range []Record{raised, settled} {
@@ -339,4 +341,30 @@ func BenchmarkVerifyLog50k(b *testing.B) {
 			b.Fatalf("%v: %d records, %d rejected", err, len(ld.Records), len(ld.Rejected))
 		}
 	}
+}
+
+// testProjectID is a project identity for signatures made without a log.
+const testProjectID = "0123456789abcdef0123456789abcdef"
+
+// projectIDOf is the identity of project's principal chain in l.
+func projectIDOf(t testing.TB, l *Log, project string) string {
+	t.Helper()
+	p, err := l.LoadPrincipals(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ProjectID == "" {
+		t.Fatalf("project %s has no principal chain", project)
+	}
+	return p.ProjectID
+}
+
+// testTrust is an empty trust store in a temporary folder.
+func testTrust(t testing.TB) *trust.Store {
+	t.Helper()
+	s, err := trust.Open(filepath.Join(t.TempDir(), "trust"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -52,6 +52,10 @@ type SyncReport struct {
 	// signature did not verify — left in the log, never applied.
 	Unauthenticated bool       `json:"unauthenticated"`
 	Rejected        []Rejected `json:"rejected"`
+	// Vanished are principal-side records this machine applied that are
+	// gone from the log (D19 tamper evidence): nothing was sent or changed
+	// for their acts.
+	Vanished []Vanished `json:"vanished"`
 	// Delivered are the notes and relations for the project (§4 step 1:
 	// delivered, never applied to the document), each shown once.
 	Delivered []SyncDelivered `json:"delivered"`
@@ -188,6 +192,12 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	for k, st := range states {
 		byKey[k.Key] = st
 	}
+	// An applied record of theirs vanished (D19): these acts are left as
+	// they are — no vanish claim, no strike, no restore — until the person
+	// decides. The registrar sees no act for the key, so it sends nothing.
+	for k := range ld.Frozen() {
+		delete(byKey, k)
+	}
 	// Run reads restore_text from reopened records only (§3); the report
 	// names the applied settlements. Neither needs the whole log by id.
 	reopened := map[string]Record{}
@@ -220,7 +230,10 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		Changed: out.Changed, Stamped: out.Stamped, Struck: out.Struck, Added: out.Added,
 		Sent: []SyncSent{}, Applied: []SyncApplied{}, Acknowledged: []string{},
 		Warnings: []Warning{}, LogProblems: probs, Delivered: []SyncDelivered{},
-		Unauthenticated: ld.Unauthenticated(), Rejected: []Rejected{},
+		Unauthenticated: ld.Unauthenticated(), Rejected: []Rejected{}, Vanished: []Vanished{},
+	}
+	for _, v := range ld.Vanished {
+		rep.Vanished = append(rep.Vanished, v.Sanitized())
 	}
 	for _, rj := range ld.Rejected {
 		rep.Rejected = append(rep.Rejected, rj.Sanitized())
@@ -315,6 +328,9 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		acked = append(acked, r.ID)
 	}
 	if err := l.Ack(req.Project, acked...); err != nil {
+		return rep, err
+	}
+	if err := l.noteApplied(ld, out.Applied, out.Deliver); err != nil {
 		return rep, err
 	}
 	for _, id := range out.Applied {

@@ -10,6 +10,7 @@ import (
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/trust"
 )
 
 const (
@@ -61,7 +62,13 @@ func (s *Server) actsLog() (*acts.Log, error) {
 	}
 	l := acts.OpenLog(s.cfg.ActsDir)
 	l.CacheDir = acts.DefaultCacheDir(s.cfg.Env)
-	l.PinDir = acts.PinDir(s.cfg.Env, s.cfg.ActsDir) // D19: the registrar's pins hold here too
+	// D19: the person's trust store decides whose settlements count here
+	// too; an agent through MCP never adds to it.
+	ts, err := trust.OpenDefault(s.cfg.Env)
+	if err != nil {
+		return nil, err
+	}
+	l.Trust = ts
 	return l, nil
 }
 

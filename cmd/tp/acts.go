@@ -10,6 +10,7 @@ import (
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/trust"
 )
 
 const actsHelp = `Principal Handoff: Acts 0.3 — work only the principal can do.
@@ -94,7 +95,13 @@ func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
 	}
 	l := acts.OpenLog(dir)
 	l.CacheDir = acts.DefaultCacheDir(io.Env)
-	l.PinDir = acts.PinDir(io.Env, dir)
+	// D19: whose settlements count is this person's trust store's say,
+	// never the acts folder's.
+	ts, err := trust.OpenDefault(io.Env)
+	if err != nil {
+		return nil, withHint(err, "set TP_TRUST_DIR to the folder of your trust store")
+	}
+	l.Trust = ts
 	return l, nil
 }
 

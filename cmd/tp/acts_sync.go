@@ -115,6 +115,9 @@ func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
 	for _, rj := range rep.Rejected {
 		fmt.Fprintf(io.Err, "tp: warning: %s\n", rj)
 	}
+	for _, v := range rep.Vanished {
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", v)
+	}
 	verb := func(done, would string) string {
 		if rep.DryRun {
 			return would

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
@@ -21,7 +23,10 @@ type actsVerifyProjectJSON struct {
 	Unsigned        int             `json:"unsigned_principal_records"` // principal-side records of a project without principals
 	Principals      []string        `json:"principals"`
 	Rejected        []acts.Rejected `json:"rejected"`
-	Problems        []string        `json:"problems"`
+	// Vanished: principal-side records this machine applied that are gone
+	// from the log (D19 tamper evidence).
+	Vanished []acts.Vanished `json:"vanished"`
+	Problems []string        `json:"problems"`
 }
 
 type actsVerifyJSON struct {
@@ -32,16 +37,24 @@ type actsVerifyJSON struct {
 
 func newActsVerifyCmd(io *IO, g *globalOpts) *cobra.Command {
 	var project string
+	var forget []string
 	cmd := &cobra.Command{
-		Use:   "verify [--project P]",
+		Use:   "verify [--project P] [--forget RECORD_ID]",
 		Short: "Check every record of the log, and every signature (exit 1 on any failure)",
 		Long: `Read every record of the log (or of one project) as the registrar does:
 each file must be a valid record, and in a project with principals every
 principal-side record (settled, reopened, same_as, the principal's notes)
-must carry a signature that verifies against allowed_signers, which must
-agree with the signed principal changes. Prints what failed and why; exits 1
-when anything failed. A project without principals is reported as
-unauthenticated (its settlements cannot be checked) but does not fail.`,
+must carry a signature of a principal current in the project's principal
+chain, bound to the project's identity; the chain must start with a key your
+trust store trusts and hold the newest change this machine accepted (D19).
+A principal-side record this machine applied that is gone from the log, or
+changed, is reported (tampering). Prints each finding on one line (file,
+record, rule); exits 1 when anything failed.
+
+Sync changes nothing for an act whose applied record vanished, until you
+decide: settle it again (a principal's new signed record), and/or tell this
+machine to forget the vanished record with --forget RECORD_ID (with
+--project), after which sync treats the act by the log as it now is.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := openActsLog(io, g)
@@ -50,6 +63,28 @@ unauthenticated (its settlements cannot be checked) but does not fail.`,
 			}
 			if err := actsPull(io, g, l); err != nil {
 				return err
+			}
+			if len(forget) > 0 {
+				if project == "" {
+					return withHint(errors.New("--forget needs --project"), "tp acts verify --project NAME --forget RECORD_ID")
+				}
+				pr, err := l.LoadPrincipals(project)
+				if err != nil {
+					return err
+				}
+				for _, id := range forget {
+					found, err := l.Forget(project, pr.ProjectID, id)
+					if err != nil {
+						return err
+					}
+					if !found {
+						return fmt.Errorf("this machine has no applied record %s of project %s to forget", sanitize.Line(id), sanitize.Line(project))
+					}
+					fmt.Fprintf(io.Err, "tp: forgot the applied record %s: sync treats its act by the log as it now is\n", sanitize.Line(id))
+				}
+				if err := actsCommitPush(io, g, l, fmt.Sprintf("tp acts verify --forget: %s: %s", project, strings.Join(forget, ", "))); err != nil {
+					return err
+				}
 			}
 			projects := []string{project}
 			var top []acts.LogProblem
@@ -64,7 +99,7 @@ unauthenticated (its settlements cannot be checked) but does not fail.`,
 				if err != nil {
 					return err
 				}
-				if len(pr.Rejected) > 0 || len(pr.Problems) > 0 {
+				if len(pr.Rejected) > 0 || len(pr.Problems) > 0 || len(pr.Vanished) > 0 {
 					rep.OK = false
 				}
 				rep.Projects = append(rep.Projects, pr)
@@ -86,11 +121,12 @@ unauthenticated (its settlements cannot be checked) but does not fail.`,
 		},
 	}
 	cmd.Flags().StringVar(&project, "project", "", "only this project")
+	cmd.Flags().StringArrayVar(&forget, "forget", nil, "forget a vanished applied record (the person's decision; with --project)")
 	return cmd
 }
 
 func actsVerifyProject(l *acts.Log, project string) (actsVerifyProjectJSON, error) {
-	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []acts.Rejected{}, Problems: []string{}}
+	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []acts.Rejected{}, Vanished: []acts.Vanished{}, Problems: []string{}}
 	ld, err := l.Load(project)
 	if err != nil {
 		return out, err
@@ -114,6 +150,12 @@ func actsVerifyProject(l *acts.Log, project string) (actsVerifyProjectJSON, erro
 	for _, p := range ld.Problems {
 		out.Problems = append(out.Problems, sanitize.Line(p.String()))
 	}
+	for _, v := range ld.Vanished {
+		out.Vanished = append(out.Vanished, v.Sanitized())
+	}
+	if b := ld.Principals.Blocked; b != "" && (ld.Principals.Has() || len(ld.Principals.Firsts) > 0) {
+		out.Problems = append(out.Problems, sanitize.Line(ld.Principals.Path)+": principals not trusted here: "+sanitize.Line(b))
+	}
 	if ld.Principals.Mismatch != "" {
 		out.Problems = append(out.Problems, "principals not trusted: "+sanitize.Line(ld.Principals.Mismatch))
 	}
@@ -130,7 +172,7 @@ func actsVerifyProject(l *acts.Log, project string) (actsVerifyProjectJSON, erro
 
 func printVerifyProject(io *IO, p actsVerifyProjectJSON) {
 	status := "ok"
-	if len(p.Rejected) > 0 || len(p.Problems) > 0 {
+	if len(p.Rejected) > 0 || len(p.Problems) > 0 || len(p.Vanished) > 0 {
 		status = "FAILED"
 	}
 	who := "no principal: settlements unauthenticated"
@@ -143,6 +185,9 @@ func printVerifyProject(io *IO, p actsVerifyProjectJSON) {
 	}
 	for _, r := range p.Rejected {
 		fmt.Fprintf(io.Out, "  %s\n", r)
+	}
+	for _, v := range p.Vanished {
+		fmt.Fprintf(io.Out, "  %s\n", v)
 	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(io.Out, "  %s\n", pr)

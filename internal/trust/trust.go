@@ -192,7 +192,9 @@ func (s *Store) checkDir(p string, create bool) error {
 
 // readFile reads a file of the store: no link anywhere from the store
 // down, a regular file, at most MaxFile bytes. A missing file is nil, nil.
-func (s *Store) readFile(path string) ([]byte, error) {
+func (s *Store) readFile(path string) ([]byte, error) { return s.readLimited(path, MaxFile) }
+
+func (s *Store) readLimited(path string, limit int64) ([]byte, error) {
 	rel, err := filepath.Rel(s.dir, filepath.Dir(path))
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("trust store: %s is outside %s", path, s.dir)
@@ -209,12 +211,12 @@ func (s *Store) readFile(path string) ([]byte, error) {
 			}
 		}
 	}
-	data, err := readNoFollow(path, MaxFile)
+	data, err := readNoFollow(path, limit)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
 	case errors.Is(err, errTooLarge):
-		return nil, fmt.Errorf("trust store: %s is larger than %d bytes; not read", path, MaxFile)
+		return nil, fmt.Errorf("trust store: %s is larger than %d bytes; not read", path, limit)
 	case err != nil:
 		return nil, fmt.Errorf("trust store: %s: %w", path, err)
 	}
@@ -222,3 +224,39 @@ func (s *Store) readFile(path string) ([]byte, error) {
 }
 
 var errTooLarge = errors.New("too large")
+
+// readDirNoFollow lists dir's entries (a missing dir is empty), refusing a
+// link anywhere from the store down.
+func readDirNoFollow(s *Store, dir string) ([]string, error) {
+	rel, err := filepath.Rel(s.dir, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("trust store: %s is outside %s", dir, s.dir)
+	}
+	p := s.dir
+	if err := s.checkDir(p, false); err != nil {
+		return nil, err
+	}
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "." {
+			continue
+		}
+		p = filepath.Join(p, part)
+		if err := s.checkDir(p, false); err != nil {
+			return nil, err
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("trust store: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}

@@ -111,7 +111,11 @@ func TestInboxSignsSettlements(t *testing.T) {
 				return "", err
 			}
 		}
-		return "first use", acts.SignAll(rs, signer)
+		p, err := l.LoadPrincipals(project)
+		if err != nil {
+			return "", err
+		}
+		return "first use", acts.SignAll(rs, signer, p.ProjectID)
 	}}
 	a := common.Action{Kind: common.ActSettle, Key: k, Project: "shop", Outcome: "done"}
 	text, err := in.Preview(ctx, a)
