@@ -249,7 +249,7 @@ func descends(all []changeFile, children map[string][]int, root int, hash string
 // noPrincipalHere is why a project without a trusted principal applies
 // nothing on this machine, and how to trust one.
 func (l *Log) noPrincipalHere(project string) string {
-	return fmt.Sprintf("project %s has no principal trusted on this machine: no settlement, reopening or principal's note is applied (a registrar never adopts a principal on its own); the principal's first tp acts settle at their terminal registers them, or trust theirs: tp acts principal trust --project %s KEY (or tp acts init --git URL --principal KEY)",
+	return fmt.Sprintf("project %s has no principal trusted on this machine: no settlement, reopening or principal's note is applied (a registrar never adopts a principal on its own); the principal's first tp acts settle at their terminal registers them, or trust theirs: tp acts principal trust --project %s KEY (a new clone: tp acts init with --principal KEY)",
 		sanitize.Line(project), sanitize.Line(project))
 }
 

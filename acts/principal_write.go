@@ -170,7 +170,9 @@ type PrincipalWrite struct {
 	Register bool
 	// Signed: the records were signed already (shown in a preview); the
 	// signer is authorized (and registered) again, the records are not
-	// signed anew, so what is written is exactly what was shown.
+	// signed anew, so what is written is exactly what was shown. (A
+	// preview in a project without principal shows them unsigned: they are
+	// signed after the registration, content unchanged.)
 	Signed bool
 	// Commit commits and pushes the records when the acts dir is a git
 	// work tree with an upstream (D20); false is --offline.
@@ -203,7 +205,7 @@ func WriteAsPrincipal(ctx context.Context, l *Log, req PrincipalWrite) (*Princip
 			return nil, fmt.Errorf("project %s: principal-side records need a signer (D19); nothing was written", sanitize.Line(req.Project))
 		}
 		rs := req.Records
-		if req.Signed {
+		if req.Signed && allSigned(req.Records) {
 			rs = nil
 		}
 		t, err := req.Signer.SignRecords(l, req.Project, rs, req.Register)
@@ -241,6 +243,19 @@ func WriteAsPrincipal(ctx context.Context, l *Log, req PrincipalWrite) (*Princip
 		return nil, err
 	}
 	return rep, nil
+}
+
+// allSigned reports whether every principal-side record of rs is signed. A
+// preview in a project without principal cannot sign (there is no project
+// identity to bind to until the registration makes one): its records are
+// signed when written, after the registration, their content as shown.
+func allSigned(rs []Record) bool {
+	for _, r := range rs {
+		if PrincipalSide(r) && r.Sig == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // commitPush commits what a command wrote under the acts dir and pushes it
