@@ -25,6 +25,10 @@ type Report struct {
 	Passed     int           `json:"passed"`
 	Total      int           `json:"total"`
 	Checks     []Finding     `json:"checks"`
+	// Signature is the pack's signature (D22), reported beside C0–C10 and
+	// never one of them: TaskPack 0.1 knows no signatures, so an unsigned
+	// pack, or one whose signature does not verify, is judged the same.
+	Signature pack.SignatureStatus `json:"signature"`
 }
 
 // Finding is one requirement of §6 and how the pack fared: the check's id,
@@ -97,7 +101,10 @@ func Conformance(path string, opts pack.Options) (*Report, error) {
 		return nil, err
 	}
 	f.in = in
-	r := &Report{File: path, Spec: SpecID, Encoding: in.Encoding}
+	r := &Report{File: path, Spec: SpecID, Encoding: in.Encoding, Signature: in.Signature}
+	if r.Signature.State == "" {
+		r.Signature.State = pack.SigUnsigned
+	}
 	for _, c := range Checks {
 		fd := Finding{ID: c.ID, Requirement: c.Text}
 		fd.Pass, fd.Reason = f.judge(c)

@@ -26,6 +26,8 @@ type PackRequest struct {
 	// existing Out (a file, a folder, a link) is refused before anything is
 	// built, and the final move never replaces one that appeared meanwhile.
 	Replace bool
+	// Sign, when set, signs the pack (D22; pack.WriteOptions.Sign).
+	Sign func(identity []byte) (string, error)
 }
 
 // PackReport says what was packed and recorded.
@@ -37,6 +39,10 @@ type PackReport struct {
 	HomeVersion int64    // the passport's version after the asks were recorded
 	Recorded    []string // ids of the asks recorded at home (§4.3)
 	Warnings    []string // Preflight's warnings: shown, never refusals
+	// Signature is the pack's signature (D22); nil: unsigned.
+	Signature *pack.Signature
+	// ContentSHA256 is the pack's content identity (D22).
+	ContentSHA256 string
 }
 
 // packHooks are seams for this package's tests; Pack passes none.
@@ -91,10 +97,12 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		return rep, err
 	}
 	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
-	if err := pack.Write(tmp, built.Source, req.Encoding, pack.WriteOptions{}); err != nil {
+	wr, err := pack.WriteReport(tmp, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign})
+	if err != nil {
 		os.Remove(tmp)
 		return rep, err
 	}
+	rep.Signature, rep.ContentSHA256 = wr.Signature, wr.ContentSHA256
 	if err := ctx.Err(); err != nil {
 		os.Remove(tmp)
 		return rep, err

@@ -65,6 +65,9 @@ type Plan struct {
 	ID       string `json:"id,omitempty"`
 	FilesDir string `json:"files_dir,omitempty"` // where the luggage goes
 
+	// Signer is who signed the pack (D22), shown first: unsigned, a key the
+	// person trusts (with the name they gave it), or one they have not seen.
+	Signer    Signer      `json:"signer"`
 	Sender    Sender      `json:"sender"`
 	Lineage   PlanLineage `json:"lineage"`
 	Title     string      `json:"title"`
@@ -319,6 +322,7 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 		Note:          po.Note(),
 		Lineage:       PlanLineage{RootID: lin.RootID, FromVersion: lin.FromVersion, Chain: lin.Chain},
 		Repairs:       append([]pack.Repair{}, p.Repairs...),
+		Signer:        signerOf(p.Signature),
 		obj:           obj,
 		luggage:       p.Luggage,
 		open:          p.OpenLuggage,

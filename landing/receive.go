@@ -2,8 +2,10 @@ package landing
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -19,6 +21,13 @@ type ReceiveRequest struct {
 	Decisions Decisions
 	Env       Env
 	Limits    pack.Limits // zero: the defaults (D10)
+	// Senders is the person's ring of trusted pack senders (D22): the
+	// plan's signer is looked up in it. nil: every signer is unknown.
+	Senders Senders
+	// TrustSender trusts an unknown signer under this name once the pack
+	// has landed (the person's explicit word, --trust-sender). A dry run
+	// trusts nothing.
+	TrustSender string
 	// Show, when set, is given the decided plan before anything is written
 	// (after a dry run has read every byte): a front end that shows the
 	// plan first (tp land) prints it here. An error stops the job with
@@ -47,6 +56,9 @@ type ReceiveReport struct {
 // as it extracts it. A file landed before is refused unless
 // Decisions.Again. Nothing is written when an error is returned.
 func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*ReceiveReport, error) {
+	if req.TrustSender != "" && !sshsign.ValidPrincipal(req.TrustSender) {
+		return nil, &pack.Error{File: req.Path, Rule: RuleDecision, Detail: fmt.Sprintf("--trust-sender %q: a name is one word, no spaces, commas, quotes, '#' or wildcards", req.TrustSender)}
+	}
 	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits})
 	if err != nil {
 		return nil, err
@@ -69,6 +81,10 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	}
 	if pl := rep.Plan; pl.Merge == nil && pl.AlreadyLandedAs != "" && !req.Decisions.Again && !req.DryRun {
 		return nil, &pack.Error{File: pl.File, Rule: RuleAlreadyLanded, Detail: "this file was already landed as " + pl.AlreadyLandedAs}
+	}
+	rep.Plan.ResolveSigner(req.Senders)
+	if req.TrustSender != "" && rep.Plan.Signer.State == SignerUnsigned {
+		return nil, &pack.Error{File: rep.Plan.File, Rule: RuleDecision, Detail: "--trust-sender: the pack is unsigned, so there is no key to trust"}
 	}
 	rep.Plan.Decide(req.Decisions)
 	rep.Verdict = rep.Plan.Verdict(req.Decisions)
@@ -95,6 +111,12 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	}
 	if err != nil {
 		return nil, err
+	}
+	if req.TrustSender != "" {
+		// After the landing: a pack that did not land trusts nobody.
+		if err := rep.Plan.TrustSigner(req.Senders, req.TrustSender, req.Env.now()); err != nil {
+			return rep, fmt.Errorf("landed, but the sender was not trusted: %w", err)
+		}
 	}
 	return rep, nil
 }

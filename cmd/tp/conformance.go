@@ -80,4 +80,16 @@ func renderReport(io *IO, r *judge.Report) {
 		verdict = "NOT conformant"
 	}
 	fmt.Fprintf(io.Out, "%s: %d/%d checks pass\n", verdict, r.Passed, r.Total)
+	fmt.Fprintf(io.Out, "signature (D22, beside TaskPack 0.1, not one of its checks): %s\n", display.Line(signatureLine(r.Signature)))
+}
+
+// signatureLine is a pack's signature status in one line (D22).
+func signatureLine(s pack.SignatureStatus) string {
+	switch s.State {
+	case pack.SigValid:
+		return fmt.Sprintf("signed by %s key %s (verifies over the content; who holds the key is for tp land to say)", s.Signature.KeyType, s.Signature.Fingerprint)
+	case pack.SigInvalid:
+		return "INVALID, " + s.Reason + " (tp land refuses this pack)"
+	}
+	return "unsigned"
 }

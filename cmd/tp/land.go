@@ -26,7 +26,8 @@ type landOptions struct {
 	Again         bool
 	Checks        []string // ID=passed|failed|skipped
 	TrustOwnFacts bool
-	MaxPassport   int64 // --max-passport-bytes: the canonical pack object's limit (D10)
+	MaxPassport   int64  // --max-passport-bytes: the canonical pack object's limit (D10)
+	TrustSender   string // --trust-sender NAME: trust the pack's unknown signer (D22)
 }
 
 // limits is what the reader may take, with --max-passport-bytes applied.
@@ -98,6 +99,7 @@ listed.
 	f.BoolVar(&o.Again, "again", false, "land a file that was landed before, as another new passport")
 	f.StringArrayVar(&o.Checks, "check", nil, "attest a landing check: ID=passed|failed|skipped (repeatable)")
 	f.BoolVar(&o.TrustOwnFacts, "trust-own-facts", false, "restore the ✓ of sealed facts verified on this very machine (§4.2)")
+	f.StringVar(&o.TrustSender, "trust-sender", "", "trust the key that signed this pack, under NAME, once it has landed (D22: trust on first use, only when you say so)")
 	f.Int64Var(&o.MaxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	return cmd
 }
@@ -138,8 +140,17 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 	d := landing.Decisions{CheckStatus: checks, TrustOwnFacts: o.TrustOwnFacts, Again: o.Again, FilesOut: o.FilesOut}
 	// One job, as every front end runs it (landing.Receive); the command
 	// line shows the plan before anything is written.
+	senders, serr := senderRing(io)
+	if serr != nil {
+		fmt.Fprintf(io.Err, "tp: warning: %s; every signer is treated as unknown\n", display.Line(serr.Error()))
+	}
+	var ring landing.Senders
+	if senders != nil {
+		ring = senders
+	}
 	rep, err := landing.Receive(context.Background(), st, landing.ReceiveRequest{
 		Path: file, Into: o.Into, DryRun: o.DryRun, Decisions: d, Env: env, Limits: o.limits(),
+		Senders: ring, TrustSender: o.TrustSender,
 		Show: func(plan *landing.Plan) error {
 			placePlan(plan, st, o)
 			if !g.json {
@@ -157,6 +168,10 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		return storeHint(err)
 	}
 	plan := rep.Plan
+	if plan.Signer.State == landing.SignerTrustedNow && !g.json {
+		fmt.Fprintf(io.Out, "trusted %s key %s as pack sender %s (trust on first use, D22; tp land says \"signed by %s\" from now on)\n",
+			plan.Signer.KeyType, plan.Signer.Fingerprint, display.Line(plan.Signer.Name), display.Line(plan.Signer.Name))
+	}
 	doc := landJSON{DryRun: o.DryRun, Plan: plan, Landed: rep.Landed, Merged: rep.Merged, Verdict: rep.Verdict}
 	if g.json {
 		return writeJSON(io.Out, doc)
@@ -241,6 +256,7 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 		verb = "Merging"
 	}
 	fmt.Fprintf(w, "%s %s (%s, %s, sha256 %s…)\n", verb, l(pl.File), l(pl.Kind), pl.Encoding, short)
+	fmt.Fprintf(w, "  signer     %s\n", l(signerLine(pl.Signer)))
 	fmt.Fprintf(w, "  from       %s (harness %s), packed %s\n", l(pl.Sender.By()), l(pl.Sender.Harness), l(pl.Sender.PackedAt))
 	fmt.Fprintf(w, "  passport   %s %s\n", l(model.ChainEntry(pl.Sender.PassportID, pl.Sender.Version)), q(pl.Title))
 	fmt.Fprintf(w, "  goal       %s\n", q(pl.Goal))
@@ -442,4 +458,13 @@ func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
 	for _, s := range m.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", l(s))
 	}
+}
+
+// signerLine is the plan's signer for the plain output (D22): an unknown
+// signer is not asked about headless; --trust-sender NAME is how to say yes.
+func signerLine(s landing.Signer) string {
+	if s.State == landing.SignerUnknown {
+		return fmt.Sprintf("signed by a key you have not seen (%s); not trusted: --trust-sender NAME trusts it", s.Fingerprint)
+	}
+	return s.Say()
 }

@@ -30,6 +30,8 @@ type packOptions struct {
 	note       string
 	actor      string
 	force      bool // replace an existing --out
+	sign       bool // --sign: sign the pack (D22)
+	signSet    bool // --sign or --sign=false was given
 }
 
 // packJSON is tp pack --json.
@@ -47,6 +49,9 @@ type packJSON struct {
 	LandingChecks []string            `json:"landing_checks"`
 	Luggage       []string            `json:"luggage"`
 	Warnings      []string            `json:"warnings"`
+	// Signature is the pack's signer (D22); absent when unsigned.
+	Signature     *pack.Signature `json:"signature,omitempty"`
+	ContentSHA256 string          `json:"content_sha256"`
 }
 
 func newPackCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -72,6 +77,7 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
   tp pack TP-K7WF-3NQX --receipt --out answers.taskpack.json --flat`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.signSet = cmd.Flags().Changed("sign")
 			return safeErr(runPack(io, g, args[0], o))
 		},
 	}
@@ -87,6 +93,7 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 	f.StringVar(&o.note, "note", "", "one line for the receiver")
 	f.StringVar(&o.actor, "actor", "", "who is packing (default $TP_ACTOR, git user.name, $USER)")
 	f.BoolVar(&o.force, "force", false, "replace the --out file if it exists")
+	f.BoolVar(&o.sign, "sign", false, "sign the pack with your SSH key (D22; the default when --signing-key, $TP_SIGNING_KEY or git's SSH user.signingkey is set; --sign=false: never)")
 	return cmd
 }
 
@@ -130,8 +137,14 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.flat {
 		enc = pack.EncodingFlat
 	}
+	var sign func([]byte) (string, error)
+	if o.sign || (!o.signSet && packSignsByDefault(io, g)) {
+		if sign, _, err = packSigner(io, g); err != nil {
+			return err
+		}
+	}
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
-		ID: id, Out: o.out, Encoding: enc, Replace: o.force,
+		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign,
 		Build: landing.BuildOptions{
 			Kind:    kind,
 			Files:   o.files,
@@ -173,6 +186,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		res.Luggage = append(res.Luggage, f.Name)
 	}
 	res.Warnings = append(res.Warnings, warnings...)
+	res.Signature, res.ContentSHA256 = rep.Signature, rep.ContentSHA256
 	if g.json {
 		b, err := ojson.MarshalCanonical(res)
 		if err != nil {
@@ -190,6 +204,11 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	fmt.Fprintln(io.Out)
 	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
 	fmt.Fprintf(io.Out, "  luggage   %s\n", plural.N(len(res.Luggage), "file"))
+	if rep.Signature != nil {
+		fmt.Fprintf(io.Out, "  signed    %s key %s (SSHSIG, namespace %s; D22)\n", rep.Signature.KeyType, rep.Signature.Fingerprint, pack.SignatureNamespace)
+	} else {
+		fmt.Fprintf(io.Out, "  signed    no (--sign signs it with your SSH key)\n")
+	}
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
@@ -47,7 +48,7 @@ func TestScripts(t *testing.T) {
 			}
 			return writeTestKey(filepath.Join(home, ".ssh", "id_ed25519"), "tester@testbox")
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture, "replace": replaceIn},
 	})
 }
 
@@ -87,4 +88,19 @@ func writeTestKey(path, comment string) error {
 		return err
 	}
 	return os.WriteFile(path+".pub", ssh.MarshalAuthorizedKey(pub), 0o644)
+}
+
+// replace FILE OLD NEW rewrites FILE with its first OLD replaced by NEW:
+// a pack changed on the way (D22's tampering scripts). OLD must be there.
+func replaceIn(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	path := ts.MkAbs(args[0])
+	b, err := os.ReadFile(path)
+	ts.Check(err)
+	if !strings.Contains(string(b), args[1]) {
+		ts.Fatalf("replace: %q is not in %s", args[1], args[0])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(b), args[1], args[2], 1)), 0o644))
 }
