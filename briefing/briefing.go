@@ -33,6 +33,9 @@ type Fact struct {
 	// Sealed says the fact crossed a machine and must be verified again
 	// here before anyone relies on it (§4.2).
 	Sealed bool `json:"sealed"`
+	// From names the sender when the fact arrived in the pack this
+	// passport landed from (D25): their word, whatever its ✓ says.
+	From string `json:"from,omitempty"`
 }
 
 // Decision is one decision taken.
@@ -48,6 +51,8 @@ type Ask struct {
 	What   string `json:"what"`
 	Why    string `json:"why,omitempty"`
 	Accept string `json:"accept"`
+	// From names the sender when the ask arrived with the pack (D25).
+	From string `json:"from,omitempty"`
 	// Sent says this passport asked it and waits for a receipt; otherwise
 	// it arrived with a pack and is this side's to answer.
 	Sent bool `json:"sent"`
@@ -59,6 +64,16 @@ type Check struct {
 	ID    string `json:"id"`
 	Check string `json:"check"`
 	How   string `json:"how,omitempty"`
+	From  string `json:"from,omitempty"` // the sender who suggested it (D25)
+}
+
+// Finding is text in the pack this passport landed from that reads like
+// instructions, as the landing found it (D25): where, the rule, a short
+// excerpt (a credential in it redacted).
+type Finding struct {
+	Where   string `json:"where"`
+	Rule    string `json:"rule"`
+	Excerpt string `json:"excerpt"`
 }
 
 // Briefing is what an agent needs to pick the work up.
@@ -74,6 +89,14 @@ type Briefing struct {
 	OpenAsks        []Ask      `json:"open_asks"`
 	PendingChecks   []Check    `json:"pending_checks"`
 	NextSteps       []string   `json:"next_steps"`
+	// NextStepsFrom is, for each of NextSteps at the same index, the
+	// sender who wrote it when it came with the pack, else "" (D25).
+	NextStepsFrom []string `json:"next_steps_from"`
+	// LandedFrom is the sender (actor@machine) of the pack this passport
+	// landed from, and FindingsAtLanding what in it reads like
+	// instructions: kept with the passport and shown on every open (D25).
+	LandedFrom        string    `json:"landed_from,omitempty"`
+	FindingsAtLanding []Finding `json:"findings_at_landing"`
 	Artifacts       []string   `json:"artifacts"`
 	RootID          string     `json:"root_id"`
 	// FilesDir is the passport's luggage folder when it has one (the
@@ -137,6 +160,30 @@ func Of(v *ojson.Value, version int64) *Briefing {
 	if b.RootID == "" {
 		b.RootID = b.PassportID
 	}
+	lf := v.Get("landed_from")
+	sender := ""
+	if lf.Kind() == ojson.Object {
+		o := lf.Get("origin")
+		sender = o.Get("actor").Text() + "@" + o.Get("machine").Text()
+		if sender == "@" {
+			sender = "the sender"
+		}
+		b.LandedFrom = sender
+	}
+	b.FindingsAtLanding = []Finding{}
+	for _, f := range lf.Get(landing.Findings).Items() {
+		b.FindingsAtLanding = append(b.FindingsAtLanding, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text()})
+	}
+	// What the sender wrote, as it arrived: a step or a fact still
+	// holding that text is theirs.
+	senderSteps, senderFacts := counts(lf.Get(landing.SenderSteps)), counts(lf.Get(landing.SenderFacts))
+	b.NextStepsFrom = make([]string, len(b.NextSteps))
+	for i, st := range b.NextSteps {
+		if senderSteps[st] > 0 {
+			senderSteps[st]--
+			b.NextStepsFrom[i] = sender
+		}
+	}
 	for _, fv := range v.Get("facts").Items() {
 		if fv.Kind() != ojson.Object {
 			continue
@@ -149,6 +196,10 @@ func Of(v *ojson.Value, version int64) *Briefing {
 			VerifiedOn: f.VerifiedOn(), SourceActor: fv.Get("source_actor").Text(), Sealed: f.NeedsReverify()}
 		if bf.Evidence == "" {
 			bf.Evidence = fv.Get("source").Text() // the reference's name for it
+		}
+		if senderFacts[bf.Claim] > 0 {
+			senderFacts[bf.Claim]--
+			bf.From = sender
 		}
 		// An unproven fact is never dropped: hiding it is worse than
 		// showing it flagged. It just never gets a ✓.
@@ -174,15 +225,29 @@ func Of(v *ojson.Value, version int64) *Briefing {
 		if store.AskStatus(a) != model.AskOpen {
 			continue
 		}
-		b.OpenAsks = append(b.OpenAsks, Ask{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(),
-			Accept: a.Accept(), Sent: a.V.Has(landing.AskedAt)})
+		ask := Ask{ID: a.ID(), To: a.To(), What: a.What(), Why: a.Why(), Accept: a.Accept(), Sent: a.V.Has(landing.AskedAt)}
+		if !ask.Sent {
+			ask.From = sender
+		}
+		b.OpenAsks = append(b.OpenAsks, ask)
 	}
 	for _, c := range store.Checks(v) {
 		if c.Required() && store.CheckStatus(c) == model.CheckPending {
-			b.PendingChecks = append(b.PendingChecks, Check{ID: c.ID(), Check: c.Check(), How: c.How()})
+			b.PendingChecks = append(b.PendingChecks, Check{ID: c.ID(), Check: c.Check(), How: c.How(), From: sender})
 		}
 	}
 	return b
+}
+
+// counts is how many times each string of an array occurs.
+func counts(v *ojson.Value) map[string]int {
+	m := map[string]int{}
+	for _, it := range v.Items() {
+		if s, ok := it.Str(); ok {
+			m[s]++
+		}
+	}
+	return m
 }
 
 func nonEmpty(in []string) []string {

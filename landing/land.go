@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -388,8 +389,47 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	// asks) are this hop's, not the task's: Build leaves them out of the
 	// next pack, so only the sender's own steps travel on (GeneratedSteps).
 	lf.Set(GeneratedSteps, ojson.NewStrings(generated))
+	// What came from the pack keeps its label after landing (TaskPack 0.1
+	// §4.5, D25): the sender's own steps and facts as they arrived, and
+	// the text the plan found reading like instructions, so every later
+	// open shows them as the sender's, flagged, not as this side's.
+	var senderSteps, senderFacts []string
+	for _, s := range steps {
+		if !slices.Contains(generated, s) {
+			senderSteps = append(senderSteps, s)
+		}
+	}
+	for _, f := range state.Get("facts").Items() {
+		if c := (model.Fact{V: f}).Claim(); c != "" {
+			senderFacts = append(senderFacts, c)
+		}
+	}
+	lf.Set(SenderSteps, ojson.NewStrings(senderSteps))
+	lf.Set(SenderFacts, ojson.NewStrings(senderFacts))
+	lf.Set(Findings, findingsValue(plan.Instructions))
+	lf.Set("credential_like", ojson.NewInt(int64(len(plan.Credentials))))
 	state.Set("landed_from", lf)
 	return state, restored, nil
+}
+
+// The members of landed_from that keep a landed pack's labels (D25).
+const (
+	SenderSteps = "sender_steps" // the next steps the sender wrote, as they arrived
+	SenderFacts = "sender_facts" // the claims of the facts the pack carried
+	Findings    = "findings"     // text in the pack that reads like instructions: where, rule, excerpt
+)
+
+// findingsValue is the plan's instruction findings as stored.
+func findingsValue(fs []scan.Finding) *ojson.Value {
+	arr := ojson.NewArray()
+	for _, f := range fs {
+		o := ojson.NewObject()
+		o.Set("where", ojson.NewString(f.Where))
+		o.Set("rule", ojson.NewString(f.Rule))
+		o.Set("excerpt", ojson.NewString(f.Excerpt))
+		arr.Append(o)
+	}
+	return arr
 }
 
 // keptLineage is the lineage a landed passport keeps (§3.1): the pack's
