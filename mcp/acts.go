@@ -32,7 +32,7 @@ const (
   "key":{"type":"string"},"project":{"type":"string"},"text":{"type":"string"}}}`
 	schemaWait = `{"type":"object","additionalProperties":false,"required":["key"],"properties":{
   "key":{"type":"string"},"project":{"type":"string"},
-  "timeout_seconds":{"type":"number","minimum":0,"maximum":3600,"description":"How long to wait; default 60."}}}`
+  "timeout_seconds":{"type":"number","minimum":0,"maximum":3600,"description":"How long to wait, in seconds; default 45, under the 60 s request timeout many clients use. A longer wait needs a client that resets its timeout on progress (sent every 5 s with a progressToken); else call again after timed_out."}}}`
 )
 
 func (s *Server) addActsTools() {
@@ -52,7 +52,7 @@ func (s *Server) addActsTools() {
 		"Send the project a note about an act, as an agent. Notes never change an act's state. A note holding a credential is refused and nothing is written.",
 		additive, schemaNote, s.actsNote)
 	s.add("tp_acts_wait",
-		"Wait until the principal settles an act, or the timeout passes; returns its state and whether it settled. With the acts folder in git it pulls every 10 s (which updates the local clone: not read-only), so a settlement made on another machine is seen.",
+		"Wait until the principal settles an act, or the timeout passes (default 45 s: under common client timeouts; call again while timed_out); returns its state, the settlement's note and the notes, and whether it settled. Progress is sent every 5 s when the call has a progressToken. With the acts folder in git it pulls every 10 s (which updates the local clone: not read-only), so a settlement made on another machine is seen.",
 		idempotent, schemaWait, s.actsWait)
 }
 
@@ -128,26 +128,65 @@ func (s *Server) agentSender() acts.Sender {
 	return acts.Sender{By: "agent:" + s.by(), Now: time.Now().UTC().Format(time.RFC3339)}
 }
 
-// actDoc is an act as the tools show it.
+// actDoc is an act as the tools show it. The result that carries it says
+// once that its text is data; the act does not say it again.
 type actDoc struct {
 	Key        string `json:"key"`
 	Project    string `json:"project"`
 	Status     string `json:"status"`
 	Outcome    string `json:"outcome,omitempty"`
 	Settlement string `json:"settlement,omitempty"` // the settlement record's id, when settled
-	Need       string `json:"need"`
-	Text       string `json:"text"`
-	Due        string `json:"due,omitempty"`
-	Claims     int    `json:"claims"`
-	Notes      int    `json:"notes"`
-	DataNotice string `json:"data_notice"`
+	// SettlementNote is what the principal wrote on the settlement, and
+	// SettledBy who decided it (the signer, when signed).
+	SettlementNote string    `json:"settlement_note,omitempty"`
+	SettledBy      string    `json:"settled_by,omitempty"`
+	Need           string    `json:"need"`
+	Reason         string    `json:"reason,omitempty"` // why the need was withdrawn
+	Text           string    `json:"text"`
+	Due            string    `json:"due,omitempty"`
+	Claims         int       `json:"claims"`
+	Notes          int       `json:"notes"`
+	NoteList       []noteDoc `json:"note_list"` // the newest notes (at most maxNotes), oldest first
 }
+
+// noteDoc is one note about an act, from the principal or an agent.
+type noteDoc struct {
+	Origin string `json:"origin"` // principal or agent
+	By     string `json:"by"`
+	At     string `json:"at"`
+	Text   string `json:"text"`
+}
+
+// maxNotes bounds the notes one act shows (Notes says how many there are).
+const maxNotes = 10
 
 func actOf(st *acts.ActState) actDoc {
 	d := actDoc{Key: st.Key, Project: st.Project, Status: st.Status, Outcome: st.Outcome, Need: st.Need,
-		Text: st.Text, Due: st.Due, Claims: len(st.Claims), Notes: len(st.Notes), DataNotice: DataNotice}
+		Text: st.Text, Due: st.Due, Claims: len(st.Claims), Notes: len(st.Notes), NoteList: []noteDoc{}}
 	if st.Status == acts.StatusSettled {
 		d.Settlement = st.SettlementID
+		for _, r := range st.Settlements {
+			if r.ID != st.SettlementID {
+				continue
+			}
+			d.SettlementNote = r.Note
+			d.SettledBy = r.By
+			if r.Authority != nil && r.Authority.Decider != "" {
+				d.SettledBy = r.Authority.Decider
+			}
+		}
+	}
+	if len(st.History) > 0 {
+		if last := st.History[len(st.History)-1]; last.Type == acts.TypeWithdrawn {
+			d.Reason = last.Reason
+		}
+	}
+	notes := st.Notes
+	if len(notes) > maxNotes {
+		notes = notes[len(notes)-maxNotes:]
+	}
+	for _, n := range notes {
+		d.NoteList = append(d.NoteList, noteDoc{Origin: n.Origin, By: n.By, At: n.TS, Text: n.NoteText()})
 	}
 	return d
 }
@@ -301,6 +340,13 @@ func (s *Server) actsNote(ctx context.Context, args json.RawMessage) (any, error
 	})
 }
 
+// defaultWait is tp_acts_wait's timeout when the call names none, and
+// progressEvery how often a wait with a progressToken says it is alive.
+const (
+	defaultWait   = 45 * time.Second
+	progressEvery = 5 * time.Second
+)
+
 func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error) {
 	var in struct {
 		Key            string   `json:"key"`
@@ -310,7 +356,10 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
-	timeout := 60 * time.Second
+	// Under the 60 s most clients give a request (the TypeScript SDK's
+	// default, not reset by progress unless asked): a default wait
+	// returns before the client gives up on it.
+	timeout := defaultWait
 	if in.TimeoutSeconds != nil {
 		if *in.TimeoutSeconds < 0 || *in.TimeoutSeconds > 3600 {
 			return nil, fmt.Errorf("arguments: timeout_seconds must be between 0 and 3600")
@@ -321,7 +370,7 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	opts := acts.WaitOptions{Timeout: timeout, Refresh: func(ctx context.Context) error { return s.pull(ctx, l) }}
+	opts := acts.WaitOptions{Timeout: timeout, Every: progressEvery, Refresh: func(ctx context.Context) error { return s.pull(ctx, l) }}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
 			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))

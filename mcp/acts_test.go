@@ -248,7 +248,7 @@ func TestActsTools(t *testing.T) {
 	if short["settled"] != false {
 		t.Fatalf("a forged settlement counts as settled: %v", short)
 	}
-	out = tp(t, environ, "acts", "settle", renew, "--project", "demo", "--outcome", "done", "--signing-key", key)
+	out = tp(t, environ, "acts", "settle", renew, "--project", "demo", "--outcome", "done", "--signing-key", key, "--note", "renewed for two years")
 	real := regexp.MustCompile(`written settled (s:\S+)`).FindStringSubmatch(out)
 	if real == nil {
 		t.Fatalf("settle: %s", out)
@@ -261,6 +261,9 @@ func TestActsTools(t *testing.T) {
 		Settled bool `json:"settled"`
 		Act     struct {
 			Status, Outcome, Settlement string
+			SettlementNote              string                          `json:"settlement_note"`
+			Notes                       int                             `json:"notes"`
+			NoteList                    []struct{ Origin, Text string } `json:"note_list"`
 		} `json:"act"`
 	}
 	b, _ := json.Marshal(r.res.StructuredContent)
@@ -272,6 +275,14 @@ func TestActsTools(t *testing.T) {
 	}
 	if got.Act.Settlement == forged[0].ID {
 		t.Error("the wait took the forged settlement")
+	}
+	// The principal's note on the settlement and the notes about the act
+	// reach the agent.
+	if got.Act.SettlementNote != "renewed for two years" {
+		t.Errorf("the settlement's note did not reach the agent: %s", b)
+	}
+	if got.Act.Notes == 0 || len(got.Act.NoteList) != got.Act.Notes || got.Act.NoteList[0].Text != "renewal is due on the 3rd" {
+		t.Errorf("the notes did not reach the agent: %s", b)
 	}
 	// A settled act takes no claim and no withdrawal: only the principal
 	// reopens it (Acts 0.3 §10).

@@ -402,3 +402,50 @@ func listing(t *testing.T, dir string) []string {
 	})
 	return out
 }
+
+// TestStdinEOFAnswered: `tp mcp < requests.jsonl` — stdin closes right
+// after the requests — answers every request, then exits (as the
+// reference does), a last line without its newline too.
+func TestStdinEOFAnswered(t *testing.T) {
+	work := t.TempDir()
+	reqs := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"batch","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"task_passport_new","arguments":{"title":"t","goal":"g"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"task_passport_list","arguments":{}}}`,
+	}, "\n")
+	cmd := exec.Command(tpBin, "mcp")
+	cmd.Env = env(t, filepath.Join(work, "store"), "m1")
+	cmd.Dir = work
+	cmd.Stdin = strings.NewReader(reqs)
+	cmd.Stderr = &testLog{t: t}
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.Output(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("tp mcp did not exit after stdin closed")
+	}
+	if err != nil {
+		t.Fatalf("tp mcp: %v", err)
+	}
+	seen := map[float64]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     float64         `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Result != nil {
+			seen[m.ID] = true
+		}
+	}
+	for _, id := range []float64{1, 2, 3, 4} {
+		if !seen[id] {
+			t.Errorf("request %v was not answered:\n%s", id, out)
+		}
+	}
+}

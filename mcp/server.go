@@ -109,9 +109,11 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Run serves one client over in/out until the client goes away or ctx ends.
+// Run serves one client over in/out until the client goes away or ctx
+// ends. When in ends, the requests already read are answered first.
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	f := newInflight()
+	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: &heldReader{ctx: ctx, in: in, f: f}, Writer: &countingWriter{out: out, f: f}})
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "EOF") {
 		return nil
 	}
