@@ -97,8 +97,8 @@ type Briefing struct {
 	// instructions: kept with the passport and shown on every open (D25).
 	LandedFrom        string    `json:"landed_from,omitempty"`
 	FindingsAtLanding []Finding `json:"findings_at_landing"`
-	Artifacts       []string   `json:"artifacts"`
-	RootID          string     `json:"root_id"`
+	Artifacts         []string  `json:"artifacts"`
+	RootID            string    `json:"root_id"`
 	// FilesDir is the passport's luggage folder when it has one (the
 	// pack's luggage, receipts' luggage under it), and Files how many
 	// files are in it: an agent picking the work up needs to know where
