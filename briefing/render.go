@@ -98,7 +98,7 @@ func (b *Briefing) sections() []section {
 	}
 	for _, f := range b.VerifiedFacts {
 		if f.From != "" {
-			senderVerified = append(senderVerified, "✓ (theirs) "+factLine(f))
+			senderVerified = append(senderVerified, "✓ "+factLine(f))
 			continue
 		}
 		verified = append(verified, "✓ "+factLine(f))
