@@ -83,7 +83,7 @@ func Conformance(path string, opts pack.Options) (*Report, error) {
 		// Entries stream one after another: the previous scan is finished
 		// and only a scanner that found something is kept, so memory does
 		// not grow with the file count.
-		if prev != nil && len(prev.Findings()) == 0 {
+		if prev != nil && len(prev.Findings()) == 0 && len(prev.TextFindings()) == 0 {
 			delete(f.scanners, prev.Name())
 			delete(f.scanners, "data/files/"+prev.Name())
 		}
@@ -149,6 +149,7 @@ func (f *facts) luggageFindings() []scan.Finding {
 	var out []scan.Finding
 	for _, n := range names {
 		out = append(out, f.scanners[n].Findings()...)
+		out = append(out, f.scanners[n].TextFindings()...)
 	}
 	return out
 }

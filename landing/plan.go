@@ -529,6 +529,14 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 		}
 		r.Close()
 		pl.Credentials = append(pl.Credentials, sc.Findings()...)
+		// Text luggage: a transcript is warned about, instruction-like
+		// sentences listed with the object's (issue 18, D5, D13).
+		for _, f := range sc.TextFindings() {
+			if f.Class == scan.Transcript {
+				pl.Warnings = append(pl.Warnings, "luggage "+f.Where+" looks like a chat transcript ("+f.Rule+"); a conformant writer refuses it (§4.1, D5)")
+			}
+			pl.Instructions = append(pl.Instructions, f)
+		}
 	}
 	return nil
 }

@@ -165,11 +165,16 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 		}
 		sums[i] = sum
 		for _, f := range found {
-			if f.Class != scan.Credential {
-				continue
+			switch f.Class {
+			case scan.Credential:
+				items = append(items, &Error{Entry: f.Where, Rule: RuleCredential,
+					Detail: fmt.Sprintf("luggage looks like it carries a credential (%s: %s)", f.Rule, f.Excerpt)})
+			case scan.Transcript:
+				// §4.1 refuses chat transcripts in a pack, not only in the
+				// object (issue 18, D5).
+				items = append(items, &Error{Entry: f.Where, Rule: RuleTranscript,
+					Detail: fmt.Sprintf("luggage looks like a chat transcript (%s: %s)", f.Rule, f.Excerpt)})
 			}
-			items = append(items, &Error{Entry: f.Where, Rule: RuleCredential,
-				Detail: fmt.Sprintf("luggage looks like it carries a credential (%s: %s)", f.Rule, f.Excerpt)})
 		}
 	}
 	if len(items) > 0 {
@@ -247,7 +252,13 @@ func scanLuggage(l LuggageSource, extra io.Writer, buf []byte) (luggageSum, []sc
 	if err != nil {
 		return luggageSum{}, nil, &Error{File: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
 	}
-	return luggageSum{size: n, sha256: hex.EncodeToString(h.Sum(nil)), text: tc.done()}, sc.Findings(), nil
+	found := sc.Findings()
+	for _, f := range sc.TextFindings() {
+		if f.Class == scan.Transcript {
+			found = append(found, f)
+		}
+	}
+	return luggageSum{size: n, sha256: hex.EncodeToString(h.Sum(nil)), text: tc.done()}, found, nil
 }
 
 // textCheck decides, streaming, whether bytes are valid UTF-8 with no NUL.

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -53,10 +54,29 @@ func Instructions(s string) []Finding {
 	return append(instructions(s, false), hiddenInstructions(s, false)...)
 }
 
+// MaxInstructionsPerString bounds the instruction findings kept for one
+// string (issue 18): the first ones, by offset, then one finding
+// (rule "more-instructions") that counts the rest. Counting stays linear; a
+// field made of "ignore previous instructions" repeated a million times is
+// reported as six findings, not a million.
+const MaxInstructionsPerString = 5
+
+// RuleMoreInstructions is the rule of the finding that counts what
+// MaxInstructionsPerString left out.
+const RuleMoreInstructions = "more-instructions"
+
+// instrCountCap bounds the matches counted per shape in one string: past
+// it the count says "at least", and the scan stops looking for that shape,
+// so a flood costs no more than this many matches of each.
+const instrCountCap = 1000
+
 func instructions(s string, strongOnly bool) []Finding {
-	var out []Finding
-	var spans []span
-	spansDone := false
+	type match struct {
+		a, b int
+		rule string
+	}
+	var ms []match
+	capped := false
 	low := asciiLower(s)
 	var wins [][2]int
 	for i := range instrRules {
@@ -65,18 +85,72 @@ func instructions(s string, strongOnly bool) []Finding {
 			continue
 		}
 		wins = needleWindows(wins[:0], s, low, r.needles)
+		got := 0
 		for _, w := range wins {
-			for _, m := range r.re.FindAllStringIndex(s[w[0]:w[1]], -1) {
-				if !spansDone {
-					spans, spansDone = spansOf(s), true
-				}
-				a, b := w[0]+m[0], w[0]+m[1]
-				out = append(out, Finding{Class: Instruction, Rule: r.id, Offset: int64(a),
-					Excerpt: sentence(s, spans, a, b)})
+			if got >= instrCountCap {
+				capped = true
+				break
+			}
+			for _, m := range r.re.FindAllStringIndex(s[w[0]:w[1]], instrCountCap-got) {
+				ms = append(ms, match{w[0] + m[0], w[0] + m[1], r.id})
+				got++
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
+	// Imperatives, unless another rule already covers the sentence. Like
+	// "you must run", they are the ordinary content of an ask and of a
+	// check's how, so Object does not report them inside asks[] and
+	// landing_checks[] (strongOnly).
+	covered := func(a, b int) bool {
+		for _, m := range ms {
+			if m.a < b+sentenceAfter && a < m.b+sentenceAfter && m.rule != "imperative" && m.rule != "zh-imperative" {
+				return true
+			}
+		}
+		return false
+	}
+	n := len(ms)
+	var imps []imperativeMatch
+	if !strongOnly {
+		imps = imperatives(s, instrCountCap)
+		capped = capped || len(imps) == instrCountCap
+	}
+	for _, m := range imps {
+		if n == 0 || n < 64 && !covered(m.at, m.end) || n >= 64 {
+			ms = append(ms, match{m.at, m.end, m.rule})
+		}
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].a < ms[j].a })
+	// One finding per stretch of text: two shapes matching the same words
+	// are one sentence to report.
+	dedup := ms[:1]
+	for _, m := range ms[1:] {
+		if last := dedup[len(dedup)-1]; m.a < last.b {
+			continue
+		}
+		dedup = append(dedup, m)
+	}
+	ms = dedup
+	keep := ms
+	if len(keep) > MaxInstructionsPerString {
+		keep = keep[:MaxInstructionsPerString]
+	}
+	spans := spansOf(s)
+	out := make([]Finding, 0, len(keep)+1)
+	for _, m := range keep {
+		out = append(out, Finding{Class: Instruction, Rule: m.rule, Offset: int64(m.a), Excerpt: sentence(s, spans, m.a, m.b)})
+	}
+	if rest := len(ms) - len(keep); rest > 0 {
+		n := strconv.Itoa(rest)
+		if capped {
+			n = "at least " + n
+		}
+		out = append(out, Finding{Class: Instruction, Rule: RuleMoreInstructions, Offset: int64(ms[len(keep)].a),
+			Excerpt: n + " more sentences here read like instructions; not listed"})
+	}
 	return out
 }
 

@@ -1,10 +1,13 @@
 package scan
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 const luggagePrefix = "data/files/"
@@ -21,7 +24,47 @@ type LuggageScanner struct {
 	frontier int64 // candidates starting before this were judged
 	en       engine
 	done     bool
+	text     textScan
+	// textFound are the text findings (transcripts, instructions), kept
+	// apart from the credentials Findings returns.
+	textFound []Finding
 }
+
+// TextFindings are what reading the file as text found, after Findings has
+// been called: a chat transcript (class Transcript, C8, refused by the
+// writer as in the pack object) and sentences that read like instructions
+// (class Instruction, reported), at most MaxInstructionsPerString of them
+// and one RuleMoreInstructions finding counting the rest. A file that is not
+// text (a NUL byte, invalid UTF-8) has none.
+func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
+
+// textScan reads luggage as text, line by line, for the same transcript
+// table and instruction shapes as the pack object (issue 18; §4.1 refuses
+// transcripts in a pack, §4.5.2 reports imperatives): a file stops being
+// text at a NUL byte or invalid UTF-8, and nothing about it is reported
+// then. Linear and bounded: a line is looked at up to maxTextLine bytes, and
+// instruction findings are kept up to MaxInstructionsPerString (all counted).
+type textScan struct {
+	binary      bool
+	line        []byte // the current line's start (up to maxTextLine bytes)
+	lineOff     int64  // its offset
+	off         int64  // bytes seen
+	batch       []byte // lines not yet scanned for instructions
+	batchOff    int64
+	human, ai   bool
+	firstRole   string
+	firstOff    int64
+	transcript  bool
+	instr       []Finding
+	instrCount  int
+	capped      bool
+	pendingUTF8 []byte
+}
+
+const (
+	maxTextLine  = 4 << 10
+	maxTextBatch = 64 << 10
+)
 
 // MaxLuggageFindings bounds the findings a LuggageScanner keeps (it still
 // counts them all, see Count): a file made of tokens must not make the
@@ -60,6 +103,7 @@ func (s *LuggageScanner) Write(p []byte) (int, error) {
 		return 0, ErrScannerDone
 	}
 	n := len(p)
+	s.text.write(p)
 	for len(p) > 0 {
 		if room := cap(s.buf) - len(s.buf); room < len(p) && cap(s.buf) < bufSize {
 			// Grow only as far as the data needs: most luggage is small.
@@ -117,6 +161,9 @@ func (s *LuggageScanner) process(final bool) {
 func (s *LuggageScanner) Findings() []Finding {
 	if !s.done {
 		s.process(true)
+		s.text.finish()
+		s.textFound = s.text.findings(s.name)
+		s.text = textScan{binary: true}
 		s.done = true
 		// The scan is over: a judge holding many scanners holds no
 		// buffers, and the next scanner reuses this one.
@@ -136,3 +183,166 @@ func (s *LuggageScanner) Count() int { return s.en.count }
 
 // Name is the luggage name the scanner was made for.
 func (s *LuggageScanner) Name() string { return s.name }
+
+func (t *textScan) write(p []byte) {
+	if t.binary {
+		return
+	}
+	for len(p) > 0 {
+		i := indexLineEnd(p)
+		part := p
+		if i >= 0 {
+			part = p[:i]
+		}
+		if !t.take(part) {
+			return
+		}
+		if i < 0 {
+			return
+		}
+		t.endLine(int64(i + 1))
+		p = p[i+1:]
+	}
+}
+
+func indexLineEnd(p []byte) int {
+	for i, c := range p {
+		if c == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// take adds part of a line; false when the file turned out not to be text.
+func (t *textScan) take(part []byte) bool {
+	for _, c := range part {
+		if c == 0 {
+			t.binary = true
+			return false
+		}
+	}
+	// UTF-8 may be cut between writes: check what is complete.
+	chk := append(t.pendingUTF8, part...)
+	cut := len(chk)
+	for k := 0; k < 3 && cut > 0; k++ {
+		if utf8.RuneStart(chk[cut-1]) {
+			if !utf8.FullRune(chk[cut-1:]) {
+				cut--
+			}
+			break
+		}
+		cut--
+	}
+	if cut < len(chk) && !utf8.Valid(chk[:cut]) || cut == len(chk) && !utf8.Valid(chk) {
+		t.binary = true
+		return false
+	}
+	t.pendingUTF8 = append(t.pendingUTF8[:0], chk[cut:]...)
+	if room := maxTextLine - len(t.line); room > 0 {
+		t.line = append(t.line, part[:min(room, len(part))]...)
+	}
+	t.off += int64(len(part))
+	return true
+}
+
+func (t *textScan) endLine(n int64) {
+	if n > 0 {
+		t.off++ // the newline
+	}
+	line := string(t.line)
+	if !t.transcript && mayOpenTurn(t.line) {
+		switch lineSide(line) {
+		case sideHuman:
+			t.human = true
+		case sideAI:
+			t.ai = true
+		case sideOther:
+		default:
+			goto batch
+		}
+		if t.firstRole == "" {
+			t.firstRole, t.firstOff = line, t.lineOff
+		}
+		t.transcript = t.human && t.ai
+	}
+batch:
+	if len(t.batch) == 0 {
+		t.batchOff = t.lineOff
+	}
+	t.batch = append(append(t.batch, t.line...), '\n')
+	if len(t.batch) >= maxTextBatch {
+		t.flush()
+	}
+	t.line = t.line[:0]
+	t.lineOff = t.off
+}
+
+func (t *textScan) flush() {
+	if len(t.batch) == 0 {
+		return
+	}
+	for _, f := range instructions(string(t.batch), false) {
+		if f.Rule == RuleMoreInstructions {
+			// The batch's own count of what it left out.
+			var n int
+			if strings.HasPrefix(f.Excerpt, "at least ") {
+				t.capped = true
+				fmt.Sscanf(f.Excerpt[len("at least "):], "%d", &n)
+			} else {
+				fmt.Sscanf(f.Excerpt, "%d", &n)
+			}
+			t.instrCount += n
+			continue
+		}
+		t.instrCount++
+		if len(t.instr) < MaxInstructionsPerString {
+			f.Offset += t.batchOff
+			t.instr = append(t.instr, f)
+		}
+	}
+	t.batch = t.batch[:0]
+}
+
+func (t *textScan) finish() {
+	if t.binary {
+		return
+	}
+	if len(t.line) > 0 {
+		t.endLine(0)
+	}
+	t.flush()
+}
+
+func (t *textScan) findings(name string) []Finding {
+	if t.binary {
+		return nil
+	}
+	where := func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }
+	var out []Finding
+	if t.transcript {
+		out = append(out, Finding{Class: Transcript, Rule: "role-prefix", Where: where(t.firstOff), Offset: t.firstOff, Excerpt: excerptLine(t.firstRole)})
+	}
+	for _, f := range t.instr {
+		f.Where = where(f.Offset)
+		out = append(out, f)
+	}
+	if rest := t.instrCount - len(t.instr); rest > 0 {
+		n := strconv.Itoa(rest)
+		if t.capped {
+			n = "at least " + n
+		}
+		out = append(out, Finding{Class: Instruction, Rule: RuleMoreInstructions, Where: luggagePrefix + name,
+			Excerpt: n + " more sentences here read like instructions; not listed"})
+	}
+	return out
+}
+
+// mayOpenTurn is lineSide's prefilter: a role line has a colon (either
+// width) or starts a heading within its first 200 bytes.
+func mayOpenTurn(line []byte) bool {
+	if len(line) > 200 {
+		line = line[:200]
+	}
+	return bytes.IndexByte(line, ':') >= 0 || bytes.IndexByte(line, '#') >= 0 || bytes.Contains(line, []byte("："))
+}
