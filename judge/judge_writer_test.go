@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"bytes"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,6 +138,37 @@ func TestLoneSurrogateIsARepair(t *testing.T) {
 			}
 			if found != c.repair {
 				t.Fatalf("lenient read repairs %+v", p.Repairs)
+			}
+		})
+	}
+}
+
+// TestTranscriptInLuggage (issue 18, §4.1): a chat transcript in text
+// luggage fails C8 and is refused by the writer, as it is in the pack
+// object; ordinary notes with a role-like line (the near miss) pass both.
+func TestTranscriptInLuggage(t *testing.T) {
+	chat := []byte("call notes\nUser: can you fix the build?\nAssistant: yes, here is the patch\n")
+	notes := []byte("User: maria\nSystem: Ubuntu 22.04\n")
+	for _, c := range []struct {
+		name string
+		data []byte
+		bad  bool
+	}{{"chat.txt", chat, true}, {"notes.txt", notes, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: c.name, Data: c.data}}, nil)
+			r, err := Conformance(packtest.WriteTemp(t, "x.taskpack", b), pack.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c8 := checkOf(r, "C8")
+			if c8.Pass == c.bad || c.bad && !strings.Contains(c8.Reason, "data/files/"+c.name) {
+				t.Fatalf("C8 = %+v", c8)
+			}
+			src := pack.Source{Object: packtest.RefObject(t), Luggage: []pack.LuggageSource{{Name: c.name, Size: int64(len(c.data)),
+				Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(c.data)), nil }}}}
+			err = pack.Write(filepath.Join(t.TempDir(), "w.taskpack"), src, pack.EncodingBag, pack.WriteOptions{})
+			if refused := err != nil && strings.Contains(err.Error(), pack.RuleTranscript); refused != c.bad {
+				t.Fatalf("write: %v (refusal expected: %v)", err, c.bad)
 			}
 		})
 	}
