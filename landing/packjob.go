@@ -1,9 +1,11 @@
 package landing
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,6 +30,10 @@ type PackRequest struct {
 	Replace bool
 	// Sign, when set, signs the pack (D22; pack.WriteOptions.Sign).
 	Sign func(identity []byte) (string, error)
+	// Seal, when set, encrypts the finished (signed) pack for its
+	// receivers (D22): it copies src, the pack's bytes, into dst sealed.
+	// Out is then the sealed file; the plain pack never appears there.
+	Seal func(dst io.Writer, src io.Reader) error
 }
 
 // PackReport says what was packed and recorded.
@@ -113,6 +119,23 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	if err := recordSent(s, rep.PassportID, stored.Version, tmp); err != nil {
 		os.Remove(tmp)
 		return rep, err
+	}
+	if req.Seal != nil {
+		sealed := tmp + ".age"
+		err := durable.Write(sealed, 0o644, func(w *bufio.Writer) error {
+			f, err := os.Open(tmp)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return req.Seal(w, f)
+		})
+		os.Remove(tmp) // the plain pack never stays beside the sealed one
+		if err != nil {
+			os.Remove(sealed)
+			return rep, fmt.Errorf("pack: sealing %s: %w", sanitize.Line(req.Out), err)
+		}
+		tmp = sealed
 	}
 	if built.Home != nil {
 		if hooks.beforeHomeSave != nil {

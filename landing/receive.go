@@ -15,7 +15,10 @@ import (
 // everything before it starts (the MCP server, the task-passport drop-in):
 // no person looks at the plan between planning and landing.
 type ReceiveRequest struct {
-	Path      string
+	Path string
+	// Name is what the pack is called in the plan and the records when it
+	// is not Path: the sealed file a decrypted copy came from (D22).
+	Name      string
 	Into      string // a receipt's target when it is not the one D6 finds; "" for D6's
 	DryRun    bool   // plan and read every byte; write nothing
 	Decisions Decisions
@@ -81,6 +84,9 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	}
 	if pl := rep.Plan; pl.Merge == nil && pl.AlreadyLandedAs != "" && !req.Decisions.Again && !req.DryRun {
 		return nil, &pack.Error{File: pl.File, Rule: RuleAlreadyLanded, Detail: "this file was already landed as " + pl.AlreadyLandedAs}
+	}
+	if req.Name != "" {
+		rep.Plan.File = req.Name
 	}
 	rep.Plan.ResolveSigner(req.Senders)
 	if req.TrustSender != "" && rep.Plan.Signer.State == SignerUnsigned {

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"bytes"
+	"errors"
 	"crypto/ed25519"
 	"crypto/rand"
 	"os"
@@ -523,4 +524,51 @@ func TestConvertDropsSignatureOverRepairedContent(t *testing.T) {
 	if !found {
 		t.Fatalf("repairs %v do not say the signature was dropped", rep)
 	}
+}
+
+// FuzzSignature: whatever a pack carries as its signature (the flat
+// member's text), a reader refuses it (D22 signature, or D3's extension
+// rule) or opens the pack as signed only when that signature verifies over
+// the pack's content identity against the key it names; never a panic.
+func FuzzSignature(f *testing.F) {
+	s := testSigner(f)
+	obj := packtest.RefObject(f)
+	ls := []Luggage{}
+	for _, l := range packtest.TestLuggage {
+		ls = append(ls, Luggage{Name: l.Name, Size: int64(len(l.Data)), SHA256: packtest.HexSum(l.Data)})
+	}
+	identity := ContentIdentity(ojson.Canonical(obj), ls)
+	good, err := sshsign.Sign(s, SignatureNamespace, identity)
+	if err != nil {
+		f.Fatal(err)
+	}
+	other, _ := sshsign.Sign(s, "tp-acts", identity)
+	for _, seed := range []string{good, other, good + good, "", "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n", strings.Replace(good, "A", "B", 1)} {
+		f.Add(seed)
+	}
+	base := packtest.FlatOf(f, obj)
+	f.Fuzz(func(t *testing.T, sig string) {
+		top, err := ojson.ParseStrict(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top.Set(FlatSignature, ojson.NewString(sig))
+		path := filepath.Join(t.TempDir(), "f.taskpack.json")
+		os.WriteFile(path, ojson.Canonical(top), 0o644)
+		p, err := Open(path, Options{})
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || (pe.Rule != RuleSignature && pe.Rule != RuleExtension) {
+				t.Fatalf("refused with %v", err)
+			}
+			return
+		}
+		defer p.Close()
+		if p.Signature == nil {
+			t.Fatal("a pack carrying a signature member opened as unsigned")
+		}
+		if _, err := sshsign.VerifyAny(SignatureNamespace, identity, sig); err != nil {
+			t.Fatalf("opened as signed, but the signature does not verify: %v", err)
+		}
+	})
 }

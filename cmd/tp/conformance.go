@@ -13,6 +13,7 @@ import (
 
 func newConformanceCmd(io *IO, g *globalOpts) *cobra.Command {
 	var maxPassport int64
+	var identity string
 	cmd := &cobra.Command{
 		Use:   "conformance FILE",
 		Short: "Judge a pack against TaskPack 0.1 (C0–C10)",
@@ -36,10 +37,16 @@ Exit codes:
 			if maxPassport > 0 {
 				lim.MaxCanonical = maxPassport
 			}
-			r, err := judge.Conformance(args[0], pack.Options{Limits: lim})
+			in, err := unseal(io, identity, args[0], sealedMax(lim))
 			if err != nil {
 				return err
 			}
+			defer in.Close()
+			r, err := judge.Conformance(in.Path, pack.Options{Limits: lim})
+			if err != nil {
+				return in.renamed(err)
+			}
+			r.File = in.Name // a sealed pack is judged as what it holds (D22)
 			if g.json {
 				// ok first, as task-passport conformance prints it; then tp's report.
 				b, err := ojson.MarshalCanonical(struct {
@@ -59,6 +66,7 @@ Exit codes:
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&identity, "identity", "", "open a sealed (.age) pack with this age identity or SSH private key (D22; default $TP_AGE_IDENTITY, ~/.ssh/id_ed25519, ~/.ssh/id_rsa)")
 	cmd.Flags().Int64Var(&maxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	return cmd
 }

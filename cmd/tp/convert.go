@@ -15,6 +15,7 @@ func newConvertCmd(io *IO, g *globalOpts) *cobra.Command {
 	var out string
 	var allowLarge, force bool
 	var maxPassport int64
+	var identity string
 	cmd := &cobra.Command{
 		Use:   "convert FILE --out FILE",
 		Short: "Turn a .taskpack into a .taskpack.json and back",
@@ -48,7 +49,13 @@ error nothing is left behind.`,
 					return err
 				}
 			}
-			repairs, err := pack.ConvertRepairs(args[0], out, pack.WriteOptions{AllowLarge: allowLarge, ReadLimits: pack.Limits{MaxCanonical: maxPassport}})
+			in, err := unseal(io, identity, args[0], sealedMax(pack.Limits{}))
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			repairs, err := pack.ConvertRepairs(in.Path, out, pack.WriteOptions{AllowLarge: allowLarge, ReadLimits: pack.Limits{MaxCanonical: maxPassport}})
+			err = in.renamed(err)
 			if err != nil {
 				var pe *pack.Error
 				if errors.As(err, &pe) && pe.Rule == pack.RuleInlineLimit {
@@ -82,5 +89,6 @@ error nothing is left behind.`,
 	cmd.Flags().BoolVar(&allowLarge, "allow-large", false, "let the flat form inline attachments over 1 MiB")
 	cmd.Flags().Int64Var(&maxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace the --out file if it exists")
+	cmd.Flags().StringVar(&identity, "identity", "", "open a sealed (.age) pack with this age identity or SSH private key (D22; default $TP_AGE_IDENTITY, ~/.ssh/id_ed25519, ~/.ssh/id_rsa); the output is not sealed")
 	return cmd
 }

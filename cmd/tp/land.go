@@ -28,6 +28,7 @@ type landOptions struct {
 	TrustOwnFacts bool
 	MaxPassport   int64  // --max-passport-bytes: the canonical pack object's limit (D10)
 	TrustSender   string // --trust-sender NAME: trust the pack's unknown signer (D22)
+	Identity      string // --identity FILE: opens a sealed pack (D22)
 }
 
 // limits is what the reader may take, with --max-passport-bytes applied.
@@ -83,13 +84,18 @@ listed.
   tp land answers.taskpack.json --into TP-K7WF-3NQX`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if landTUI := io.screens().Land; io.Interactive(g) && landTUI != nil {
-				if err := pack.Precheck(args[0]); err != nil {
-					return safeErr(err) // a line and exit 1, not a screen
-				}
-				return landTUI(cmd, io, g, args[0], o)
+			in, err := unseal(io, o.Identity, args[0], sealedMax(o.limits()))
+			if err != nil {
+				return safeErr(err)
 			}
-			return safeErr(runLandPlain(io, g, args[0], o))
+			defer in.Close()
+			if landTUI := io.screens().Land; io.Interactive(g) && landTUI != nil {
+				if err := pack.Precheck(in.Path); err != nil {
+					return safeErr(in.renamed(err)) // a line and exit 1, not a screen
+				}
+				return landTUI(cmd, io, g, in.Path, o)
+			}
+			return safeErr(in.renamed(runLandPlain(io, g, in, o)))
 		},
 	}
 	f := cmd.Flags()
@@ -99,6 +105,7 @@ listed.
 	f.BoolVar(&o.Again, "again", false, "land a file that was landed before, as another new passport")
 	f.StringArrayVar(&o.Checks, "check", nil, "attest a landing check: ID=passed|failed|skipped (repeatable)")
 	f.BoolVar(&o.TrustOwnFacts, "trust-own-facts", false, "restore the ✓ of sealed facts verified on this very machine (§4.2)")
+	f.StringVar(&o.Identity, "identity", "", "open a sealed (.age) pack with this age identity or SSH private key (D22; default $TP_AGE_IDENTITY, ~/.ssh/id_ed25519, ~/.ssh/id_rsa; ssh-agent cannot decrypt)")
 	f.StringVar(&o.TrustSender, "trust-sender", "", "trust the key that signed this pack, under NAME, once it has landed (D22: trust on first use, only when you say so)")
 	f.Int64Var(&o.MaxPassport, "max-passport-bytes", pack.DefaultLimits().MaxCanonical, "refuse a pack whose canonical passport.json (D1) would be larger (D10)")
 	return cmd
@@ -127,7 +134,7 @@ func parseCheckFlags(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
+func runLandPlain(io *IO, g *globalOpts, in *unsealed, o landOptions) error {
 	checks, err := parseCheckFlags(o.Checks)
 	if err != nil {
 		return err
@@ -149,7 +156,7 @@ func runLandPlain(io *IO, g *globalOpts, file string, o landOptions) error {
 		ring = senders
 	}
 	rep, err := landing.Receive(context.Background(), st, landing.ReceiveRequest{
-		Path: file, Into: o.Into, DryRun: o.DryRun, Decisions: d, Env: env, Limits: o.limits(),
+		Path: in.Path, Name: in.Name, Into: o.Into, DryRun: o.DryRun, Decisions: d, Env: env, Limits: o.limits(),
 		Senders: ring, TrustSender: o.TrustSender,
 		Show: func(plan *landing.Plan) error {
 			placePlan(plan, st, o)

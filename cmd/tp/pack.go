@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	stdio "io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/display"
+	"github.com/tp-dev/tp/internal/ageseal"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/store"
@@ -29,9 +31,12 @@ type packOptions struct {
 	checksFile string
 	note       string
 	actor      string
-	force      bool // replace an existing --out
-	sign       bool // --sign: sign the pack (D22)
-	signSet    bool // --sign or --sign=false was given
+	force      bool     // replace an existing --out
+	sign       bool     // --sign: sign the pack (D22)
+	signSet    bool     // --sign or --sign=false was given
+	to         []string // --to: seal for these recipients (D22)
+	toFiles    []string // --to-file: recipients, one a line
+	armor      bool     // --armor: PEM-armoured sealed output
 }
 
 // packJSON is tp pack --json.
@@ -52,6 +57,9 @@ type packJSON struct {
 	// Signature is the pack's signer (D22); absent when unsigned.
 	Signature     *pack.Signature `json:"signature,omitempty"`
 	ContentSHA256 string          `json:"content_sha256"`
+	// SealedFor are the recipients the pack is sealed for (D22); absent
+	// when it is not sealed.
+	SealedFor []string `json:"sealed_for,omitempty"`
 }
 
 func newPackCmd(io *IO, g *globalOpts) *cobra.Command {
@@ -93,6 +101,9 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 	f.StringVar(&o.note, "note", "", "one line for the receiver")
 	f.StringVar(&o.actor, "actor", "", "who is packing (default $TP_ACTOR, git user.name, $USER)")
 	f.BoolVar(&o.force, "force", false, "replace the --out file if it exists")
+	f.StringArrayVar(&o.to, "to", nil, "seal the pack with age for this recipient: an age public key (age1…) or an SSH public key (ssh-ed25519 …, ssh-rsa …); repeatable (D22)")
+	f.StringArrayVar(&o.toFiles, "to-file", nil, "seal for every key in this file, one a line (an authorized_keys file, a GitHub .keys file); repeatable")
+	f.BoolVar(&o.armor, "armor", false, "write the sealed pack as PEM-armoured text, for pasting into a chat")
 	f.BoolVar(&o.sign, "sign", false, "sign the pack with your SSH key (D22; the default when --signing-key, $TP_SIGNING_KEY or git's SSH user.signingkey is set; --sign=false: never)")
 	return cmd
 }
@@ -100,6 +111,25 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	if o.out == "" {
 		return withHint(fmt.Errorf("pack %s: --out FILE is required", display.Line(id)), "name the pack file, e.g. --out handoff.taskpack")
+	}
+	var seal func(w stdio.Writer, r stdio.Reader) error
+	var sealedFor []string
+	if len(o.to) > 0 || len(o.toFiles) > 0 {
+		rs, warnings, err := sealRecipients(o.to, o.toFiles)
+		if err != nil {
+			return err
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(w))
+		}
+		for _, r := range rs {
+			sealedFor = append(sealedFor, r.Text)
+		}
+		armor := o.armor
+		seal = func(w stdio.Writer, r stdio.Reader) error { return ageseal.Encrypt(w, r, rs, armor) }
+		o.out = sealedName(o.out)
+	} else if o.armor {
+		return withHint(errors.New("--armor armours a sealed pack; nothing was written"), "seal it for someone with --to KEY or --to-file FILE")
 	}
 	if err := refuseOverwrite(o.out, o.force); err != nil {
 		return err
@@ -144,7 +174,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		}
 	}
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
-		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign,
+		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign, Seal: seal,
 		Build: landing.BuildOptions{
 			Kind:    kind,
 			Files:   o.files,
@@ -186,7 +216,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		res.Luggage = append(res.Luggage, f.Name)
 	}
 	res.Warnings = append(res.Warnings, warnings...)
-	res.Signature, res.ContentSHA256 = rep.Signature, rep.ContentSHA256
+	res.Signature, res.ContentSHA256, res.SealedFor = rep.Signature, rep.ContentSHA256, sealedFor
 	if g.json {
 		b, err := ojson.MarshalCanonical(res)
 		if err != nil {
@@ -208,6 +238,9 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		fmt.Fprintf(io.Out, "  signed    %s key %s (SSHSIG, namespace %s; D22)\n", rep.Signature.KeyType, rep.Signature.Fingerprint, pack.SignatureNamespace)
 	} else {
 		fmt.Fprintf(io.Out, "  signed    no (--sign signs it with your SSH key)\n")
+	}
+	if len(sealedFor) > 0 {
+		fmt.Fprintf(io.Out, "  sealed    with age for %s: only they can open it\n", plural.N(len(sealedFor), "recipient"))
 	}
 	return nil
 }

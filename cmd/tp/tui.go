@@ -154,9 +154,9 @@ func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 // --check and --trust-own-facts: decisions already given as flags are the
 // headless path's to apply, not to be asked again.
 func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptions) error {
-	if o.DryRun || len(o.Checks) > 0 || o.TrustOwnFacts {
+	if o.DryRun || len(o.Checks) > 0 || o.TrustOwnFacts || o.TrustSender != "" {
 		// Decisions given as flags are the headless path's to apply.
-		return runLandPlain(io, g, file, o)
+		return runLandPlain(io, g, &unsealed{Path: file, Name: file}, o)
 	}
 	st, err := openStore(io, g)
 	if err != nil {
