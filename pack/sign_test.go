@@ -2,9 +2,9 @@ package pack
 
 import (
 	"bytes"
-	"errors"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
