@@ -8,6 +8,7 @@ package judge
 import (
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/tp-dev/tp/pack"
 	"github.com/tp-dev/tp/pack/scan"
@@ -68,6 +69,7 @@ var Checks = []Check{
 type facts struct {
 	in       *pack.Inspection
 	scanners map[string]*scan.LuggageScanner
+	names    []scan.Finding // credentials in luggage names (issue 18, D5)
 }
 
 // Conformance judges the file at path against §6, reading strictly: nothing
@@ -91,6 +93,10 @@ func Conformance(path string, opts pack.Options) (*Report, error) {
 	}
 	in, err := pack.Inspect(path, opts, func(name string) io.Writer {
 		finish()
+		for _, x := range scan.Credentials(strings.TrimPrefix(name, "data/files/")) {
+			x.Where = name + " (its name)"
+			f.names = append(f.names, x)
+		}
 		sc := scan.NewLuggageScanner(name)
 		f.scanners[name] = sc
 		prev = sc
@@ -146,7 +152,7 @@ func (f *facts) luggageFindings() []scan.Finding {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out []scan.Finding
+	out := append([]scan.Finding{}, f.names...)
 	for _, n := range names {
 		out = append(out, f.scanners[n].Findings()...)
 		out = append(out, f.scanners[n].TextFindings()...)

@@ -173,3 +173,31 @@ func TestTranscriptInLuggage(t *testing.T) {
 		})
 	}
 }
+
+// TestCredentialInLuggageName (issue 18, D5): a token used as a luggage
+// file name fails C7 and is refused by the writer; an ordinary name (the
+// near miss) passes both.
+func TestCredentialInLuggageName(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		bad  bool
+	}{{packtest.FakeGitHubToken + ".txt", true}, {"ghp_notes.txt", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			data := []byte("hello\n")
+			b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: c.name, Data: data}}, nil)
+			r, err := Conformance(packtest.WriteTemp(t, "x.taskpack", b), pack.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c7 := checkOf(r, "C7"); c7.Pass == c.bad || c.bad && !strings.Contains(c7.Reason, "(its name)") {
+				t.Fatalf("C7 = %+v", c7)
+			}
+			src := pack.Source{Object: packtest.RefObject(t), Luggage: []pack.LuggageSource{{Name: c.name, Size: int64(len(data)),
+				Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }}}}
+			err = pack.Write(filepath.Join(t.TempDir(), "w.taskpack"), src, pack.EncodingBag, pack.WriteOptions{})
+			if refused := err != nil && strings.Contains(err.Error(), pack.RuleCredential); refused != c.bad {
+				t.Fatalf("write: %v (refusal expected: %v)", err, c.bad)
+			}
+		})
+	}
+}

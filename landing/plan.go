@@ -387,6 +387,13 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 		pl.Asks = append(pl.Asks, planAsk(a))
 	}
 	pl.Instructions, pl.Credentials = findings(obj)
+	for _, l := range p.Luggage {
+		// A luggage name is as visible as its bytes (issue 18, D5).
+		for _, x := range scan.Credentials(l.Name) {
+			x.Where = "data/files/" + l.Name + " (its name)"
+			pl.Credentials = append(pl.Credentials, x)
+		}
+	}
 	names := make([]string, len(p.Luggage))
 	for i, l := range p.Luggage {
 		names[i] = l.Name

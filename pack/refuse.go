@@ -155,6 +155,12 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 	sums := make([]luggageSum, len(src.Luggage))
 	buf := make([]byte, 256<<10)
 	for i, l := range src.Luggage {
+		// A name is as visible as the bytes (issue 18, D5): a token used
+		// as a file name travels in every listing of the pack.
+		for _, f := range scan.Credentials(l.Name) {
+			items = append(items, &Error{Entry: "data/files/" + l.Name, Rule: RuleCredential,
+				Detail: fmt.Sprintf("the luggage name looks like it carries a credential (%s: %s)", f.Rule, f.Excerpt)})
+		}
 		var extra luggageSink
 		if sink != nil {
 			extra = sink(i, l.Name)
