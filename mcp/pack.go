@@ -9,6 +9,7 @@ import (
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -160,19 +161,22 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 
 // landResult is the reference's land document plus tp's plan and outcome.
 type landResult struct {
-	OK                    bool                `json:"ok"`
-	DryRun                bool                `json:"dry_run,omitempty"`
-	Kind                  string              `json:"kind"`
-	PassportID            string              `json:"passport_id,omitempty"`
-	Lineage               landing.PlanLineage `json:"lineage"`
-	From                  landing.Sender      `json:"from"`
-	Title                 string              `json:"title"`
-	Asks                  *ojson.Value        `json:"asks,omitempty"`           // a dry run: the pack's asks, as the reference returns them
-	LandingChecksInPack   *ojson.Value        `json:"landing_checks,omitempty"` // a dry run: the pack's landing checks
-	Luggage               []string            `json:"luggage"`
-	NeedsReverify         int                 `json:"needs_reverify"`
-	LandingChecksRequired int                 `json:"landing_checks_required"`
-	OpenAsks              int                 `json:"open_asks"`
+	OK         bool                `json:"ok"`
+	DryRun     bool                `json:"dry_run,omitempty"`
+	Kind       string              `json:"kind"`
+	PassportID string              `json:"passport_id,omitempty"`
+	Lineage    landing.PlanLineage `json:"lineage"`
+	// Signer is who signed the pack (D22): unsigned, known (the person's
+	// name for the key) or unknown.
+	Signer                landing.Signer `json:"signer"`
+	From                  landing.Sender `json:"from"`
+	Title                 string         `json:"title"`
+	Asks                  *ojson.Value   `json:"asks,omitempty"`           // a dry run: the pack's asks, as the reference returns them
+	LandingChecksInPack   *ojson.Value   `json:"landing_checks,omitempty"` // a dry run: the pack's landing checks
+	Luggage               []string       `json:"luggage"`
+	NeedsReverify         int            `json:"needs_reverify"`
+	LandingChecksRequired int            `json:"landing_checks_required"`
+	OpenAsks              int            `json:"open_asks"`
 	// The receiver verdict (D23): accepted | needs_input, the unmet
 	// required checks and the open asks themselves (open_asks stays the
 	// reference's count).
@@ -210,15 +214,22 @@ func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
 			return nil, err
 		}
 	}
+	// The signer (D22) as the person's trust store knows it; an agent can
+	// never add a key to it (no tool takes --trust-sender).
+	var senders landing.Senders
+	if ts, err := trust.OpenDefault(s.cfg.Env); err == nil {
+		senders = ts.Senders()
+	}
 	rep, err := landing.Receive(ctx, s.cfg.Store, landing.ReceiveRequest{
 		Path: path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: filesOut},
-		Env: landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)},
+		Env:     landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)},
+		Senders: senders,
 	})
 	if err != nil {
 		return nil, err
 	}
 	plan := rep.Plan
-	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender,
+	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender, Signer: plan.Signer,
 		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: plan,
 		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials),
 		Verdict: rep.Verdict.Verdict, UnmetChecks: rep.Verdict.UnmetChecks, OpenAskItems: rep.Verdict.OpenAsks}
