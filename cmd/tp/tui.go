@@ -164,6 +164,9 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 	}
 	actor, machine := identity(io)
 	lander := &backend.Lander{Store: st, Env: landEnv(io), Into: o.Into, FilesOut: o.FilesOut, Options: pack.Options{Limits: o.limits()}}
+	if ring, err := senderRing(io); err == nil {
+		lander.Senders = ring // the summary names a known signer (D22)
+	}
 	defer lander.Close()
 	deps := common.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
 	app, err := runUI(io, g, deps, func(c *common.Common) common.Component { return uilanding.New(c, file) })

@@ -35,6 +35,9 @@ type Lander struct {
 	Into     string // tp land --into
 	FilesOut string // tp land --files-out
 	Options  pack.Options
+	// Senders is the person's ring of trusted pack senders (D22): the
+	// summary names a known signer by the name the person gave it.
+	Senders landing.Senders
 
 	mu     sync.Mutex
 	packs  []*pack.Pack
@@ -157,6 +160,7 @@ func (l *Lander) plan(ctx context.Context, file string, progress common.Progress
 		p.Close()
 		return nil, err
 	}
+	pl.ResolveSigner(l.Senders)
 	out := convertPlan(p, pl)
 	out.ThisMachine = l.Env.Machine
 	if ctx.Err() != nil {
@@ -188,6 +192,7 @@ func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *common
 func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
 	out := &common.Plan{
 		File: pl.File, Kind: pl.Kind, PackedAt: pl.Sender.PackedAt, Note: pl.Note,
+		Signer: pl.Signer.Say(), SignerState: pl.Signer.State,
 		Origin:  common.Origin{Actor: pl.Sender.Actor, Machine: pl.Sender.Machine, Harness: pl.Sender.Harness},
 		Lineage: common.Lineage{RootID: pl.Lineage.RootID, FromVersion: pl.Lineage.FromVersion, Chain: pl.Lineage.Chain},
 		Integrity: common.Integrity{Encoding: string(pl.Encoding), Verified: pl.Integrity.Verified, Files: pl.Integrity.LuggageFiles,

@@ -53,7 +53,12 @@ type Judger interface {
 
 // Plan is what a pack would do if landed, as the core computed it.
 type Plan struct {
-	File        string
+	File string
+	// Signer is who signed the pack, in the core's words (D22,
+	// landing.Signer.Say); SignerState is landing's state for it
+	// (unsigned, known, unknown, trusted_now).
+	Signer      string
+	SignerState string
 	Kind        string // "handoff" or "receipt"
 	Origin      Origin
 	PackedAt    string

@@ -55,7 +55,16 @@ func (m *summary) lines() []string {
 	// Values are sanitised already; ansi.Wrap only keeps tp's own styles.
 	var out []string
 	row := func(name, v string) { out = append(out, c.LabelRows(th.Muted, name, v, m.w)...) }
-	// What the work is comes first: a person decides whether to run
+	// Who signed it comes first (D22): the rest is the sender's word only
+	// if the signature says so.
+	if p.Signer != "" {
+		st := th.Warn
+		if p.SignerState == "known" || p.SignerState == "trusted_now" {
+			st = th.Pass
+		}
+		row("Signed", st.Render(c.Line(p.Signer)))
+	}
+	// What the work is comes next: a person decides whether to run
 	// anything only after reading it.
 	if t := p.Passport.Title; t != "" {
 		row("Title", th.Title.Render(c.Line(t)))

@@ -37,3 +37,23 @@ func TestSummaryIntegritySaysVerifiedOnce(t *testing.T) {
 		}
 	}
 }
+
+// The summary step shows the signer first (D22), in the core's words.
+func TestSummaryShowsSignerFirst(t *testing.T) {
+	for _, say := range []string{
+		"signed by maria (SHA256:abc), known since 2026-11-03",
+		"signed by a key you have not seen (SHA256:abc): trust it?",
+		"unsigned: nothing says who sent it or that it arrived unchanged",
+	} {
+		p := uitest.SamplePlan()
+		p.Signer, p.SignerState = say, "known"
+		c := uitest.Common(t, common.Deps{})
+		c.Width = 140
+		d := uitest.NewDriver(t, &uitest.Screen{C: NewWithPlan(c, p)})
+		v := d.View()
+		signed, title := strings.Index(v, "Signed"), strings.Index(v, "Title")
+		if signed < 0 || !strings.Contains(v, say) || (title >= 0 && title < signed) {
+			t.Fatalf("the summary does not lead with the signer %q:\n%s", say, v)
+		}
+	}
+}
