@@ -225,14 +225,12 @@ func (t *textScan) take(part []byte) bool {
 	// UTF-8 may be cut between writes: check what is complete.
 	chk := append(t.pendingUTF8, part...)
 	cut := len(chk)
-	for k := 0; k < 3 && cut > 0; k++ {
-		if utf8.RuneStart(chk[cut-1]) {
-			if !utf8.FullRune(chk[cut-1:]) {
-				cut--
-			}
-			break
-		}
-		cut--
+	i := len(chk) - 1
+	for i >= 0 && i > len(chk)-4 && !utf8.RuneStart(chk[i]) {
+		i--
+	}
+	if i >= 0 && !utf8.FullRune(chk[i:]) {
+		cut = i // a character cut between writes: judged with the next one
 	}
 	if cut < len(chk) && !utf8.Valid(chk[:cut]) || cut == len(chk) && !utf8.Valid(chk) {
 		t.binary = true
