@@ -265,9 +265,9 @@ func TestPackTextKeepsItsLabelAfterLanding(t *testing.T) {
 				}
 			}
 		}
-		br := r.Doc["briefing"].(map[string]any)
+		br := r.Doc
 		if br["landed_from"] != "agent-m1@m1" || len(br["findings_at_landing"].([]any)) == 0 {
-			t.Errorf("the briefing's document does not carry the labels: landed_from %v, findings %v", br["landed_from"], br["findings_at_landing"])
+			t.Errorf("the open result does not carry the labels: landed_from %v, findings %v", br["landed_from"], br["findings_at_landing"])
 		}
 		// A checkpoint of the opened state keeps them too.
 		st := r.Doc["state"].(map[string]any)
