@@ -472,3 +472,34 @@ func TestTrustRootNotKeyedByPath(t *testing.T) {
 		t.Fatalf("rollback through a link not refused: %q", pr.Blocked)
 	}
 }
+
+// The person's decision about a vanished settlement (verify --forget):
+// this machine stops remembering it, and sync treats the act by the log as
+// it now is (here: open, its line gone, so claimed done as a vanished line).
+func TestForgetVanished(t *testing.T) {
+	p := newTrustedProject(t)
+	st := p.act(t, "shed key")
+	s := p.settle(t, st, p.alice, "s")
+	p.sync(t)
+	must(t, os.Remove(p.l.RecordPath("garden", s.ID)))
+	if found, err := p.l.Forget("garden", p.principals(t).ProjectID, "s:nothing"); err != nil || found {
+		t.Fatalf("forget of an unknown id: %v %v", found, err)
+	}
+	found, err := p.l.Forget("garden", p.principals(t).ProjectID, s.ID)
+	if err != nil || !found {
+		t.Fatalf("forget: %v %v", found, err)
+	}
+	ld, err := p.l.Load("garden")
+	must(t, err)
+	if len(ld.Vanished) != 0 {
+		t.Fatalf("still vanished after forget: %+v", ld.Vanished)
+	}
+	rep := p.sync(t)
+	claimed := false
+	for _, r := range rep.Sent {
+		claimed = claimed || (r.Key == st.Key && r.Type == TypeClaimed)
+	}
+	if !claimed || len(rep.Vanished) != 0 {
+		t.Fatalf("after forget: sent %+v", rep.Sent)
+	}
+}
