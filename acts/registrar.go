@@ -33,6 +33,8 @@ type RunInput struct {
 	By     string // by of the records Run creates; "registrar:<project>" when empty
 	Secret []byte // registrar secret: keys by the keyed derivation (§10); nil: §6.2
 	Source string // names the document in a claim's evidence (path, commit); optional
+
+	rewriteBudget int // comparison steps for rewrites; 0: rewriteBudget (tests lower it)
 }
 
 // RunOutput is what a run decided. The caller MUST, in this order (§4 crash
@@ -450,8 +452,13 @@ func (r *registrar) reconcile(order []string) {
 			feats = r.taskFeatures()
 		}
 		f := features(a.Text)
-		if n, ok := feats.rewriteOf(f, func(i int, l *Line) bool { return r.mayBeRewriteOf(a, i, l) }); ok {
+		n, ok, spent := feats.rewriteOf(f, func(i int, l *Line) bool { return r.mayBeRewriteOf(a, i, l) })
+		if ok {
 			r.warn(Warning{Key: k, Line: n, Kind: WarnRewrite, Message: fmt.Sprintf("no line carries this key any more, and line %d looks like a rewrite of its terms (%q); nothing was sent — relabel or settle it by hand", n, a.Text)})
+			continue
+		}
+		if spent {
+			r.warn(Warning{Key: k, Kind: WarnRewrite, Message: fmt.Sprintf("no line carries this key any more (%q), and so many lines vanished that it was not compared with every line for a rewrite (D16's bound); nothing was sent — relabel or settle it by hand, or sync again after fewer changes", a.Text)})
 			continue
 		}
 		rec := r.record(TypeClaimed, k)

@@ -702,3 +702,24 @@ func TestBOMAndWarningsLineNumbers(t *testing.T) {
 		t.Errorf("warning text %q", s)
 	}
 }
+
+// The suffix automaton finds the same heaviest common run as the table,
+// on random texts over a small alphabet with CJK characters (weight 2).
+func TestLongestCommonRunAlgorithmsAgree(t *testing.T) {
+	alphabet := []rune("abcab的是不")
+	x := uint32(1)
+	rnd := func(n int) []rune {
+		rs := make([]rune, n)
+		for i := range rs {
+			x = x*1664525 + 1013904223
+			rs[i] = alphabet[(x>>16)%uint32(len(alphabet))]
+		}
+		return rs
+	}
+	for i := 0; i < 2000; i++ {
+		a, b := rnd(1+int(x>>8)%60), rnd(1+int(x>>12)%300)
+		if dp, sam := longestCommonRunDP(a, b), longestCommonRunSAM(a, b); dp != sam {
+			t.Fatalf("%q vs %q: table %d, automaton %d", string(a), string(b), dp, sam)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package acts
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -53,5 +54,45 @@ func TestDeletionBesideASimilarLineIsClaimed(t *testing.T) {
 				t.Fatalf("claimed %v, rewrite warning %v; want claim %v", claimed, warned, c.wantClaim)
 			}
 		})
+	}
+}
+
+// The rewrite search is bounded (D16): once a run's comparison budget is
+// spent, the vanished keys left are warned about, never claimed — the
+// measure errs towards warning. With the default budget the same document
+// gets its claims.
+func TestRewriteSearchOverBudgetWarnsInsteadOfClaiming(t *testing.T) {
+	texts := []string{"Renew the domain for the shop", "Collect the shed key from Ann"}
+	var recs []Record
+	for _, tx := range texts {
+		recs = append(recs, raisedRecord(DeriveKey("demo", tx), tx))
+	}
+	doc := "## Tasks\n- [ ] [owner] Water the plants on the balcony\n- [ ] [owner] Book flights to Lisbon\n"
+	for _, c := range []struct {
+		budget           int
+		claims, notCompd int
+	}{{0, 2, 0}, {1, 0, 2}} {
+		acts, _, err := statesOf(recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Run(RunInput{Document: []byte(doc), Profile: enProfile(t), Project: "demo", Acts: acts, Acked: map[string]bool{}, Now: "2026-10-27T00:00:00Z", rewriteBudget: c.budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		claims, notCompared := 0, 0
+		for _, r := range out.Send {
+			if r.Type == TypeClaimed {
+				claims++
+			}
+		}
+		for _, w := range out.Warnings {
+			if w.Kind == WarnRewrite && strings.Contains(w.Message, "not compared with every line") {
+				notCompared++
+			}
+		}
+		if claims != c.claims || notCompared != c.notCompd {
+			t.Errorf("budget %d: %d claims, %d not-compared warnings; want %d and %d", c.budget, claims, notCompared, c.claims, c.notCompd)
+		}
 	}
 }

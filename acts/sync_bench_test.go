@@ -58,3 +58,72 @@ func BenchmarkSyncRaise(b *testing.B) {
 		})
 	}
 }
+
+// wordsDoc is a state document of about 1.8 MB whose n owner lines each hold
+// words of text (seeded by seed, so two seeds give lines that share words
+// but are not the same lines).
+func wordsDoc(n, words int, seed int) []byte {
+	vocab := strings.Fields("renew the domain pay invoice shed repairs call registrar water plants feed cat walk dog order parts fix roof paint fence book flights file taxes clean gutters")
+	if words < 0 { // -words CJK characters drawn from 20,000: no two lines alike
+		vocab = nil
+		for c := rune(0x4e00); c < 0x4e00+20_000; c++ {
+			vocab = append(vocab, string(c))
+		}
+		words = -words
+	}
+	var b strings.Builder
+	b.WriteString("# Project\n\n## Tasks\n\n")
+	x := uint32(seed*7919 + 1)
+	for k := 0; k < n; k++ {
+		fmt.Fprintf(&b, "- [ ] [owner] %d", seed*n+k)
+		for w := 0; w < words; w++ {
+			x = x*1664525 + 1013904223
+			if len(vocab[0]) == 1 || len(vocab) < 1000 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(vocab[(x>>8)%uint32(len(vocab))])
+		}
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkSyncRewrittenBigDocument is issue 15's case: a 1.8 MB document
+// whose every line was replaced after its acts were raised, so every act
+// has vanished and is compared with every line for a rewrite (§4 step 5).
+// Three shapes: 30 lines of 60 KB of words (the longest a task line may be
+// is 64 KiB), 28 lines of 21,000 CJK characters none alike (each pair is
+// searched for a common run), and 30,000 lines of 60 bytes.
+func BenchmarkSyncRewrittenBigDocument(b *testing.B) {
+	prof, err := ProfileByName("en", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, shape := range []struct{ lines, words int }{{30, 10_000}, {28, -21_000}, {30_000, 8}} {
+		before, after := wordsDoc(shape.lines, shape.words, 1), wordsDoc(shape.lines, shape.words, 2)
+		b.Run(fmt.Sprintf("lines=%d/words=%d/bytes=%d", shape.lines, shape.words, len(after)), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				path := filepath.Join(dir, "STATE.md")
+				if err := os.WriteFile(path, before, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				l := OpenLog(filepath.Join(dir, "acts"))
+				if _, err := Sync(context.Background(), l, SyncRequest{Document: path, Project: "bench", Profile: prof}); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(path, after, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				rep, err := Sync(context.Background(), l, SyncRequest{Document: path, Project: "bench", Profile: prof})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(len(rep.Sent)), "sent")
+				b.ReportMetric(float64(len(rep.Warnings)), "warnings")
+			}
+		})
+	}
+}
