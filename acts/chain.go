@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -253,30 +252,7 @@ func (l *Log) noPrincipalHere(project string) string {
 		sanitize.Line(project), sanitize.Line(project))
 }
 
-// readLimited reads at most limit bytes of path; more is errTooLarge.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
-	}
-	return data, nil
-}
-
+// errTooLarge is a file over its limit (readLimited returns a *TooLargeError, which is it).
 var errTooLarge = errors.New("too large")
 
 // Resolution is what Resolve did.

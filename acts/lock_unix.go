@@ -20,11 +20,11 @@ import (
 // crash never leaves it held.
 func (l *Log) LockProject(project string, wait func()) (unlock func(), err error) {
 	dir := l.ProjectDir(project)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := l.mkdirInside(dir); err != nil {
 		return nil, fmt.Errorf("record log: %w", err)
 	}
 	path := filepath.Join(dir, ".registrar.lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("record log: %w", err)
 	}
@@ -61,10 +61,10 @@ func flock(fd, how int) error {
 // be a git work tree (D20).
 func (l *Log) lockPrincipals(project string) (unlock func(), err error) {
 	dir := l.ProjectDir(project)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := l.mkdirInside(dir); err != nil {
 		return nil, fmt.Errorf("record log: %w", err)
 	}
-	f, err := os.Open(dir)
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("record log: %w", err)
 	}

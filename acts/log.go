@@ -211,7 +211,7 @@ func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 	}
 	dir := l.RecordsDir(project)
 	path := l.RecordPath(project, id)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := l.mkdirInside(dir); err != nil {
 		return 0, fmt.Errorf("record log: %w", err)
 	}
 	err = durable.CreateExclusive(path, data, 0o644, b)
@@ -254,7 +254,7 @@ func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 	for _, it := range items {
 		dir := filepath.Dir(it.path)
 		if !made[dir] {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
+			if err := l.mkdirInside(dir); err != nil {
 				ferr = fmt.Errorf("record log: %w", err)
 				break
 			}
@@ -292,7 +292,7 @@ func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 // existing judges a record whose file is already in the log: the same
 // content is a Duplicate, other content a *LogConflictError.
 func (l *Log) existing(path, id string, data []byte) (WriteOutcome, error) {
-	old, rerr := os.ReadFile(path)
+	old, rerr := readLimited(path, maxRecordFile)
 	if rerr != nil {
 		return 0, fmt.Errorf("record log: reading %s: %w", path, rerr)
 	}
@@ -354,7 +354,7 @@ func (l *Log) Ack(project string, ids ...string) error {
 		return nil
 	}
 	dir := l.AckedDir(project)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := l.mkdirInside(dir); err != nil {
 		return fmt.Errorf("record log: %w", err)
 	}
 	batch := durable.NewBatch(len(ids))

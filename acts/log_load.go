@@ -94,6 +94,9 @@ func (ld *Loaded) Unauthenticated() bool {
 func (l *Log) Load(project string) (*Loaded, error) {
 	out := &Loaded{Project: project, Raw: map[string][]byte{}, Acked: map[string]bool{}}
 	dir := l.RecordsDir(project)
+	if err := l.checkInside(dir); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("record log: %w", err)
@@ -278,6 +281,9 @@ func kindOf(e fs.DirEntry) string {
 func (l *Log) loadAcked(project string) (map[string]bool, []LogProblem, error) {
 	dir := l.AckedDir(project)
 	acked := map[string]bool{}
+	if err := l.checkInside(dir); err != nil {
+		return nil, nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return acked, nil, nil
@@ -301,7 +307,7 @@ func (l *Log) loadAcked(project string) (map[string]bool, []LogProblem, error) {
 			continue
 		}
 		// Hashed names keep the id inside.
-		b, err := os.ReadFile(path)
+		b, err := readLimited(path, maxAckFile)
 		id := strings.TrimSuffix(string(b), "\n")
 		if err != nil || id == "" || EncodeName(id) != n {
 			probs = append(probs, LogProblem{path, "not an acknowledgement written by tp; skipped"})

@@ -220,6 +220,9 @@ func (l *Log) PrincipalsDir(project string) string {
 // (with Log.Trust), and allowed_signers against the chain.
 func (l *Log) LoadPrincipals(project string) (*Principals, error) {
 	p := &Principals{Project: project, Path: l.SignersPath(project), Allowed: &sshsign.AllowedSigners{}, signed: l.Trust != nil}
+	if err := l.checkInside(l.ProjectDir(project)); err != nil {
+		return nil, fmt.Errorf("principals: %w", err)
+	}
 	data, err := readLimited(p.Path, sshsign.MaxAllowedSigners)
 	switch {
 	case err == nil:
@@ -254,6 +257,9 @@ const maxChangeFile = 64 << 10
 
 func (l *Log) readChanges(project string) ([]changeFile, []string, error) {
 	dir := l.PrincipalsDir(project)
+	if err := l.checkInside(dir); err != nil {
+		return nil, nil, fmt.Errorf("principals: %w", err)
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -497,7 +503,7 @@ func (l *Log) ChangePrincipalWhy(project, typ, name string, key ssh.PublicKey, r
 		}
 	}
 	dir := l.PrincipalsDir(project)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := l.mkdirInside(dir); err != nil {
 		return nil, fmt.Errorf("principals: %w", err)
 	}
 	if err := durable.CreateExclusive(filepath.Join(dir, EncodeName(c.ID)+".json"), data, 0o644, nil); err != nil {
@@ -555,8 +561,8 @@ func (l *Log) unsignedPrincipalSide(project string) ([]string, error) {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") || durable.IsTemp(e.Name()) {
 			continue
 		}
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil || len(raw) > maxRecordFile {
+		raw, err := readLimited(filepath.Join(dir, e.Name()), maxRecordFile)
+		if err != nil {
 			continue
 		}
 		r, err := DecodeRecord(raw)

@@ -9,7 +9,7 @@ import (
 
 // readSmall reads a whole small file, stopping one byte past maxRecordFile.
 func readSmall(path string, buf []byte) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openNoFollow(path)
 	if err != nil {
 		return nil, err
 	}

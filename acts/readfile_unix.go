@@ -17,8 +17,9 @@ func readSmall(path string, buf []byte) ([]byte, error) {
 	var err error
 	for {
 		// O_NONBLOCK: a FIFO swapped in after the folder was listed reads as
-		// empty instead of waiting for a writer forever.
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		// empty instead of waiting for a writer forever; O_NOFOLLOW: a link
+		// swapped in is not followed (D9).
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 		if !errors.Is(err, syscall.EINTR) {
 			break
 		}

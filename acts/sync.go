@@ -170,6 +170,9 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", req.Document)
 	}
+	if info.Size() > MaxStateDocument {
+		return nil, &TooLargeError{Path: req.Document, Limit: MaxStateDocument}
+	}
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -115,8 +115,8 @@ func (x *watch) project(dir string, emit bool) error {
 	if !ok || (x.req.Project != "" && p != x.req.Project) {
 		return nil
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil // a link is not followed (D9)
 	}
 	if err := x.w.Add(dir); err != nil {
 		return fmt.Errorf("watching %s: %w", dir, err)
@@ -125,8 +125,8 @@ func (x *watch) project(dir string, emit bool) error {
 }
 
 func (x *watch) records(dir string, emit bool) error {
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil // a link is not followed (D9)
 	}
 	for _, d := range x.dirs {
 		if d == dir {
@@ -255,7 +255,7 @@ func (x *watch) read(path string) (_ watched, ok bool) {
 	if fi.Size() > maxRecordFile {
 		return prob(fmt.Sprintf("larger than any record (limit %d bytes); skipped", maxRecordFile))
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := readLimited(path, maxRecordFile)
 	if err != nil {
 		return prob(fmt.Sprintf("unreadable: %v; skipped", err))
 	}
