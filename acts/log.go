@@ -204,6 +204,9 @@ func (l *Log) write(raw []byte, b *durable.Batch) (WriteOutcome, error) {
 		return 0, err
 	}
 	id, project := r.ID, r.Project
+	if err := CheckProjectName(project); err != nil {
+		return 0, fmt.Errorf("record log: record %q: %w; not written", sanitize.Line(id), err)
+	}
 	data := ojson.Canonical(v)
 	if len(data) > maxRecordFile {
 		// A reader skips it (Load): writing it would make the act vanish.
@@ -246,6 +249,10 @@ func (l *Log) WriteAll(rs []Record) ([]WriteOutcome, error) {
 			break
 		}
 		id, project := v.Get("id").Text(), v.Get("project").Text()
+		if err := CheckProjectName(project); err != nil {
+			ferr = fmt.Errorf("record log: record %q: %w; not written", sanitize.Line(id), err)
+			break
+		}
 		items = append(items, item{id: id, path: l.RecordPath(project, id), data: ojson.Canonical(v)})
 	}
 	st := durable.NewStaged(len(items))

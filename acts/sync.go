@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -136,8 +135,8 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	// A sync holds the whole log in memory for a moment; collecting half as
 	// often trades some memory (about 20%) for CPU time (about 25% less).
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
-	if req.Project == "" || strings.ContainsAny(req.Project, "/\\\x00\r\n") || strings.TrimSpace(req.Project) != req.Project {
-		return nil, fmt.Errorf("project %q: a project name is one non-empty line without slashes or surrounding spaces (§6.1)", sanitize.Line(req.Project))
+	if err := CheckProjectName(req.Project); err != nil {
+		return nil, err
 	}
 	if req.Now.IsZero() {
 		req.Now = time.Now()

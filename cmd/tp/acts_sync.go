@@ -60,8 +60,8 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	if o.project == "" {
 		return withHint(errors.New("sync needs --project: the project is part of every key (§6.1)"), "tp acts sync STATE.md --project NAME")
 	}
-	if strings.ContainsAny(o.project, "/\\\x00\r\n") || strings.TrimSpace(o.project) != o.project {
-		return fmt.Errorf("--project %q: a project name is one line without slashes or surrounding spaces", display.Line(o.project))
+	if err := acts.CheckProjectName(o.project); err != nil {
+		return fmt.Errorf("--project: %w", err)
 	}
 	prof, err := acts.ProfileFor(o.profile, o.principalTag)
 	if err != nil {

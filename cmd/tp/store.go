@@ -32,7 +32,10 @@ func storeHint(err error) error {
 	case errors.As(err, &ce):
 		return withHint(err, "another program saved "+display.Line(ce.ID)+" meanwhile; run the command again")
 	case errors.As(err, &busy):
-		return withHint(err, "another tp or task-passport is saving; try again (a lock left by a dead process is retired after 30 s)")
+		if busy.Rule != "" {
+			return withHint(err, "another tp or task-passport is saving; try again (this lock: "+busy.Rule+")")
+		}
+		return withHint(err, "another tp or task-passport is saving; try again")
 	}
 	return err
 }

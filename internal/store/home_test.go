@@ -554,6 +554,16 @@ func TestStaleLock(t *testing.T) {
 		{"fresh lock of a dead pid from another host stands", fmt.Sprintf(`{"pid":%d,"host":"elsewhere.example"}`, dead), 0, false},
 		{"fresh lock of a live pid on this host stands", fmt.Sprintf(`{"pid":%d,"host":%q}`, os.Getpid(), owner.Host()), 0, false},
 		{"fresh lock naming this host but no pid stands", fmt.Sprintf(`{"host":%q}`, owner.Host()), 0, false},
+		// issue 15: a lock from another host is judged by its age alone —
+		// a pid there says nothing about the processes here, even when a
+		// live process here has the same number; and a file time in the
+		// future is as old as it is far ahead.
+		{"old lock from another host whose pid runs here is retired", fmt.Sprintf(`{"pid":%d,"host":"elsewhere.example"}`, os.Getpid()), 31 * time.Second, true},
+		{"fresh lock from another host whose pid runs here stands", fmt.Sprintf(`{"pid":%d,"host":"elsewhere.example"}`, os.Getpid()), 5 * time.Second, false},
+		{"lock from another host dated far in the future is retired", fmt.Sprintf(`{"pid":1,"host":"elsewhere.example"}`), -time.Hour, true},
+		{"unreadable lock dated far in the future is retired", `{"pi`, -time.Hour, true},
+		{"lock of a dead pid dated a little in the future stands", fmt.Sprintf(`{"pid":%d}`, dead), -5 * time.Second, false},
+		{"lock of a live pid here dated far in the future stands", fmt.Sprintf(`{"pid":%d,"host":%q}`, os.Getpid(), owner.Host()), -time.Hour, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -581,6 +591,9 @@ func TestStaleLock(t *testing.T) {
 			}
 			if !errors.As(err, &busy) || !strings.Contains(err.Error(), lock) {
 				t.Fatalf("save = %v, want busy naming %s", err, lock)
+			}
+			if busy.Rule == "" {
+				t.Errorf("the busy error does not say when this lock is retired")
 			}
 			if _, err := os.Stat(lock); err != nil {
 				t.Errorf("a lock that stands was removed: %v", err)
@@ -753,5 +766,40 @@ func TestStoreLock(t *testing.T) {
 	}
 	if _, err := s.Lock("../escape"); err == nil {
 		t.Error("a lock name with a path was accepted")
+	}
+}
+
+// The busy error says the rule applied to the lock that stood (issue 15:
+// the hint promised 30 s for a lock it would never retire).
+func TestBusyErrorSaysTheRuleApplied(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		age        time.Duration
+		want       string
+	}{
+		{"live here", fmt.Sprintf(`{"pid":%d,"host":%q}`, os.Getpid(), owner.Host()), 0, "runs on this machine; it is never retired while it runs"},
+		{"another host", `{"pid":1,"host":"elsewhere.example"}`, 5 * time.Second, "names another machine (elsewhere.example); retired once its file time is 30s away from now (it is "},
+		{"future", `{"pi`, -10 * time.Second, "retired once its file time is 30s away from now (it is 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t)
+			s.LockTimeout = 50 * time.Millisecond
+			unlock, err := s.Lock("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+			lock := filepath.Join(s.Dir(), "x.lock")
+			writeFile(t, lock, tc.body)
+			at := time.Now().Add(-tc.age)
+			if err := os.Chtimes(lock, at, at); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.Lock("x")
+			var busy *BusyError
+			if !errors.As(err, &busy) || !strings.Contains(busy.Rule, tc.want) {
+				t.Fatalf("err = %v, rule %q; want it to contain %q", err, busy.Rule, tc.want)
+			}
+		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/owner"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // ConflictError is a save whose expected_version is not the stored version:
@@ -32,7 +33,12 @@ func (e *ConflictError) Error() string {
 }
 
 // BusyError is a save that could not get the lock within LockTimeout.
-type BusyError struct{ Lock string }
+type BusyError struct {
+	Lock string
+	// Rule is when this lock is retired, as retireStale judged it last
+	// ("… retired once its file time is 30s away from now (it is 4s)").
+	Rule string
+}
 
 func (e *BusyError) Error() string {
 	return fmt.Sprintf("passport store is busy: %s is held by another writer", e.Lock)
@@ -244,11 +250,12 @@ func (s *Store) acquire(lock string) error {
 		if !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("lock %s: %w", lock, err)
 		}
-		if s.retireStale(lock) {
+		retired, rule := s.judgeStale(lock)
+		if retired {
 			continue
 		}
 		if time.Since(started) >= s.LockTimeout {
-			return &BusyError{Lock: lock}
+			return &BusyError{Lock: lock, Rule: rule}
 		}
 		time.Sleep(s.RetryDelay)
 	}
@@ -292,47 +299,73 @@ func createLock(lock string, now time.Time) error {
 	return nil
 }
 
-// retireStale removes lock when its owner is provably gone: at once when
-// the lock names this host and its pid no longer runs here (a tp killed
-// with -9 must not hold up the next run); otherwise — a lock from another
-// host, or from the reference, which names no host — when it is older than
-// StaleAfter (by the real clock: file times are real even when a test fixes
-// Now) and its pid is gone or it holds no readable owner. It renames the
-// lock aside first so two retirers cannot both win and delete a fresh lock.
-// It reports whether the caller should try again at once.
+// retireStale removes lock when its owner is provably gone (judgeStale).
 func (s *Store) retireStale(lock string) bool {
+	retired, _ := s.judgeStale(lock)
+	return retired
+}
+
+// judgeStale removes lock when its owner is provably gone, and says which
+// rule it applied:
+//
+//   - a lock naming this host: at once when its pid no longer runs here (a
+//     tp killed with -9 must not hold up the next run); never while it runs;
+//   - a lock naming another host: by its age alone, once its file time is
+//     StaleAfter away from now — a pid from elsewhere says nothing about
+//     the processes here, so a live process here with the same number
+//     keeps nothing;
+//   - a lock naming no host (the reference's) whose pid runs here: never;
+//     otherwise, and an unreadable lock: by its age.
+//
+// The age is the distance between the file time and now (by the real
+// clock: file times are real even when a test fixes Now), in either
+// direction: a lock whose mtime is in the future (a clock set wrong, or a
+// file made to look fresh for ever) is as old as it is far ahead. It
+// renames the lock aside first so two retirers cannot both win and delete
+// a fresh lock. It reports whether the caller should try again at once.
+func (s *Store) judgeStale(lock string) (bool, string) {
 	info, err := os.Stat(lock)
 	if errors.Is(err, fs.ErrNotExist) {
-		return true
+		return true, ""
 	}
 	if err != nil {
-		return false
+		return false, "it cannot be read (" + err.Error() + ")"
 	}
-	old := time.Since(info.ModTime()) >= s.StaleAfter
+	age := time.Since(info.ModTime())
+	if age < 0 {
+		age = -age
+	}
+	old := age >= s.StaleAfter
+	byAge := fmt.Sprintf("retired once its file time is %s away from now (it is %s)", s.StaleAfter, age.Round(time.Second))
+	rule := byAge
 	gone := false
 	if data, err := readRegular(lock, maxLockBytes); err == nil {
 		// A partial or unreadable lock has no live owner to prove; it may
 		// go once old.
 		if v, _, err := ojson.Parse(data); err == nil {
 			pid, ok := v.Get("pid").Int()
-			if ok && pid > 0 && owner.PIDAlive(int(pid)) {
-				return false
-			}
 			host, _ := v.Get("host").Str()
+			here := host == "" || host == owner.Host()
+			if here && ok && pid > 0 && owner.PIDAlive(int(pid)) {
+				return false, fmt.Sprintf("its process %d runs on this machine; it is never retired while it runs", pid)
+			}
+			if host != "" && host != owner.Host() {
+				rule = fmt.Sprintf("it names another machine (%s); %s", sanitize.Line(host), byAge)
+			}
 			gone = ok && pid > 0 && host != "" && host == owner.Host()
 		}
 	} else if errors.Is(err, fs.ErrNotExist) {
-		return true
+		return true, ""
 	}
 	if !old && !gone {
-		return false
+		return false, rule
 	}
 	retired := fmt.Sprintf("%s.stale-%d-%s", lock, os.Getpid(), randHex(4))
 	if err := os.Rename(lock, retired); err != nil {
-		return errors.Is(err, fs.ErrNotExist)
+		return errors.Is(err, fs.ErrNotExist), rule
 	}
 	os.Remove(retired)
-	return true
+	return true, rule
 }
 
 // parseJSNumber reads a numeric string as JavaScript's Number() would for

@@ -1,0 +1,39 @@
+package acts
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The project-name rule is the core's (issue 15): every record written,
+// whichever front end names the project, and every sync.
+func TestProjectNameRule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"demo", true}, {"Mein Projekt", true}, {"项目", true}, {"a.b-c_d", true},
+		{"", false}, {" demo", false}, {"demo ", false}, {"a/b", false}, {`a\b`, false},
+		{"demo\nevil", false}, {"demo\r", false}, {"de\x00mo", false}, {"de\x1b[31mmo", false},
+		{"demo\u2028x", false}, {"demo\u0085x", false}, {"de\x7fmo", false},
+	} {
+		err := CheckProjectName(tc.name)
+		if (err == nil) != tc.ok {
+			t.Errorf("CheckProjectName(%q) = %v, want ok %v", tc.name, err, tc.ok)
+		}
+		l := OpenLog(filepath.Join(t.TempDir(), "acts"))
+		r := raisedRecord("k", "Renew the domain")
+		r.Project = tc.name
+		if tc.name == "" {
+			continue // not a record the schema takes at all
+		}
+		_, werr := l.WriteAll([]Record{r})
+		if tc.ok != (werr == nil) {
+			t.Errorf("WriteAll with project %q: %v, want ok %v", tc.name, werr, tc.ok)
+		}
+		if werr != nil && !tc.ok && !strings.Contains(werr.Error(), "project") {
+			t.Errorf("WriteAll with project %q: the error does not say the rule: %v", tc.name, werr)
+		}
+	}
+}
