@@ -45,7 +45,10 @@ func TestStoreHints(t *testing.T) {
 	}{
 		{&store.ErrNotFound{ID: "TP-X", Store: "/s"}, "tp list shows"},
 		{&store.ConflictError{ID: "TP-X", Expected: 1, Found: 2}, "saved TP-X meanwhile; run the command again"},
-		{&store.BusyError{Lock: "/s/TP-X.json.lock"}, "retired after 30 s"},
+		// the hint says the rule applied to that lock (issue 15), never a
+		// promise the lock's judge does not keep
+		{&store.BusyError{Lock: "/s/TP-X.json.lock", Rule: "it names another machine (b); retired once its file time is 30s away from now (it is 4s)"}, "(this lock: it names another machine (b); retired once"},
+		{&store.BusyError{Lock: "/s/TP-X.json.lock"}, "another tp or task-passport is saving; try again"},
 	}
 	for _, tt := range tests {
 		var he *hintError
