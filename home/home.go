@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 )
@@ -37,6 +38,10 @@ type Summary struct {
 	OpenActs      int        `json:"open_acts"`
 	Dir           string     `json:"dir"`
 	Packs         []string   `json:"packs"` // file names in Dir, sorted
+	// Incoming are the packs that arrived over A2A (tp a2a serve, D23),
+	// newest first: kept in the store's incoming folder, never landed on
+	// arrival.
+	Incoming []Incoming `json:"incoming"`
 	// Problems are what was skipped while gathering, one line each: store
 	// files that are not passports, record-log files that are not records,
 	// an acts log or a folder that could not be read.
@@ -53,6 +58,20 @@ type Passport struct {
 	Chain         []string `json:"chain"` // lineage.chain (§3): the hops before this one
 	OpenAsks      int      `json:"open_asks"`
 	PendingChecks int      `json:"pending_checks"`
+}
+
+// Incoming is one pack that arrived over A2A (D23).
+type Incoming struct {
+	TaskID     string `json:"task_id"`
+	Kind       string `json:"kind"`
+	Title      string `json:"title"`
+	Path       string `json:"path"` // the pack file: tp land lands it as any file
+	ReceivedAt string `json:"received_at"`
+	// State is waiting (not landed yet), landed (LandedAs names the
+	// passport), answered (the receipt is kept for the sender) or withdrawn
+	// (the sender cancelled: kept, shown, never deleted).
+	State    string `json:"state"`
+	LandedAs string `json:"landed_as,omitempty"`
 }
 
 // Project is one project's open acts (open, or with the need withdrawn and
@@ -80,7 +99,7 @@ func IsPackName(name string) bool {
 // error: whatever else cannot be read becomes a line in Problems, so the
 // home view still shows the rest.
 func Summarize(ctx context.Context, src Sources) (*Summary, error) {
-	s := &Summary{Passports: []Passport{}, Projects: []Project{}, Packs: []string{}, Problems: []string{}, Dir: src.Dir}
+	s := &Summary{Passports: []Passport{}, Projects: []Project{}, Packs: []string{}, Incoming: []Incoming{}, Problems: []string{}, Dir: src.Dir}
 	if src.Store != nil {
 		s.Store = src.Store.Dir()
 		entries, skipped, err := src.Store.List()
@@ -99,6 +118,31 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 		}
 		for _, sk := range skipped {
 			s.Problems = append(s.Problems, "store: skipped "+sk.File+": "+sk.Reason)
+		}
+		landed := map[string]string{} // pack digest → passport
+		for _, e := range entries {
+			if d := e.V.Get("landed_from").Get("sha256").Text(); d != "" {
+				landed[d] = e.ID
+			}
+		}
+		in, bad, err := incoming.List(src.Store.Dir())
+		if err != nil {
+			s.Problems = append(s.Problems, "incoming: "+err.Error())
+		}
+		for _, b := range bad {
+			s.Problems = append(s.Problems, "incoming: skipped "+b)
+		}
+		for _, e := range in {
+			it := Incoming{TaskID: e.TaskID, Kind: e.Kind, Title: e.Title, Path: e.Path(), ReceivedAt: e.ReceivedAt, State: "waiting", LandedAs: landed[e.SHA256]}
+			switch {
+			case e.WithdrawnAt != "":
+				it.State = "withdrawn"
+			case e.Receipt != "":
+				it.State = "answered"
+			case it.LandedAs != "":
+				it.State = "landed"
+			}
+			s.Incoming = append(s.Incoming, it)
 		}
 	}
 	if src.Acts != nil {

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
+	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -160,6 +162,15 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 			return rep, &ExistsError{Path: out, Recorded: len(rep.Recorded)}
 		}
 		return rep, err
+	}
+	// A receipt answering a pack that arrived over A2A is kept beside it
+	// too, so the sender reads it back (D23). The pack is made either way.
+	if req.Build.Kind == model.KindReceipt {
+		if e, ok := incoming.Holding(s.Dir(), stored.V.Get("landed_from").Get("file").Text()); ok {
+			if err := incoming.AttachReceipt(e, out, req.Encoding == pack.EncodingFlat, time.Now().UTC().Format(time.RFC3339)); err != nil {
+				rep.Warnings = append(rep.Warnings, "the receipt is written, but not kept for the A2A sender: "+err.Error())
+			}
+		}
 	}
 	return rep, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -115,9 +116,27 @@ func renderHome(w io.Writer, s *home.Summary) {
 			fmt.Fprintf(w, "  %s\n", l(p))
 		}
 	}
+	if len(s.Incoming) > 0 {
+		fmt.Fprintf(w, "over A2A   %s in %s\n", plural.N(len(s.Incoming), "pack"), l(filepath.Dir(filepath.Dir(s.Incoming[0].Path))))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, in := range s.Incoming {
+			state := in.State
+			if in.LandedAs != "" {
+				state += " as " + l(in.LandedAs)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", l(in.TaskID), l(in.Kind), state, q(in.Title), l(in.Path))
+		}
+		tw.Flush()
+	}
 	var next []string
 	if len(s.Packs) > 0 {
 		next = append(next, "tp land "+shellWord(s.Packs[0]))
+	}
+	for _, in := range s.Incoming {
+		if in.State == "waiting" {
+			next = append(next, "tp land "+shellWord(in.Path))
+			break
+		}
 	}
 	for _, p := range s.Passports {
 		if p.OpenAsks > 0 {

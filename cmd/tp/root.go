@@ -126,7 +126,7 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		newLandCmd(io, g),
 		newConformanceCmd(io, g), newConvertCmd(io, g),
 		newActsCmd(io, g),
-		newCheckpointCmd(io, g), newOpenCmd(io, g), newPromptCmd(io, g), newMCPCmd(io, g), newDoctorCmd(io, g),
+		newCheckpointCmd(io, g), newOpenCmd(io, g), newPromptCmd(io, g), newMCPCmd(io, g), newDoctorCmd(io, g), newA2ACmd(io, g),
 	// commands
 	)
 	tidyCommands(root, g)

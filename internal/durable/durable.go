@@ -290,3 +290,11 @@ func RenameNew(oldpath, newpath string) error {
 	}
 	return SyncDir(filepath.Dir(newpath))
 }
+
+// CreateTemp creates a new temporary file in dir, named as every temporary
+// file of this package is (TempPrefix, the owner), for a writer that must
+// check what it wrote before moving it into place with Rename. The caller
+// syncs, closes and renames it, or removes it.
+func CreateTemp(dir string, perm fs.FileMode) (*os.File, string, error) {
+	return createTemp(dir, perm)
+}

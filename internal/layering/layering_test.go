@@ -50,6 +50,15 @@ func forbidden(pkg string) []string {
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "checkpoint"), strings.HasPrefix(rel, "briefing"), strings.HasPrefix(rel, "taskpassport"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp"}, uiLibs...)
+	case rel == "a2a":
+		// The A2A binding as data (D23): no server, no client, no front
+		// end (the store only through landing's verdict).
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp",
+			"github.com/a2aproject/a2a-go/a2asrv", "github.com/a2aproject/a2a-go/a2aclient", "net/http"}, uiLibs...)
+	case strings.HasPrefix(rel, "a2a/"):
+		// The A2A server is a front end beside the UI and the MCP server.
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp",
+			"github.com/a2aproject/a2a-go/a2aclient"}, uiLibs...)
 	case strings.HasPrefix(rel, "ui"):
 		return []string{module + "/cmd"}
 	}
