@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Class says which of the refusals or warnings a Finding belongs to.
@@ -238,7 +239,13 @@ func parseSet(spec string) *[256]bool {
 	return &set
 }
 
-func init() {
+// tablesOnce builds the rule tables on the first scan, not at start-up:
+// most tp commands scan nothing (issue 20).
+var tablesOnce sync.Once
+
+func ensureTables() { tablesOnce.Do(buildTables) }
+
+func buildTables() {
 	for i := range credRules {
 		if credRules[i].run != "" {
 			credRules[i].runSet = parseSet(credRules[i].run)
@@ -263,6 +270,7 @@ func init() {
 			}
 		}
 	}
+	bufSize = keepBack + maxWindow + luggageChunk
 	// Where two anchors start at one place ("sk-ant-" and "sk-"), scan tries
 	// the longer first (the candidate sort), so the specific shape wins.
 	groups := map[byte]*pivotGroup{}
@@ -392,6 +400,7 @@ const excerptContext = 20 // bytes of context shown before a secret
 // Every candidate in that range must have its whole window in buf unless buf
 // ends at the end of the data.
 func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) {
+	ensureTables()
 	en.cands = en.cands[:0]
 	hi := limit + maxAnchor
 	if hi > len(buf) {

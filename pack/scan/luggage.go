@@ -73,8 +73,9 @@ const MaxLuggageFindings = 1000
 
 const luggageChunk = 256 << 10
 
-// bufSize is the most a scanner ever holds.
-var bufSize = keepBack + maxWindow + luggageChunk
+// bufSize is the most a scanner ever holds; set with the rule tables
+// (maxWindow is known only then).
+var bufSize int
 
 // fullBufs recycles full-size scanner buffers between files.
 var fullBufs = sync.Pool{New: func() any { b := make([]byte, 0, bufSize); return &b }}
@@ -88,6 +89,7 @@ const keepBack = excerptContext + 1
 // that path, so callers holding either form get the same Where.
 func NewLuggageScanner(name string) *LuggageScanner {
 	name = strings.TrimPrefix(name, luggagePrefix)
+	ensureTables()
 	s := &LuggageScanner{name: name}
 	s.en.max = MaxLuggageFindings
 	s.en.tplWhere = func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }

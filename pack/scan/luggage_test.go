@@ -64,6 +64,7 @@ func TestLuggageSplitAnywhere(t *testing.T) {
 // Tokens placed across the scanner's own buffer boundary, written in one
 // piece and in odd-sized pieces.
 func TestLuggageAcrossInternalBoundary(t *testing.T) {
+	ensureTables() // maxWindow is known once the tables are built
 	r := rand.New(rand.NewSource(1))
 	fires := credFires()
 	var data []byte
