@@ -100,6 +100,14 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 	// Folders first (on one goroutine), then the files on a few workers:
 	// inflating, verifying and writing one file overlaps with the next.
 	dirs := map[string]bool{}
+	folders := map[string]*os.Root{".": root}
+	defer func() {
+		for d, r := range folders {
+			if d != "." {
+				r.Close()
+			}
+		}
+	}()
 	local := make([]string, len(luggage))
 	for i, l := range luggage {
 		name, err := luggageName(l.Name)
@@ -110,10 +118,17 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 		for d := path.Dir(name); d != "." && !dirs[d]; d = path.Dir(d) {
 			dirs[d] = true
 		}
-		if d := path.Dir(name); d != "." {
+		// One mkdir and one open per folder, not per file: each file is
+		// then created with one openat in its folder.
+		if d := path.Dir(name); folders[d] == nil {
 			if err := root.MkdirAll(d, 0o755); err != nil {
 				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
+			sub, err := root.OpenRoot(d)
+			if err != nil {
+				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+			}
+			folders[d] = sub
 		}
 	}
 
@@ -157,10 +172,11 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 			for i := range jobs {
 				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
 				var err error
+				dir, base := folders[path.Dir(local[i])], path.Base(local[i])
 				if l := luggage[i]; l.Size > 0 && l.Size <= smallLuggage {
-					err = extractSmall(ctx, root, local[i], l, open, small, scanners[i], batch, step)
+					err = extractSmall(ctx, dir, base, l, open, small, scanners[i], batch, step)
 				} else {
-					_, err = extractOne(ctx, root, local[i], l, open, side, scanners[i], batch, step)
+					_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
 				}
 				if err != nil {
 					fail(err)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Host is this host's name as the system gives it (not TP_MACHINE, which
@@ -22,16 +23,18 @@ func Host() string {
 
 // hostTag is the first 8 hex digits of the SHA-256 of Host(): short enough
 // for a file name, and no host name spelled out in a synced folder.
-func hostTag() string {
+// It is computed once: writers name a temporary file per record or luggage
+// file, and a uname(2) and a hash each time showed in their profiles.
+var hostTag = sync.OnceValue(func() string {
 	sum := sha256.Sum256([]byte(Host()))
 	return hex.EncodeToString(sum[:4])
-}
+})
 
 // Tag names this process on this host: "<host>-<pid>". It holds only
 // [0-9a-f-], so it fits in any file name.
-func Tag() string {
-	return hostTag() + "-" + strconv.Itoa(os.Getpid())
-}
+func Tag() string { return tag() }
+
+var tag = sync.OnceValue(func() string { return hostTag() + "-" + strconv.Itoa(os.Getpid()) })
 
 // Gone reports whether tag (from Tag) names a process of this host that no
 // longer runs. A tag from another host, one that does not parse, or this
