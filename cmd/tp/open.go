@@ -25,6 +25,30 @@ type openJSON struct {
 	Briefing        *briefing.Briefing `json:"briefing"`
 }
 
+// openDoc is o as the ordered value MarshalCanonical would give (the
+// struct's member order and omitempty), built without a round trip through
+// bytes: the state is the stored value itself, never copied (issue 20).
+func openDoc(o openJSON) *ojson.Value {
+	doc := ojson.NewObject()
+	doc.Set("passport_id", ojson.NewString(o.PassportID))
+	doc.Set("state_version", ojson.NewInt(o.StateVersion))
+	if o.State != nil {
+		doc.Set("state", o.State)
+	}
+	if o.StateOmitted != "" {
+		doc.Set("state_omitted", ojson.NewString(o.StateOmitted))
+	}
+	doc.Set("compiled_context", ojson.NewString(o.CompiledContext))
+	doc.Set("handoff_prompt", ojson.NewString(o.HandoffPrompt))
+	doc.Set("data_notice", ojson.NewString(o.Data))
+	if o.Briefing == nil {
+		doc.Set("briefing", ojson.NewNull())
+	} else {
+		doc.Set("briefing", o.Briefing.Value())
+	}
+	return doc
+}
+
 func newOpenCmd(io *IO, g *globalOpts) *cobra.Command {
 	var maxBytes int
 	cmd := &cobra.Command{
@@ -64,22 +88,18 @@ how much it left out.`,
 				return err
 			}
 			prompt, _ := briefing.Prompt(b.PassportID, "en")
-			doc := openJSON{PassportID: b.PassportID, StateVersion: b.StateVersion, State: stored.V,
+			o := openJSON{PassportID: b.PassportID, StateVersion: b.StateVersion, State: stored.V,
 				CompiledContext: md, HandoffPrompt: prompt, Data: briefing.DataNotice, Briefing: b}
-			out, err := ojson.MarshalCanonical(doc)
-			if err != nil {
-				return err
-			}
-			if maxBytes > 0 && len(out) > maxBytes {
-				doc.State = nil
-				doc.StateOmitted = fmt.Sprintf("the state is left out to keep within --max-bytes %d; tp open %s --json without it prints it",
+			doc := openDoc(o)
+			if maxBytes > 0 && ojson.CanonicalSize(doc, int64(maxBytes)) > int64(maxBytes) {
+				o.State = nil
+				o.StateOmitted = fmt.Sprintf("the state is left out to keep within --max-bytes %d; tp open %s --json without it prints it",
 					maxBytes, display.Line(b.PassportID))
-				if out, err = ojson.MarshalCanonical(doc); err != nil {
-					return err
-				}
+				doc = openDoc(o)
 			}
-			_, err = io.Out.Write(out)
-			return err
+			// Written as it is encoded: the passport's state is the stored
+			// value itself, never copied or re-parsed (issue 20).
+			return ojson.WriteCanonical(io.Out, doc)
 		},
 	}
 	cmd.Flags().IntVar(&maxBytes, "max-bytes", 0, "bound the output to this many bytes (0: no bound)")

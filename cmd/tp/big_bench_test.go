@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tp-dev/tp/briefing"
+	"github.com/tp-dev/tp/internal/ojson"
+)
+
+// writeBigPassport writes a stored passport of n facts (110,000 make about
+// 10 MB) into a new store folder and returns the store and the id.
+func writeBigPassport(tb testing.TB, dir string, n int) (storeDir, id string) {
+	tb.Helper()
+	id = "TP-BIGG-0001"
+	storeDir = filepath.Join(dir, "store")
+	if err := os.MkdirAll(storeDir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString(`{"spec":"2origin/0.1","kind":"task.origin","id":"` + id + `","title":"A big passport","goal":"Stay fast",` +
+		`"version":3,"machine_id":"","harness":"bench","scope":"","created_at":"2026-09-01T07:30:00Z","updated_at":"2026-09-03T13:58:41Z",` +
+		`"current_state":"Many facts.","facts":[`)
+	scopes := []string{"universal", "org", "machine", "project"}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"claim":"Fact %d of the shed","scope":"%s","verified":%t}`, i, scopes[i%4], i%2 == 0)
+	}
+	sb.WriteString(`],"decisions":[],"actions":[],"artifacts":[],"verification":"","next_steps":["Keep going"],"learnings":[]}`)
+	if err := os.WriteFile(filepath.Join(storeDir, id+".json"), []byte(sb.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return storeDir, id
+}
+
+// BenchmarkOpenJSONBigPassport is `tp open ID --json` of a 110,000-fact
+// passport (issue 20: linear, ≤ 1 s and ≤ 100 MB).
+func BenchmarkOpenJSONBigPassport(b *testing.B) {
+	storeDir, id := writeBigPassport(b, b.TempDir(), 110_000)
+	env := map[string]string{"TP_STORE": storeDir, "TP_MACHINE": "bench", "HOME": b.TempDir()}
+	bio := &IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Env: func(k string) string { return env[k] }}
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"open", id, "--json"}, bio); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// openDoc gives what encoding/json gave for openJSON, so tp open --json
+// prints the same bytes as before it stopped marshalling the document.
+func TestOpenDocIsEncodingJSONsDocument(t *testing.T) {
+	state, err := ojson.ParseStrict([]byte(`{"id":"TP-1","facts":[{"claim":"a"}],"x":{"1":2,"b":null}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := briefing.Of(state, 3)
+	for name, o := range map[string]openJSON{
+		"zero":          {},
+		"full":          {PassportID: "TP-1", StateVersion: 3, State: state, CompiledContext: "# md\n<&>", HandoffPrompt: "p", Data: "d", Briefing: b},
+		"state omitted": {PassportID: "TP-1", StateVersion: 3, StateOmitted: "left out", CompiledContext: "c", Briefing: b},
+	} {
+		want, err := ojson.MarshalCanonical(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ojson.Canonical(openDoc(o)); string(got) != string(want) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
