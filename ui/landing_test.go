@@ -9,8 +9,11 @@ import (
 	"github.com/tp-dev/tp/ui/landing"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -332,7 +335,9 @@ func TestLandingJudgesAfterPlan(t *testing.T) {
 func TestRunningCommandShownAndCancellable(t *testing.T) {
 	dir := t.TempDir()
 	p := samplePlan()
-	p.Checks[0].How = "sleep 5; touch late"
+	// The shell becomes the sleep (exec), so the pid it writes is the
+	// process the cancel must end.
+	p.Checks[0].How = "echo $$ > started; exec sleep 60"
 	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: p}, RunHow: howrun.Run})
 	c.WorkDir = dir
 	app := New(c, landing.NewWithPlan(c, p))
@@ -343,6 +348,24 @@ func TestRunningCommandShownAndCancellable(t *testing.T) {
 	if !l.Busy() || !strings.Contains(app.View(), "running in "+dir) {
 		t.Fatalf("busy %v\n%s", l.Busy(), app.View())
 	}
+	var start tea.Cmd
+	for _, c := range cmd().(tea.BatchMsg) {
+		start = c
+		break
+	}
+	// Run the command as the program would, and wait until it runs.
+	result := make(chan tea.Msg, 1)
+	go func() { result <- start() }()
+	pid := 0
+	for deadline := time.Now().Add(20 * time.Second); pid == 0; {
+		if b, err := os.ReadFile(filepath.Join(dir, "started")); err == nil && strings.HasSuffix(string(b), "\n") {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		if pid == 0 && time.Now().After(deadline) {
+			t.Fatal("the command did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	// ctrl+c cancels the command instead of quitting.
 	_, qc := app.Update(keyMsg("ctrl+c"))
 	if qc != nil {
@@ -350,17 +373,19 @@ func TestRunningCommandShownAndCancellable(t *testing.T) {
 			t.Fatal("ctrl+c quit while a command ran")
 		}
 	}
-	var start tea.Cmd
-	for _, c := range cmd().(tea.BatchMsg) {
-		start = c
-		break
+	select {
+	case msg := <-result:
+		app.Update(msg)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the cancelled command still runs")
 	}
-	app.Update(start())
 	if l.Busy() || !strings.Contains(app.View(), "cancelled") {
 		t.Fatalf("after cancel:\n%s", app.View())
 	}
-	if _, err := os.Stat(filepath.Join(dir, "late")); err == nil {
-		t.Fatal("the cancelled command finished")
+	// The result came back because the process ended, not because the
+	// screen stopped waiting: the pid is gone.
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("process %d still runs after the cancel", pid)
 	}
 }
 
