@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -46,22 +48,50 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// childCmd starts a background child that writes its pid to the file
+// "child" (whole, by rename) and then becomes a long sleep; the shell waits
+// for that file before it goes on with rest.
+func childCmd(rest string) string {
+	return `sh -c 'echo $$ > child.tmp && mv child.tmp child; exec sleep 60' & while [ ! -e child ]; do sleep 0.01; done; ` + rest
+}
+
+// childGone reads the child's pid and waits, up to a deadline, for that
+// process to be gone (a zombie no parent reaped counts as gone).
+func childGone(t *testing.T, dir string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "child"))
+	if err != nil {
+		t.Fatalf("the background child never started: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("child pid %q", b)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if syscall.Kill(pid, 0) != nil || (err == nil && strings.Contains(string(st), ") Z ")) {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("background child %d outlived the check", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // A timeout kills the whole process group: a background child must not
-// outlive the check and create its file later.
+// outlive the check.
 func TestTimeoutKillsGroup(t *testing.T) {
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "late")
-	r, err := Run(context.Background(), Confirmed{Command: "(sleep 1; touch late) & sleep 5", Dir: dir}, Options{Timeout: 100 * time.Millisecond})
+	r, err := Run(context.Background(), Confirmed{Command: childCmd("sleep 60"), Dir: dir}, Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.TimedOut {
 		t.Fatalf("not timed out: %+v", r)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("child outlived the timeout")
-	}
+	childGone(t, dir)
 }
 
 func TestCancel(t *testing.T) {
@@ -92,16 +122,12 @@ func TestRefusesBadInput(t *testing.T) {
 // shell's own exit status (not -1), and what it left is ended with it.
 func TestBackgroundChildEndsWithTheCheck(t *testing.T) {
 	dir := t.TempDir()
-	marker := filepath.Join(dir, "late")
-	r, err := Run(context.Background(), Confirmed{Command: "(sleep 3; touch late) & echo hi", Dir: dir}, Options{})
+	r, err := Run(context.Background(), Confirmed{Command: childCmd("echo hi"), Dir: dir}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.ExitCode != 0 || !r.OK() || string(r.Output) != "hi\n" {
 		t.Fatalf("result %+v", r)
 	}
-	time.Sleep(3500 * time.Millisecond)
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("a background child outlived the check")
-	}
+	childGone(t, dir)
 }
