@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,7 +83,15 @@ func TestActsToolsOverGit(t *testing.T) {
 		}
 		done <- res.StructuredContent.(map[string]any)
 	}()
-	<-progressed
+	// The wait has started when it reports progress; neither wait below
+	// blocks past a deadline (the tool's own timeout is 120 s).
+	select {
+	case <-progressed:
+	case got := <-done:
+		t.Fatalf("the wait returned before it started waiting: %v", got)
+	case <-time.After(60 * time.Second):
+		t.Fatal("the wait reported no progress in 60 s")
+	}
 	keyFile := filepath.Join(work, "principal_key")
 	writeKey(t, keyFile)
 	out := tp(t, withActs(base, laptop), "acts", "settle", key, "--outcome", "done", "--signing-key", keyFile)
@@ -90,7 +99,12 @@ func TestActsToolsOverGit(t *testing.T) {
 	if settled == nil {
 		t.Fatalf("settle: %s", out)
 	}
-	got := <-done
+	var got map[string]any
+	select {
+	case got = <-done:
+	case <-time.After(150 * time.Second):
+		t.Fatal("the wait did not return after the settlement was pushed")
+	}
 	if got == nil {
 		t.FailNow()
 	}
