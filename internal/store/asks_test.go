@@ -18,6 +18,7 @@ const withAsks = `{"id":"TP-ASKS-0000","asks":[
 var at = time.Date(2026, 8, 16, 13, 10, 20, 123, time.UTC)
 
 func TestAnswerAsk(t *testing.T) {
+	t.Parallel()
 	v := parse(t, withAsks)
 	if err := AnswerAsk(v, "a1", "yes, 42", "ann@box", at); err != nil {
 		t.Fatal(err)
@@ -42,6 +43,7 @@ func TestAnswerAsk(t *testing.T) {
 }
 
 func TestDropAsk(t *testing.T) {
+	t.Parallel()
 	v := parse(t, withAsks)
 	if err := DropAsk(v, "a2"); err != nil {
 		t.Fatal(err)
@@ -55,6 +57,7 @@ func TestDropAsk(t *testing.T) {
 }
 
 func TestAskStatus(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{`{}`: "open", `{"status":"answered"}`: "answered",
 		`{"status":"dropped"}`: "dropped", `{"status":"weird"}`: "open", `{"status":"open"}`: "open"} {
 		if got := AskStatus(Asks(parse(t, `{"asks":[`+in+`]}`))[0]); got != want {
@@ -64,6 +67,7 @@ func TestAskStatus(t *testing.T) {
 }
 
 func TestSetCheck(t *testing.T) {
+	t.Parallel()
 	v := parse(t, withAsks)
 	if got := CheckStatus(Checks(v)[0]); got != "pending" {
 		t.Errorf("a check without status is %s, want pending", got)
@@ -98,6 +102,7 @@ func TestSetCheck(t *testing.T) {
 // the step a landing generated for it off next_steps; a step the person
 // wrote (or a generated one they edited) stays, and failed leaves the check's.
 func TestDoneStepsLeaveNextSteps(t *testing.T) {
+	t.Parallel()
 	v := parse(t, withAsks)
 	gen := []string{CheckStepText("c1", "k1"), AskStepText("a1", "w1", "ok1"), AskStepText("a2", "w2", "ok2")}
 	steps := append(append([]string{}, gen...), "Answer ask a2: w2 — my own note", "ship it")

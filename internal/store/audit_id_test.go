@@ -12,6 +12,7 @@ const d14Alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 // TestAuditMintedIDsUseD14Alphabet: D14 — passport ids are TP-XXXX-XXXX over
 // 23456789ABCDEFGHJKMNPQRSTUVWXYZ (no 0, 1, I, L, O: they read alike).
 func TestAuditMintedIDsUseD14Alphabet(t *testing.T) {
+	t.Parallel()
 	if IDAlphabet != d14Alphabet {
 		t.Errorf("IDAlphabet = %q, D14 says %q", IDAlphabet, d14Alphabet)
 	}

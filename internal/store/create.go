@@ -48,13 +48,14 @@ func MintID() string {
 	return "TP-" + string(body[:4]) + "-" + string(body[4:])
 }
 
-// mint is MintID; tests replace it to force collisions.
-var mint = MintID
-
 // NewID mints an id that no passport, and no luggage folder, in the store
 // uses yet (D14: the receiver mints ids).
 func (s *Store) NewID() (string, error) {
 	for i := 0; i < 100; i++ {
+		mint := s.mint
+		if mint == nil {
+			mint = MintID
+		}
 		id := mint()
 		_, err1 := os.Lstat(s.Path(id))
 		_, err2 := os.Lstat(s.FilesDir(id))

@@ -13,6 +13,7 @@ import (
 // A FIFO (or any file that is not regular) where a passport or a lock
 // should be is refused, never read forever (issue 11).
 func TestNonRegularStoreFilesRefused(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
 		t.Fatal(err)

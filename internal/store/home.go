@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/model"
@@ -44,6 +45,15 @@ type Store struct {
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+
+	// Test seams, per store so tests that set them run in parallel:
+	// beforeWrite runs between the version check and the write (widening
+	// the window a missing lock would let another writer into); write is
+	// durable.WriteFile, replaced to simulate a write that fails before
+	// the rename lands; mint is MintID, replaced to force collisions.
+	beforeWrite func()
+	write       func(path string, data []byte, perm fs.FileMode) error
+	mint        func() string
 }
 
 // Open returns the store in dir. The directory need not exist yet: it is
@@ -66,6 +76,8 @@ func Open(dir string) (*Store, error) {
 		RetryDelay:  25 * time.Millisecond,
 		StaleAfter:  30 * time.Second,
 		Now:         time.Now,
+		write:       durable.WriteFile,
+		mint:        MintID,
 	}, nil
 }
 

@@ -62,6 +62,7 @@ var referenceKeys = []string{"spec", "kind", "id", "title", "goal", "version", "
 	"verification", "next_steps", "learnings"}
 
 func TestCreate(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Now = fixedClock("2026-08-16T03:11:04Z")
 	v, err := s.Create("  Ship it ", " Get the build green ", CreateOptions{NextStep: "run the tests"})
@@ -103,15 +104,14 @@ func TestCreate(t *testing.T) {
 }
 
 func TestNewIDAvoidsTakenIDs(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Path("TP-2222-2222"), `{"id":"TP-2222-2222","version":1}`)
 	if err := os.MkdirAll(s.FilesDir("TP-3333-3333"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	seq := []string{"TP-2222-2222", "TP-3333-3333", "TP-4444-4444"}
-	old := mint
-	defer func() { mint = old }()
-	mint = func() string { id := seq[0]; seq = seq[1:]; return id }
+	s.mint = func() string { id := seq[0]; seq = seq[1:]; return id }
 	id, err := s.NewID()
 	if err != nil || id != "TP-4444-4444" {
 		t.Fatalf("NewID = %q, %v; want the first id used by neither a passport nor a files folder", id, err)
@@ -119,6 +119,7 @@ func TestNewIDAvoidsTakenIDs(t *testing.T) {
 }
 
 func TestMintIDAlphabet(t *testing.T) {
+	t.Parallel()
 	seen := map[byte]bool{}
 	for i := 0; i < 2000; i++ {
 		id := MintID()
@@ -138,6 +139,7 @@ func TestMintIDAlphabet(t *testing.T) {
 }
 
 func TestSaveLikeTheReference(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Now = fixedClock("2026-01-02T03:04:05Z")
 	// A state lacking id-adjacent keys: the reference's object spread keeps
@@ -176,6 +178,7 @@ func TestSaveLikeTheReference(t *testing.T) {
 }
 
 func TestSaveCreatedAt(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, state, want string }{
 		{"kept from the state when new", `{"id":"X","created_at":"2020-01-01T00:00:00Z"}`, "2020-01-01T00:00:00Z"},
 		{"empty string is falsy: now", `{"id":"X","created_at":""}`, "2026-05-05T05:05:05Z"},
@@ -198,6 +201,7 @@ func TestSaveCreatedAt(t *testing.T) {
 }
 
 func TestSaveConflict(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
 	if err != nil {
@@ -236,6 +240,7 @@ func TestSaveConflict(t *testing.T) {
 }
 
 func TestVersionOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		state string
 		want  int64
@@ -261,6 +266,7 @@ func TestVersionOf(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	_, err := s.Get("TP-NOPE-NOPE")
 	var nf *ErrNotFound
@@ -288,6 +294,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestListSkipsStrayFiles(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	if e, sk, err := s.List(); err != nil || len(e) != 0 || len(sk) != 0 {
 		t.Fatalf("missing store folder: %v %v %v", e, sk, err)
@@ -343,6 +350,7 @@ func TestListSkipsStrayFiles(t *testing.T) {
 }
 
 func TestUpdateKeepsUnknownFields(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Path("TP-KEEP-0000"), `{"spec":"2origin/0.1","id":"TP-KEEP-0000","version":4,"created_at":"2020-01-01T00:00:00Z","updated_at":"2020-01-01T00:00:00Z","future":{"b":1,"a":[true,null,1e+21]},"title":"x"}`)
 	s.Now = fixedClock("2026-01-01T00:00:00Z")
@@ -385,6 +393,7 @@ func increment(s *Store, id string) error {
 }
 
 func TestApplyRetriesConflicts(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
 	if err != nil {
@@ -423,14 +432,14 @@ func TestApplyRetriesConflicts(t *testing.T) {
 }
 
 func TestConcurrentGoroutines(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := v.Get("id").Text()
-	beforeWrite = func() { time.Sleep(200 * time.Microsecond) }
-	defer func() { beforeWrite = nil }()
+	s.beforeWrite = func() { time.Sleep(200 * time.Microsecond) }
 	s.LockTimeout = time.Minute // polling waiters can starve on a loaded machine; that is not what this tests
 	const workers, each = 8, 25
 	var wg sync.WaitGroup
@@ -476,6 +485,7 @@ func assertClean(t *testing.T, s *Store) {
 // TestHelperIncrement is not a test: the two-process test runs this binary
 // twice with TP_HOME_HELPER set.
 func TestHelperIncrement(t *testing.T) {
+	t.Parallel()
 	dir, id := os.Getenv("TP_HOME_HELPER_DIR"), os.Getenv("TP_HOME_HELPER_ID")
 	if dir == "" {
 		t.Skip("helper process only")
@@ -485,7 +495,7 @@ func TestHelperIncrement(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.LockTimeout = time.Minute
-	beforeWrite = func() { time.Sleep(200 * time.Microsecond) }
+	s.beforeWrite = func() { time.Sleep(200 * time.Microsecond) }
 	for i := 0; i < 40; i++ {
 		if err := increment(s, id); err != nil {
 			t.Fatal(err)
@@ -494,6 +504,7 @@ func TestHelperIncrement(t *testing.T) {
 }
 
 func TestConcurrentProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
@@ -538,6 +549,7 @@ func deadPID(t *testing.T) int {
 }
 
 func TestStaleLock(t *testing.T) {
+	t.Parallel()
 	dead := deadPID(t)
 	tests := []struct {
 		name    string
@@ -603,6 +615,7 @@ func TestStaleLock(t *testing.T) {
 }
 
 func TestLockFileFormat(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Now = fixedClock("2026-01-02T03:04:05Z")
 	lock := filepath.Join(t.TempDir(), "x.json.lock")
@@ -624,6 +637,7 @@ func TestLockFileFormat(t *testing.T) {
 }
 
 func TestFailedWriteLeavesOldVersion(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
 	if err != nil {
@@ -631,9 +645,8 @@ func TestFailedWriteLeavesOldVersion(t *testing.T) {
 	}
 	id := v.Get("id").Text()
 	before, _ := os.ReadFile(s.Path(id))
-	old := durableWrite
-	defer func() { durableWrite = old }()
-	durableWrite = func(string, []byte, fs.FileMode) error { return errors.New("disk pulled") }
+	old := s.write
+	s.write = func(string, []byte, fs.FileMode) error { return errors.New("disk pulled") }
 	v.Set("title", ojson.NewString("changed"))
 	if _, err := s.Save(v, 1); err == nil || !strings.Contains(err.Error(), "disk pulled") {
 		t.Fatalf("save = %v", err)
@@ -643,13 +656,14 @@ func TestFailedWriteLeavesOldVersion(t *testing.T) {
 		t.Error("a failed save changed the stored file")
 	}
 	assertClean(t, s)
-	durableWrite = old
+	s.write = old
 	if _, err := s.Save(v, 1); err != nil {
 		t.Errorf("after a failed save the store is usable: %v", err)
 	}
 }
 
 func TestDefaultDir(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env  map[string]string
 		want string
@@ -669,6 +683,7 @@ func TestDefaultDir(t *testing.T) {
 }
 
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	if _, err := Open(""); err == nil {
 		t.Error("empty dir accepted")
 	}
@@ -684,8 +699,11 @@ func TestOpen(t *testing.T) {
 }
 
 func TestIdentity(t *testing.T) {
-	old := gitUserName
-	defer func() { gitUserName = old }()
+	t.Parallel()
+	gitName := "Git Name"
+	Actor := func(flag string, env func(string) string) string {
+		return actor(flag, env, func() string { return gitName })
+	}
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 	if got := Machine(env(map[string]string{"TP_MACHINE": "box"})); got != "box" {
@@ -696,7 +714,6 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("Machine without TP_MACHINE = %q, want hostname %q", got, host)
 	}
 
-	gitUserName = func() string { return "Git Name" }
 	all := map[string]string{"TP_ACTOR": "tpactor", "USER": "unix"}
 	if got := Actor("flag", env(all)); got != "flag" {
 		t.Errorf("--actor first: %q", got)
@@ -707,7 +724,7 @@ func TestIdentity(t *testing.T) {
 	if got := Actor("", env(map[string]string{"USER": "unix"})); got != "Git Name" {
 		t.Errorf("git user.name third: %q", got)
 	}
-	gitUserName = func() string { return "" }
+	gitName = ""
 	if got := Actor("", env(map[string]string{"USER": "unix"})); got != "unix" {
 		t.Errorf("$USER last: %q", got)
 	}
@@ -717,6 +734,7 @@ func TestIdentity(t *testing.T) {
 }
 
 func TestReadErrorsAreTerminalSafe(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Path("ESC"), "{\"id\":\"x\\\x1b\"}")
 	writeFile(t, s.Path("BIDI"), `{"id":"evil`+"\u202e"+`"}`)
@@ -729,6 +747,7 @@ func TestReadErrorsAreTerminalSafe(t *testing.T) {
 }
 
 func TestSavedFileMode(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
 	if err != nil {
@@ -742,6 +761,7 @@ func TestSavedFileMode(t *testing.T) {
 
 // Store.Lock is exclusive; a store folder made only for the lock goes again.
 func TestStoreLock(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "store")
 	s, err := Open(dir)
 	if err != nil {

@@ -27,6 +27,11 @@ func Machine(env func(string) string) string {
 // Actor names the person acting (D14): the --actor flag, else $TP_ACTOR,
 // else `git config user.name`, else $USER (else the login name).
 func Actor(flag string, env func(string) string) string {
+	return actor(flag, env, gitUserName)
+}
+
+// actor is Actor with the git lookup passed in (tests pass their own).
+func actor(flag string, env func(string) string, gitUserName func() string) string {
 	if env == nil {
 		env = os.Getenv
 	}
@@ -49,7 +54,7 @@ func Actor(flag string, env func(string) string) string {
 }
 
 // gitUserName asks git, briefly; no git, no name.
-var gitUserName = func() string {
+func gitUserName() string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	g, err := gitexec.Open(ctx, ".")

@@ -68,6 +68,7 @@ func runCLI(t *testing.T, node, ref, store string, args ...string) map[string]an
 }
 
 func TestInteropReferenceStoreOpensInTp(t *testing.T) {
+	t.Parallel()
 	node, ref := reference(t)
 	s := newStore(t)
 	created := runCLI(t, node, ref, s.Dir(), "new", "--title", "Made by the reference", "--goal", "Interop")
@@ -157,6 +158,7 @@ catch (e) { console.error(e.message); process.exit(3) }
 
 // Saving the same state with the same clock gives the same bytes in both.
 func TestInteropSaveBytesIdentical(t *testing.T) {
+	t.Parallel()
 	node, ref := reference(t)
 	state := `{"10":"idx","spec":"2origin/0.1","id":"TP-BYTE-0001","title":"ünïcode \u2028 \"q\" </script>","n":[1e21,1e-7,0.1,-0],"created_at":"","nested":{"b":{},"a":[]},"ctl":"\u0001\t"}`
 	fixed := "2026-04-05T06:07:08Z"
@@ -190,6 +192,7 @@ const saved = await p.save(JSON.parse(json), Number(expected))
 // A stale lock left by a dead tp process is retired by the reference, and
 // one left by a dead reference process is retired by tp.
 func TestInteropStaleLockFromEitherSide(t *testing.T) {
+	t.Parallel()
 	node, ref := reference(t)
 	s := newStore(t)
 	v, err := s.Create("t", "g", CreateOptions{})
@@ -240,6 +243,7 @@ func ageFile(t *testing.T, path string) {
 // without a status) is read by tp, answered and attested here, and opened
 // again by the reference with tp's fields in place.
 func TestInteropReferenceLandedPassport(t *testing.T) {
+	t.Parallel()
 	node, ref := reference(t)
 	a, b := newStore(t), newStore(t)
 	created := runCLI(t, node, ref, a.Dir(), "new", "--title", "Sender", "--goal", "Send work")

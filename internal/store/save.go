@@ -95,8 +95,8 @@ func (s *Store) Save(v *ojson.Value, expectedVersion int64) (*ojson.Value, error
 		return nil, &ConflictError{ID: id, Expected: expectedVersion, Found: current}
 	}
 
-	if beforeWrite != nil {
-		beforeWrite()
+	if s.beforeWrite != nil {
+		s.beforeWrite()
 	}
 	now := Timestamp(s.now())
 	saved := v.Clone()
@@ -111,7 +111,7 @@ func (s *Store) Save(v *ojson.Value, expectedVersion int64) (*ojson.Value, error
 	saved.Set("created_at", created)
 	saved.Set("updated_at", ojson.NewString(now))
 
-	if err := writeAtomic(path, ojson.Canonical(saved)); err != nil {
+	if err := s.writeAtomic(path, ojson.Canonical(saved)); err != nil {
 		return nil, err
 	}
 	return saved, nil
@@ -176,17 +176,12 @@ func truthy(v *ojson.Value) bool {
 
 // writeAtomic replaces path with data durably (internal/durable): on any
 // failure path is untouched and no temporary file is left.
-func writeAtomic(path string, data []byte) error {
-	return durableWrite(path, data, 0o600)
+func (s *Store) writeAtomic(path string, data []byte) error {
+	if s.write == nil {
+		return durable.WriteFile(path, data, 0o600)
+	}
+	return s.write(path, data, 0o600)
 }
-
-// beforeWrite, when set by a test, runs between the version check and the
-// write, widening the window a missing lock would let another writer into.
-var beforeWrite func()
-
-// durableWrite is durable.WriteFile; tests replace it to simulate a write
-// that fails before the rename lands.
-var durableWrite = durable.WriteFile
 
 func randHex(n int) string {
 	b := make([]byte, n)

@@ -78,7 +78,7 @@ func (s *Store) RecordSent(id string, p SentPack) error {
 	if len(data) > MaxSentBytes {
 		return fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
 	}
-	return writeAtomic(s.SentPath(id), append(data, '\n'))
+	return s.writeAtomic(s.SentPath(id), append(data, '\n'))
 }
 
 // SentVersion reports whether a record names version v of passport id, and
