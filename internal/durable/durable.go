@@ -97,18 +97,29 @@ func fail(path, op string, err error) error {
 	return &Error{Path: path, Op: op, Err: err}
 }
 
-// rename is os.Rename; this package's tests replace it to fail a rename.
-var rename = os.Rename
+// ops are the calls a write makes that tests need to fail. The package's
+// functions use osOps; a test builds its own ops value instead of
+// replacing a shared one, so tests can run in parallel.
+type ops struct {
+	rename func(oldpath, newpath string) error
+}
+
+var osOps = ops{rename: os.Rename}
+
+// writeData is WriteFile through o.
+func (o ops) writeData(path string, data []byte, perm fs.FileMode, ok func() error) error {
+	return o.write(path, perm, func(w *bufio.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, ok)
+}
 
 // WriteFile replaces path with data, durably: when it returns nil the new
 // bytes and the folder entry are on disk; when it fails before the rename,
 // path is as it was and no temporary file is left. The file gets exactly
 // perm (not perm masked by the umask).
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	return write(path, perm, func(w *bufio.Writer) error {
-		_, err := w.Write(data)
-		return err
-	}, nil)
+	return osOps.writeData(path, data, perm, nil)
 }
 
 // WriteFileIf is WriteFile that calls ok after the new bytes are on disk
@@ -116,20 +127,17 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // returned as it is (for compare-and-swap: refuse when the file changed
 // since it was read).
 func WriteFileIf(path string, data []byte, perm fs.FileMode, ok func() error) error {
-	return write(path, perm, func(w *bufio.Writer) error {
-		_, err := w.Write(data)
-		return err
-	}, ok)
+	return osOps.writeData(path, data, perm, ok)
 }
 
 // Write is WriteFile for content produced as a stream: fill writes into a
 // 1 MiB buffer over the temporary file. An error from fill is returned as
 // it is, with nothing written.
 func Write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error) error {
-	return write(path, perm, fill, nil)
+	return osOps.write(path, perm, fill, nil)
 }
 
-func write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) (err error) {
+func (o ops) write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) (err error) {
 	dir := filepath.Dir(path)
 	f, tmp, err := createTemp(dir, perm)
 	if err != nil {
@@ -162,7 +170,7 @@ func write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok f
 			return err
 		}
 	}
-	if err = rename(tmp, path); err != nil {
+	if err = o.rename(tmp, path); err != nil {
 		return fail(path, "rename", err)
 	}
 	return SyncDir(dir)
@@ -172,7 +180,7 @@ func write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok f
 // under another name) to newpath and makes the move durable. On failure
 // oldpath is removed, so nothing half-done is left behind.
 func Rename(oldpath, newpath string) error {
-	if err := rename(oldpath, newpath); err != nil {
+	if err := osOps.rename(oldpath, newpath); err != nil {
 		os.Remove(oldpath)
 		return fail(newpath, "rename", err)
 	}
@@ -192,7 +200,7 @@ func WriteVolatile(path string, data []byte, perm fs.FileMode) error {
 		err = cerr
 	}
 	if err == nil {
-		err = rename(tmp, path)
+		err = osOps.rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)

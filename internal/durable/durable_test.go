@@ -26,6 +26,7 @@ func names(t *testing.T, dir string) []string {
 }
 
 func TestWriteFileReplaces(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.json")
 	if err := WriteFile(path, []byte("one"), 0o600); err != nil {
@@ -47,6 +48,7 @@ func TestWriteFileReplaces(t *testing.T) {
 // A failure at any step before the rename leaves the old file and no
 // temporary file.
 func TestFailedWriteLeavesNoTempAndNoPartialTarget(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		setup func(t *testing.T)
@@ -63,11 +65,10 @@ func TestFailedWriteLeavesNoTempAndNoPartialTarget(t *testing.T) {
 		{"check refuses", nil, func(path string) error {
 			return WriteFileIf(path, []byte("new"), 0o644, func() error { return errors.New("changed meanwhile") })
 		}, "changed meanwhile"},
-		{"rename fails", func(t *testing.T) {
-			old := rename
-			rename = func(string, string) error { return errors.New("disk pulled") }
-			t.Cleanup(func() { rename = old })
-		}, func(path string) error { return WriteFile(path, []byte("new"), 0o644) }, "disk pulled"},
+		{"rename fails", nil, func(path string) error {
+			o := ops{rename: func(string, string) error { return errors.New("disk pulled") }}
+			return o.writeData(path, []byte("new"), 0o644, nil)
+		}, "disk pulled"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,13 +95,12 @@ func TestFailedWriteLeavesNoTempAndNoPartialTarget(t *testing.T) {
 }
 
 func TestFailedRenameIsTypedAndNamesTarget(t *testing.T) {
-	old := rename
-	rename = func(string, string) error {
+	t.Parallel()
+	o := ops{rename: func(string, string) error {
 		return &os.LinkError{Op: "rename", Old: "x", New: "y", Err: fs.ErrPermission}
-	}
-	defer func() { rename = old }()
+	}}
 	path := filepath.Join(t.TempDir(), "p")
-	err := WriteFile(path, nil, 0o644)
+	err := o.writeData(path, nil, 0o644, nil)
 	var de *Error
 	if !errors.As(err, &de) || de.Path != path || de.Op != "rename" || !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("err = %#v", err)
@@ -108,6 +108,7 @@ func TestFailedRenameIsTypedAndNamesTarget(t *testing.T) {
 }
 
 func TestWriteIntoMissingFolderFails(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "no", "such", "f")
 	err := WriteFile(path, []byte("x"), 0o644)
 	if err == nil || !strings.Contains(err.Error(), path) {
@@ -116,6 +117,7 @@ func TestWriteIntoMissingFolderFails(t *testing.T) {
 }
 
 func TestRenameRemovesSourceOnFailure(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	os.WriteFile(src, []byte("x"), 0o644)
@@ -139,6 +141,7 @@ func TestRenameRemovesSourceOnFailure(t *testing.T) {
 }
 
 func TestCreateExclusiveNeverReplaces(t *testing.T) {
+	t.Parallel()
 	for _, batch := range []bool{false, true} {
 		t.Run(fmt.Sprint("batch=", batch), func(t *testing.T) {
 			dir := t.TempDir()
@@ -170,6 +173,7 @@ func TestCreateExclusiveNeverReplaces(t *testing.T) {
 }
 
 func TestWriteVolatile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cache")
 	for _, s := range []string{"a", "bb"} {
@@ -186,6 +190,7 @@ func TestWriteVolatile(t *testing.T) {
 }
 
 func TestNewBatchChoosesOneFlushOnlyForMany(t *testing.T) {
+	t.Parallel()
 	if NewBatch(ManyFiles).FlushOnce() {
 		t.Error("a batch of ManyFiles flushes once; it should fsync each file")
 	}
@@ -201,6 +206,7 @@ func TestNewBatchChoosesOneFlushOnlyForMany(t *testing.T) {
 // The batch form, both ways: every file written lands whole, in nested
 // folders, and a name that exists already is refused without touching it.
 func TestBatchWritesManyNewFiles(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, ManyFiles + 20} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			dir := t.TempDir()
@@ -236,6 +242,7 @@ func TestBatchWritesManyNewFiles(t *testing.T) {
 }
 
 func TestBatchCommitReportsAVanishedFolder(t *testing.T) {
+	t.Parallel()
 	b := NewBatch(1)
 	missing := filepath.Join(t.TempDir(), "gone")
 	b.Dir(missing)
@@ -249,6 +256,7 @@ func TestBatchCommitReportsAVanishedFolder(t *testing.T) {
 }
 
 func TestSyncDirFolderDeepestFirst(t *testing.T) {
+	t.Parallel()
 	var s syncSet
 	for _, d := range []string{"/a", "/a/b/c", "/a/b", "/a/b/"} {
 		s.add(d)
@@ -263,6 +271,7 @@ func TestSyncDirFolderDeepestFirst(t *testing.T) {
 }
 
 func TestIsTemp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f, tmp, err := createTemp(dir, 0o600)
 	if err != nil {
@@ -278,6 +287,7 @@ func TestIsTemp(t *testing.T) {
 // link even when it dangles): the old file goes, the new name keeps its
 // bytes, and the error says it exists.
 func TestRenameNewNeverReplaces(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, target string)

@@ -13,6 +13,7 @@ import (
 // one, stops when told to, and leaves no temporary file behind — for a
 // small batch (fsync per file) and a large one (one flush).
 func TestStagedPublish(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{3, ManyFiles + 1} {
 		dir := t.TempDir()
 		existing := filepath.Join(dir, "f1")
