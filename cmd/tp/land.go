@@ -297,7 +297,16 @@ func renderPlan(w io.Writer, pl *landing.Plan) {
 				req = "required"
 			}
 			fmt.Fprintf(w, "  %s [%s, %s] %s\n", l(c.ID), req, c.Status, q(c.Check))
-			if c.How != "" {
+			if c.How != "" && strings.Contains(strings.TrimRight(c.How, "\n"), "\n") {
+				// A command of several lines is printed line by line, as
+				// the shell would read it, each line quoted on its own
+				// (issue 17: plain output keeps line structure).
+				hl := strings.Split(strings.TrimRight(c.How, "\n"), "\n")
+				fmt.Fprintf(w, "      how, %s (%s):\n", l(c.SuggestedBy), plural.N(len(hl), "line"))
+				for _, x := range hl {
+					fmt.Fprintf(w, "        │ %s\n", l(x))
+				}
+			} else if c.How != "" {
 				fmt.Fprintf(w, "      how, %s: %s\n", l(c.SuggestedBy), q(c.How))
 			}
 		}

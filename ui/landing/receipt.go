@@ -300,17 +300,44 @@ func (r *Receipt) lines() []string {
 	if len(m.Checks) == 0 {
 		out = append(out, th.Muted.Render("  none"))
 	}
-	out = append(out, "", th.Subtitle.Render("Facts")+th.Muted.Render(" — sealed as §4.2 says"))
+	// Every fact the receipt carries is listed; those the target holds
+	// already are said to be there, so "none" never stands for facts that
+	// merging leaves as they are (issue 17).
+	added := map[string]bool{}
 	for _, f := range m.Facts {
+		added[f.Claim+"\x00"+f.Scope] = true
+	}
+	facts, listed := append([]common.Fact(nil), p.Facts...), map[string]bool{}
+	for _, f := range facts {
+		listed[f.Claim+"\x00"+f.Scope] = true
+	}
+	for _, f := range m.Facts {
+		if !listed[f.Claim+"\x00"+f.Scope] {
+			facts = append(facts, f)
+		}
+	}
+	out = append(out, "")
+	out = append(out, c.WrapStyled(th.Subtitle.Render("Facts")+th.Muted.Render(fmt.Sprintf(" — %s in the receipt, %d new to %s; sealed as §4.2 says",
+		c.Count(len(facts), "fact", "facts"), len(m.Facts), c.Line(m.Target))), r.w)...)
+	for _, f := range facts {
 		icon := th.Pass.Render("✓ ")
 		tail := " · " + c.Line(f.Scope)
 		if f.Sealed {
 			icon = th.Warn.Render("⚠ ")
 			tail = " · sealed, verified_on " + c.Line(f.VerifiedOn)
 		}
-		out = append(out, c.Fit("  "+icon+c.Line(f.Claim)+th.Muted.Render(tail), r.w))
+		if !added[f.Claim+"\x00"+f.Scope] {
+			tail += " · already in " + c.Line(m.Target)
+		}
+		for i, ln := range c.WrapStyled(icon+c.Line(f.Claim)+th.Muted.Render(tail), r.w-4) {
+			lead := "  "
+			if i > 0 {
+				lead = "    "
+			}
+			out = append(out, lead+ln)
+		}
 	}
-	if len(m.Facts) == 0 {
+	if len(facts) == 0 {
 		out = append(out, th.Muted.Render("  none"))
 	}
 	out = append(out, r.luggageLines()...)
