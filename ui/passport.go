@@ -67,12 +67,23 @@ func (s *PassportScreen) SetSize(w, h int) {
 	if s.view != nil && s.width != w {
 		s.render()
 	}
+	s.fitHeight()
+}
+
+// fitHeight leaves a row for "lines x–y of n" when the passport is taller
+// than the screen.
+func (s *PassportScreen) fitHeight() {
+	s.vp.Height = max(s.h-2, 1)
+	if s.vp.TotalLineCount() > s.vp.Height {
+		s.vp.Height = max(s.h-3, 1)
+	}
 }
 
 func (s *PassportScreen) render() {
 	s.width = s.w
 	md := components.PassportMarkdown(s.view.Text)
 	s.vp.SetContent(components.RenderMarkdown(s.c.Theme, md, s.w-2))
+	s.fitHeight()
 }
 
 // Init reads the passport.
@@ -141,8 +152,17 @@ func (s *PassportScreen) View() string {
 	if v.PendingChecks > 0 {
 		stat = th.Muted.Render("asks: ") + fmt.Sprintf("%d open", v.OpenAsks) + th.Muted.Render(" · checks: ") + th.Warn.Render(fmt.Sprintf("%d pending", v.PendingChecks))
 	}
+	if v.FailedChecks > 0 {
+		stat += th.Muted.Render(", ") + th.Fail.Render(fmt.Sprintf("%d failed", v.FailedChecks))
+	}
 	if v.FilesDir != "" {
 		stat += th.Muted.Render(" · files in ") + components.Line(v.FilesDir)
 	}
-	return components.Fit(head, s.w) + "\n" + components.Fit(stat, s.w) + "\n" + components.Pad(strings.Split(s.vp.View(), "\n"), s.w, s.h-2)
+	body := strings.Split(s.vp.View(), "\n")
+	if n := s.vp.TotalLineCount(); n > s.vp.Height {
+		// Taller than the screen: a last row says where the window is
+		// (issue 17); render left it the room.
+		body = append(body, th.Muted.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ scroll", s.vp.YOffset+1, min(s.vp.YOffset+s.vp.Height, n), n)))
+	}
+	return components.Fit(head, s.w) + "\n" + components.Fit(stat, s.w) + "\n" + components.Pad(body, s.w, s.h-2)
 }

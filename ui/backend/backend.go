@@ -227,7 +227,8 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
 	}
 	pp := model.PackObject{V: p.Object}.Passport()
 	out.Passport = common.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,
-		CurrentState: pp.CurrentState(), NextSteps: pp.NextSteps(), Decisions: texts(pp.V.Get("decisions"))}
+		CurrentState: pp.CurrentState(), NextSteps: pp.NextSteps(), Decisions: decisionTexts(pp.V.Get("decisions")),
+		Facts: out.Facts, Artifacts: pp.Artifacts()}
 	if m := pl.Merge; m != nil {
 		mp := &common.MergePlan{Target: m.Target, TargetTitle: m.TargetTitle, Already: m.AlreadyMerged, LuggageThere: m.LuggageThere}
 		for _, c := range m.AsksChanged {
@@ -260,6 +261,24 @@ func askState(s landing.AskState) common.Ask {
 }
 
 // texts reads a list of decisions that may be strings or objects.
+// decisionTexts are the decisions with their reasons: a decision shown
+// without its why hides half of it (issue 17).
+func decisionTexts(v *ojson.Value) []string {
+	out := texts(v)
+	for i, e := range v.Items() {
+		if i >= len(out) {
+			break
+		}
+		for _, k := range []string{"why", "reason", "rationale"} {
+			if w := strings.TrimSpace(e.Get(k).Text()); w != "" {
+				out[i] += " — why: " + w
+				break
+			}
+		}
+	}
+	return out
+}
+
 func texts(v *ojson.Value) []string {
 	var out []string
 	for _, e := range v.Items() {
@@ -550,7 +569,17 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 	e := store.EntryOf(st.V, st.Version)
 	v := &common.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
-		Text:  common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(), Decisions: texts(st.V.Get("decisions"))}}
+		Text: common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(),
+			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
+	for _, f := range p.Facts() {
+		sealed := !f.Verified() && f.VerifiedOn() != ""
+		v.Text.Facts = append(v.Text.Facts, common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn()})
+	}
+	for _, c := range st.V.Get("landing_checks").Items() {
+		if c.Get("status").Text() == "failed" {
+			v.FailedChecks++
+		}
+	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)
 	}

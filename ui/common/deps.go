@@ -175,8 +175,10 @@ type Ask struct {
 // PassportText is the passport's prose, rendered as Markdown by the UI.
 type PassportText struct {
 	ID, Title, Goal, CurrentState string
-	Decisions                     []string
+	Decisions                     []string // each with its why, when it has one
 	NextSteps                     []string
+	Facts                         []Fact
+	Artifacts                     []string
 }
 
 // LuggageFile is one file a pack carries and where it will be written.
@@ -291,6 +293,7 @@ type PassportView struct {
 	Chain         []string
 	OpenAsks      int
 	PendingChecks int
+	FailedChecks  int
 	FilesDir      string
 	UpdatedAt     string
 }

@@ -34,6 +34,24 @@ func PassportMarkdown(p common.PassportText) string {
 	if p.CurrentState != "" {
 		fmt.Fprintf(&b, "## Current state\n\n%s\n\n", Text(p.CurrentState))
 	}
+	if len(p.Facts) > 0 {
+		b.WriteString("## Facts\n\n")
+		for _, f := range p.Facts {
+			scope := f.Scope
+			if scope == "" {
+				scope = "no scope: counts as machine"
+			}
+			switch {
+			case f.Verified:
+				fmt.Fprintf(&b, "- ✓ %s (%s)\n", Line(f.Claim), Line(scope))
+			case f.Sealed:
+				fmt.Fprintf(&b, "- ⚠ %s (%s; sealed, verified_on %s: re-verify before relying on it)\n", Line(f.Claim), Line(scope), Line(f.VerifiedOn))
+			default:
+				fmt.Fprintf(&b, "- ⚠ %s (%s; not verified)\n", Line(f.Claim), Line(scope))
+			}
+		}
+		b.WriteString("\n")
+	}
 	if len(p.Decisions) > 0 {
 		b.WriteString("## Decisions\n\n")
 		for _, d := range p.Decisions {
@@ -49,6 +67,12 @@ func PassportMarkdown(p common.PassportText) string {
 		}
 		for i, s := range p.NextSteps {
 			fmt.Fprintf(&b, "%d. %s\n", i+1, Line(s))
+		}
+	}
+	if len(p.Artifacts) > 0 {
+		b.WriteString("\n## Artifacts\n\n")
+		for _, a := range p.Artifacts {
+			fmt.Fprintf(&b, "- %s\n", Line(a))
 		}
 	}
 	return b.String()

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tp-dev/tp/ui/common"
+)
+
+type fullPassport struct{ facts int }
+
+func (f fullPassport) LoadPassport(ctx context.Context, id string) (*common.PassportView, error) {
+	t := common.PassportText{Title: "Q4 deck", Goal: "A deck", CurrentState: "s",
+		Decisions: []string{"Use the 2025 template — why: the CFO asked for it"},
+		Artifacts: []string{"outline.md"}}
+	t.Facts = append(t.Facts, common.Fact{Claim: "Keynote opens the template", Scope: "machine", Sealed: true, VerifiedOn: "laptop"})
+	for i := 1; i < f.facts; i++ {
+		t.Facts = append(t.Facts, common.Fact{Claim: fmt.Sprintf("fact number %d", i), Scope: "universal", Verified: true})
+	}
+	return &common.PassportView{Text: t, Version: 2, PendingChecks: 0, FailedChecks: 1}, nil
+}
+
+// The passport screen shows facts (✓, and sealed ⚠ with verified_on),
+// decisions with their why, artifacts, and a failed check in its count; a
+// passport taller than the screen says which lines are shown (issue 17).
+func TestPassportScreenShowsEverything(t *testing.T) {
+	c := testCommon(t, common.Deps{Passports: fullPassport{facts: 2}})
+	d := newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
+	d.send(tea.WindowSizeMsg{Width: 100, Height: 40})
+	v := d.view()
+	for _, want := range []string{"## Facts", "✓ fact number 1", "⚠ Keynote opens the template", "verified_on laptop",
+		"why: the CFO asked for it", "## Artifacts", "outline.md", "1 failed"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the passport screen lacks %q:\n%s", want, v)
+		}
+	}
+	c = testCommon(t, common.Deps{Passports: fullPassport{facts: 50}})
+	d = newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := d.view(); !strings.Contains(v, "lines 1–") || !strings.Contains(v, "↑/↓ scroll") {
+		t.Errorf("a passport taller than the screen does not say what is shown:\n%s", v)
+	}
+	for i := 0; i < 40; i++ {
+		d.keys("pgdown")
+	}
+	if v := d.view(); !strings.Contains(v, "outline.md") {
+		t.Errorf("scrolling never reached the last line:\n%s", v)
+	}
+}
