@@ -278,3 +278,36 @@ func TestLandingAnswerStartsFromOldAnswer(t *testing.T) {
 		t.Fatalf("answer %q", got)
 	}
 }
+
+// Packs that arrived over A2A are listed on the home screen as on tp
+// --plain (issue 21, D23): a waiting one lands only when the person presses
+// enter, a landed one opens its passport, a withdrawn one is shown and
+// does nothing.
+func TestHomeListsA2APacks(t *testing.T) {
+	data := &common.HomeData{Incoming: []common.IncomingRow{
+		{TaskID: "TP-G6RZ-DS3B", Kind: "handoff", Title: "Q4 deck " + hostile, State: "waiting", Path: "/store/incoming/a.taskpack"},
+		{TaskID: "TP-K2VQ-8M4N", Kind: "handoff", Title: "Close", State: "landed", LandedAs: "TP-AB23-CD45", Path: "/store/incoming/b.taskpack"},
+		{TaskID: "TP-K2VQ-8M4N~2", Kind: "handoff", Title: "Gone", State: "withdrawn", Path: "/store/incoming/c.taskpack"},
+	}}
+	c := testCommon(t, common.Deps{Home: &fakeHome{data}, Passports: fakePassports{}, Lander: &fakeLander{plan: samplePlan()}})
+	d := newDriver(t, New(c, NewHome(c)))
+	v := d.view()
+	assertSafe(t, v)
+	for _, want := range []string{"Packs over A2A (3)", "TP-G6RZ-DS3B", "enter to land", "landed as TP-AB23-CD45", "withdrawn"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("home does not show %q:\n%s", want, v)
+		}
+	}
+	d.keys("enter")
+	if _, ok := d.app().Top().(*landing.Landing); !ok {
+		t.Fatalf("enter on a waiting A2A pack opened %T", d.app().Top())
+	}
+	d.keys("esc", "down", "enter")
+	if _, ok := d.app().Top().(*PassportScreen); !ok {
+		t.Fatalf("enter on a landed A2A pack opened %T", d.app().Top())
+	}
+	d.keys("esc", "down", "enter")
+	if _, ok := d.app().Top().(*Home); !ok {
+		t.Fatalf("enter on a withdrawn A2A pack opened %T", d.app().Top())
+	}
+}

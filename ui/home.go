@@ -36,7 +36,7 @@ func DefaultHomeKeys() HomeKeys {
 }
 
 type homeItem struct {
-	kind int // 0 passport, 1 project, 2 pack
+	kind int // 0 passport, 1 project, 2 pack in the folder, 3 pack over A2A
 	i    int
 }
 
@@ -99,6 +99,9 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			for i := range h.data.Packs {
 				h.items = append(h.items, homeItem{2, i})
 			}
+			for i := range h.data.Incoming {
+				h.items = append(h.items, homeItem{3, i})
+			}
 		}
 		if h.cur >= len(h.items) {
 			h.cur = max(len(h.items)-1, 0)
@@ -130,6 +133,17 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 				return h, common.Push(in)
 			case 2:
 				return h, common.Push(landing.New(h.c, h.data.Packs[it.i]))
+			case 3:
+				// A pack that came over A2A lands as any file, and only
+				// when the person says so (D23); a landed one opens its
+				// passport, a withdrawn or answered one stays as it is.
+				in := h.data.Incoming[it.i]
+				switch {
+				case in.State == "waiting":
+					return h, common.Push(landing.New(h.c, in.Path))
+				case in.LandedAs != "":
+					return h, common.Push(NewPassport(h.c, in.LandedAs))
+				}
 			}
 		}
 	}
@@ -199,6 +213,25 @@ func (h *Home) View() string {
 	}
 	for _, p := range d.Packs {
 		row(idx, components.Line(h.packName(p))+th.Muted.Render(" · enter to land"))
+		idx++
+	}
+	if len(d.Incoming) > 0 {
+		ls = append(ls, "", th.Subtitle.Render(fmt.Sprintf("Packs over A2A (%d)", len(d.Incoming))))
+	}
+	for _, in := range d.Incoming {
+		// The state comes before the sender's title, so a long title can
+		// never push what the row offers off the screen.
+		s := th.Title.Render(components.Line(in.TaskID)) + " " + components.Line(in.Kind)
+		switch {
+		case in.State == "waiting":
+			s += th.Muted.Render(" · enter to land")
+		case in.LandedAs != "":
+			s += th.Muted.Render(" · landed as " + components.Line(in.LandedAs))
+		default:
+			s += th.Warn.Render(" · " + components.Line(in.State))
+		}
+		s += " · " + components.Line(in.Title)
+		row(idx, s)
 		idx++
 	}
 	for _, e := range d.Errors {

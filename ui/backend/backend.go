@@ -473,6 +473,10 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	for _, n := range sum.Packs {
 		d.Packs = append(d.Packs, filepath.Join(h.Dir, n))
 	}
+	for _, in := range sum.Incoming {
+		d.Incoming = append(d.Incoming, common.IncomingRow{TaskID: in.TaskID, Kind: in.Kind, Title: in.Title,
+			State: in.State, LandedAs: in.LandedAs, Path: in.Path})
+	}
 	if h.Inbox != nil {
 		acts, err := h.Inbox.LoadActs(ctx)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -202,6 +203,28 @@ func TestHomeListsPacksAndPassports(t *testing.T) {
 	}
 	if len(d.Passports) != 1 || d.Passports[0].OpenAsks != 1 || len(d.Packs) != 1 {
 		t.Fatalf("%+v", d)
+	}
+}
+
+// A pack that arrived over A2A (D23) reaches the home screen with its state
+// and the file to land.
+func TestHomeListsIncomingA2APacks(t *testing.T) {
+	a := newStore(t)
+	v, _ := a.Create("Image pipeline", "g", store.CreateOptions{})
+	dir := filepath.Join(incoming.Dir(a.Dir()), "k1")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	packFrom(t, a, model.Passport{V: v}.ID(), filepath.Join(dir, "pack.taskpack"))
+	if err := incoming.Save(dir, incoming.Entry{TaskID: "TP-G6RZ-DS3B", Kind: "handoff", Title: "Q4 deck", Pack: "pack.taskpack", ReceivedAt: "2026-12-01T10:00:00Z"}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := (&Home{Store: a, Dir: t.TempDir()}).LoadHome(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Incoming) != 1 || d.Incoming[0].TaskID != "TP-G6RZ-DS3B" || d.Incoming[0].State != "waiting" || d.Incoming[0].Path != filepath.Join(dir, "pack.taskpack") {
+		t.Fatalf("incoming: %+v (errors %v)", d.Incoming, d.Errors)
 	}
 }
 

@@ -389,7 +389,17 @@ type HomeData struct {
 	Passports []PassportRow
 	Projects  []ProjectRow
 	Packs     []string // packs waiting in the current folder
-	Errors    []string // stray files the store skipped
+	// Incoming are the packs that arrived over A2A (tp a2a serve, D23),
+	// newest first: kept in the store, never landed until the person does.
+	Incoming []IncomingRow
+	Errors   []string // stray files the store skipped
+}
+
+// IncomingRow is one pack that arrived over A2A (D23). State is waiting,
+// landed (LandedAs names the passport), answered or withdrawn.
+type IncomingRow struct {
+	TaskID, Kind, Title, State, LandedAs string
+	Path                                 string // the pack file, landed as any file
 }
 
 // PassportRow is one stored passport.
