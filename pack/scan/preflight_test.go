@@ -25,14 +25,14 @@ func TestVagueAccept(t *testing.T) {
 
 func TestAbsolutePaths(t *testing.T) {
 	cases := map[string][]string{
-		"binary at /Users/ann/bin/tool, config in /home/bob/.config/x.toml.": {"/Users/ann/bin/tool", "/home/bob/.config/x.toml"},
-		`"path": "C:\Users\ann\proj\out.exe"`:                                {`C:\Users\ann\proj\out.exe`},
-		"see ~/src/app and ~bob/notes.md":                                    {"~/src/app", "~bob/notes.md"},
-		"open file:///Users/ann/a.pdf":                                       {"file:///Users/ann/a.pdf"},
-		`share \\fileserver\team\spec.docx`:                                  {`\\fileserver\team\spec.docx`},
-		"log in /tmp/build.log and /tmp/build.log again":                     {"/tmp/build.log"},
-		"(/var/log/syslog)":                                                  {"/var/log/syslog"},
-		"D:/data/x.csv":                                                      {"D:/data/x.csv"},
+		"binary at /opt/acme/bin/tool, config in /srv/acme/.config/x.toml.": {"/opt/acme/bin/tool", "/srv/acme/.config/x.toml"},
+		`"path": "C:\Projects\acme\out.exe"`:                                {`C:\Projects\acme\out.exe`},
+		"see ~/src/app and ~bob/notes.md":                                   {"~/src/app", "~bob/notes.md"},
+		"open file:///srv/acme/a.pdf":                                       {"file:///srv/acme/a.pdf"},
+		`share \\fileserver\team\spec.docx`:                                 {`\\fileserver\team\spec.docx`},
+		"log in /tmp/build.log and /tmp/build.log again":                    {"/tmp/build.log"},
+		"(/var/log/syslog)":                                                 {"/var/log/syslog"},
+		"D:/data/x.csv":                                                     {"D:/data/x.csv"},
 	}
 	for s, want := range cases {
 		if got := AbsolutePaths(s); !reflect.DeepEqual(got, want) {
