@@ -2,9 +2,9 @@ package a2a
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/a2aproject/a2a-go/a2a"
 
+	"github.com/tp-dev/tp/internal/limitread"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/landing"
@@ -57,20 +58,12 @@ func Export(file string, opts ExportOptions) (*sdk.Task, error) {
 }
 
 func readCapped(file string, max int64) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
+	b, err := limitread.File(file, max)
+	if errors.Is(err, limitread.ErrTooLarge) {
 		return nil, &pack.Error{File: file, Rule: RuleTooLarge,
 			Detail: "larger than the " + strconv.FormatInt(max, 10) + " bytes a Task carries inline (--max-pack-bytes raises it)"}
 	}
-	return b, nil
+	return b, err
 }
 
 // TaskOf states an opened pack as a Task; raw is the pack file's bytes and

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/a2aproject/a2a-go/a2a"
 
 	"github.com/tp-dev/tp/internal/durable"
+	"github.com/tp-dev/tp/internal/limitread"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/pack"
 )
@@ -258,17 +259,12 @@ func ImportBase(t *sdk.Task, fb sdk.FileBytes) string {
 
 // ReadTask reads an A2A Task document (kind "task") of at most max bytes.
 func ReadTask(file string, max int64) (*sdk.Task, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
+	b, err := limitread.File(file, max)
+	if errors.Is(err, limitread.ErrTooLarge) {
 		return nil, &pack.Error{File: file, Rule: RuleTooLarge, Detail: fmt.Sprintf("a Task document over %d bytes", max)}
+	}
+	if err != nil {
+		return nil, err
 	}
 	var head struct {
 		Kind string `json:"kind"`

@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/ageseal"
+	"github.com/tp-dev/tp/internal/limitread"
 	"github.com/tp-dev/tp/pack"
 )
 
@@ -31,7 +30,7 @@ func sealRecipients(to, toFiles []string) ([]ageseal.Recipient, []string, error)
 		rs = append(rs, r)
 	}
 	for _, f := range toFiles {
-		b, err := readLimited(f, ageseal.MaxRecipientsFile)
+		b, err := limitread.File(f, ageseal.MaxRecipientsFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--to-file %s: %v; nothing was written", display.Line(f), err)
 		}
@@ -50,22 +49,6 @@ func clipArg(s string) string {
 		return s[:60] + "…"
 	}
 	return s
-}
-
-func readLimited(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("larger than %d bytes", max)
-	}
-	return b, nil
 }
 
 // sealedName is the file a sealed pack is written to: out, with ".age"
