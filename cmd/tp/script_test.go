@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 // $WORK; the store and acts locations point inside it so no script touches
 // the real home directory, and identity is fixed so output is stable.
 func TestScripts(t *testing.T) {
+	readme, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
@@ -48,7 +52,8 @@ func TestScripts(t *testing.T) {
 			}
 			return writeTestKey(filepath.Join(home, ".ssh", "id_ed25519"), "tester@testbox")
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture, "replace": replaceIn},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture, "replace": replaceIn,
+			"readme": func(ts *testscript.TestScript, neg bool, args []string) { readmeBlock(ts, neg, args, readme) }},
 	})
 }
 
@@ -103,4 +108,35 @@ func replaceIn(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q is not in %s", args[1], args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(b), args[1], args[2], 1)), 0o644))
+}
+
+// readme HEADING FILE writes the first ```sh block under the README's
+// "## HEADING" to FILE, so a script runs what a newcomer would paste
+// (readme_tour.txtar) and the README cannot drift from what works.
+func readmeBlock(ts *testscript.TestScript, neg bool, args []string, readme string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: readme HEADING FILE")
+	}
+	b, err := os.ReadFile(readme)
+	ts.Check(err)
+	text := string(b)
+	at := strings.Index(text, "\n## "+args[0]+"\n")
+	if at < 0 {
+		ts.Fatalf("readme: no heading %q in %s", "## "+args[0], readme)
+	}
+	text = text[at+1:]
+	if next := strings.Index(text[3:], "\n## "); next >= 0 {
+		text = text[:next+3]
+	}
+	const fence = "```sh\n"
+	start := strings.Index(text, fence)
+	if start < 0 {
+		ts.Fatalf("readme: no sh block under %q", "## "+args[0])
+	}
+	body := text[start+len(fence):]
+	end := strings.Index(body, "\n```")
+	if end < 0 {
+		ts.Fatalf("readme: the sh block under %q is not closed", "## "+args[0])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(body[:end+1]), 0o644))
 }
