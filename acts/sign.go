@@ -10,7 +10,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Only the principal settles (Acts 0.3 §10, DESIGN.md D19). Principal-side
+// Only the principal settles (Acts 0.3 §10, D19). Principal-side
 // records — origin "principal": settled, reopened, same_as relations, the
 // principal's notes — carry an SSHSIG signature in their sig member, made
 // with the principal's SSH key under the namespace "tp-acts" over the

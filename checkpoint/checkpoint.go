@@ -1,6 +1,6 @@
 // Package checkpoint records an agent's (or a person's) durable state into a
 // passport: current state, facts, decisions, next steps, artifacts and goal
-// (DESIGN.md D17). It is the store's expected-version save (D15): a stale
+// (D17). It is the store's expected-version save (D15): a stale
 // version is refused and nothing is written.
 //
 // Two rules from TaskPack 0.1 hold on the way in, so the store never holds

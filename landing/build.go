@@ -206,7 +206,7 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	return b, nil
 }
 
-// ParseAsk reads the command line's --ask "what|accept|why" (DESIGN.md §4).
+// ParseAsk reads the command line's --ask "what|accept|why" (docs/architecture.md, command-line conventions).
 // The pipe makes the sender write an accept rule; an ask without one is
 // refused when the pack is written (§4.3).
 func ParseAsk(s string) *ojson.Value {

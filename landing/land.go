@@ -89,8 +89,8 @@ type Landed struct {
 // a ✓.
 const TrustWarning = "verified_on is written by whoever wrote the pack: matching this machine proves the pack says the fact was proven here, not that it was. Restoring the ✓ trusts the pack's whole journey; it belongs to packs you made yourself (§4.2)."
 
-// Land lands a handoff as a new local passport (§3.1, §4.2–§4.5, DESIGN.md
-// §2 flow 2): plan.ID as the id, the pack's lineage kept, facts as sealed
+// Land lands a handoff as a new local passport (§3.1, §4.2–§4.5;
+// docs/architecture.md, job 2): plan.ID as the id, the pack's lineage kept, facts as sealed
 // (TrustOwnFacts restores only this machine's), asks stored, landing checks
 // stored with a status (pending unless attested in d), next steps ordered
 // as the plan says, and landed_from recording the file's digest.

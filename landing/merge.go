@@ -98,7 +98,7 @@ type Merged struct {
 // passport.
 const quoteReceiptRule = `"A receipt answers the passport its sender was landed from: the entry before the last in lineage.chain ... It MAY be merged into that passport only." (TaskPack §4.4.1; D6)`
 
-// PlanMerge makes the plan for a receipt (DESIGN.md §2 flow 3): it finds
+// PlanMerge makes the plan for a receipt (docs/architecture.md, job 3): it finds
 // the target by D6 (Lineage.ReceiptTarget: the entry before the last in the
 // chain, or root_id for a chain of one), reads it, and previews the merge.
 //

@@ -36,7 +36,7 @@ func (e Env) now() time.Time {
 
 func (e Env) by() string { return e.Actor + "@" + e.Machine }
 
-// Plan is the landing plan (TaskPack §3.1, §4.2–§4.5; DESIGN.md §2 flows 2
+// Plan is the landing plan (TaskPack §3.1, §4.2–§4.5; docs/architecture.md, jobs 2
 // and 3): everything a person must see before a pack lands, as data. Every
 // string in it that came from the pack is the pack's own text, unsanitised:
 // a renderer passes each one through internal/sanitize (D11) and quotes it as
@@ -214,7 +214,7 @@ type Step struct {
 	Text string `json:"text"`
 }
 
-// PlanLanding makes the landing plan for a handoff (DESIGN.md §2 flow 2). It
+// PlanLanding makes the landing plan for a handoff (docs/architecture.md, job 2). It
 // mints the new local id (§3.1) and says where the luggage will go
 // (st.FilesDir of that id; Decisions.FilesOut moves it). A receipt is
 // refused here: it is merged, never landed as a new passport (§4.4.1) — use

@@ -1,4 +1,4 @@
-// Package mcp is tp's Model Context Protocol server (DESIGN.md D18): a third
+// Package mcp is tp's Model Context Protocol server (D18): a third
 // front end beside the command line and the terminal UI, serving on stdio
 // with the official Go SDK, protocol versions 2025-06-18, 2025-03-26 and
 // 2024-11-05.

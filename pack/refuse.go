@@ -49,7 +49,7 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
-// Rules. Each names the spec section or DESIGN decision it comes from.
+// Rules. Each names the spec section or decision (docs/decisions.md) it comes from.
 const (
 	RuleNotAPack       = "not-a-pack"              // neither a ZIP nor a pack JSON object
 	RuleTruncated      = "D10 truncated"           // the file ends early

@@ -16,7 +16,7 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 )
 
-// checkpointOptions are tp checkpoint's flags (DESIGN.md §4, D17).
+// checkpointOptions are tp checkpoint's flags (docs/architecture.md, command-line conventions; D17).
 type checkpointOptions struct {
 	expected    int64
 	hasExpected bool
@@ -46,7 +46,7 @@ func newCheckpointCmd(io *IO, g *globalOpts) *cobra.Command {
 		Use:   "checkpoint [ID] --expected-version N",
 		Short: "Record durable state in a passport: state, facts, decisions, next steps",
 		Long: `Record what is true now, so whoever picks the work up next (an agent, a
-person, another machine) starts from it (DESIGN.md D17). --expected-version is
+person, another machine) starts from it (D17). --expected-version is
 the version you read (tp open shows it): when the passport changed since, the
 checkpoint is refused as a conflict and nothing is written (D15).
 

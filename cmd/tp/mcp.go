@@ -15,7 +15,7 @@ func newMCPCmd(io *IO, g *globalOpts) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve the Model Context Protocol on stdio, for agents",
 		Long: `Serve tp to an agent over the Model Context Protocol on stdin/stdout
-(protocol versions 2025-06-18, 2025-03-26, 2024-11-05; DESIGN.md D18).
+(protocol versions 2025-06-18, 2025-03-26, 2024-11-05; D18).
 
 The seven task-passport tools keep the reference's names and arguments
 (task_passport_list, _open, _new, _checkpoint, _pack, _land, _conformance);

@@ -52,7 +52,9 @@ func decisions(t *testing.T) map[int]bool {
 	return have
 }
 
-// sources calls fn for every Go file and testscript in the repository.
+// sources calls fn for every Go file, testscript, Markdown document and
+// script in the repository: a decision is cited from prose as often as from
+// code.
 func sources(t *testing.T, fn func(path, text string)) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -65,7 +67,9 @@ func sources(t *testing.T, fn func(path, text string)) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, ".txtar") {
+		switch filepath.Ext(path) {
+		case ".go", ".txtar", ".md", ".sh", ".py", ".yaml", ".json":
+		default:
 			return nil
 		}
 		b, err := os.ReadFile(path)
@@ -133,5 +137,27 @@ func TestEveryCitedDecisionHasASection(t *testing.T) {
 	sort.Ints(missing)
 	for _, n := range missing {
 		t.Errorf("D%d is cited (first in %s) but docs/decisions.md has no section for it", n, cited[n][0])
+	}
+}
+
+// TestNoCitationOutsideTheRepository fails when a file cites the team's
+// design notes by file name: they live outside this repository, so a reader
+// of a clone cannot follow the reference. Decisions are cited by number
+// (docs/decisions.md), the layout and the jobs by docs/architecture.md.
+func TestNoCitationOutsideTheRepository(t *testing.T) {
+	outside := []string{"DESIGN" + ".md", "STYLE" + ".md", "../" + "shared/"}
+	n := 0
+	sources(t, func(path, text string) {
+		n++
+		for _, name := range outside {
+			if i := strings.Index(text, name); i >= 0 {
+				rel, _ := filepath.Rel(root, path)
+				line := 1 + strings.Count(text[:i], "\n")
+				t.Errorf("%s:%d names %s, which is not in this repository", rel, line, name)
+			}
+		}
+	})
+	if n < 100 {
+		t.Fatalf("walked only %d files: the walk is broken", n)
 	}
 }

@@ -46,7 +46,7 @@ func forbidden(pkg string) []string {
 		return []string{module + "/ui", module + "/cmd", module + "/pack", module + "/acts"}
 	case strings.HasPrefix(rel, "mcp"):
 		// The MCP server is a front end beside the UI: it never imports it
-		// (DESIGN.md §1, D18).
+		// (docs/architecture.md, layout; D18).
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "checkpoint"), strings.HasPrefix(rel, "briefing"), strings.HasPrefix(rel, "taskpassport"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp"}, uiLibs...)

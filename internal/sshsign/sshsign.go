@@ -1,9 +1,8 @@
 // Package sshsign signs and verifies messages in OpenSSH's SSHSIG format
 // (PROTOCOL.sshsig) and reads OpenSSH's allowed_signers files, the pieces
-// Acts 0.3 §10's "only the principal settles" is built from (DESIGN.md
-// D19). The cryptography is golang.org/x/crypto/ssh and
-// github.com/hiddeco/sshsig; this package only chooses the formats strictly
-// and looks keys up.
+// Acts 0.3 §10's "only the principal settles" is built from
+// (D19). The cryptography is golang.org/x/crypto/ssh and github.com/hiddeco/sshsig;
+// this package only chooses the formats strictly and looks keys up.
 package sshsign
 
 import (

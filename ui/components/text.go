@@ -1,6 +1,6 @@
 // Package components holds the pieces the screens of tp's terminal
 // interface are built from: safe text (every piece of untrusted text goes
-// through internal/sanitize first, DESIGN.md D11), scrolling (windows,
+// through internal/sanitize first, D11), scrolling (windows,
 // pages and cursors that never let a view write state), the key maps every
 // list and dialog shares, the framed box a sender's command is shown in,
 // Markdown, and the ask list shared by the asks screen and the landing's

@@ -6,7 +6,7 @@
 //
 // The checks step stands alone as the checks of a stored passport (`tp
 // checks ID`); a landing check's `how` runs only through internal/howrun,
-// only after the confirmation dialog in howdialog.go (DESIGN.md D12).
+// only after the confirmation dialog in howdialog.go (D12).
 // Nothing here decides a rule: the plan is the core's.
 package landing
 
