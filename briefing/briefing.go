@@ -65,6 +65,8 @@ type Check struct {
 	Check string `json:"check"`
 	How   string `json:"how,omitempty"`
 	From  string `json:"from,omitempty"` // the sender who suggested it (D25)
+	// CheckedBy is who marked a failed check failed (actor@machine).
+	CheckedBy string `json:"checked_by,omitempty"`
 }
 
 // Finding is text in the pack this passport landed from that reads like
@@ -88,7 +90,10 @@ type Briefing struct {
 	Decisions       []Decision `json:"decisions"`
 	OpenAsks        []Ask      `json:"open_asks"`
 	PendingChecks   []Check    `json:"pending_checks"`
-	NextSteps       []string   `json:"next_steps"`
+	// FailedChecks are the landing checks marked failed here, required
+	// or not: a failure is counted wherever checks are (issue 17).
+	FailedChecks []Check  `json:"failed_checks"`
+	NextSteps    []string `json:"next_steps"`
 	// NextStepsFrom is, for each of NextSteps at the same index, the
 	// sender who wrote it when it came with the pack, else "" (D25).
 	NextStepsFrom []string `json:"next_steps_from"`
@@ -153,6 +158,7 @@ func Of(v *ojson.Value, version int64) *Briefing {
 		Decisions:       []Decision{},
 		OpenAsks:        []Ask{},
 		PendingChecks:   []Check{},
+		FailedChecks:    []Check{},
 		NextSteps:       nonEmpty(p.NextSteps()),
 		Artifacts:       artifacts(v.Get("artifacts")),
 		RootID:          model.LineageOf(v.Get("lineage")).RootID,
@@ -232,8 +238,11 @@ func Of(v *ojson.Value, version int64) *Briefing {
 		b.OpenAsks = append(b.OpenAsks, ask)
 	}
 	for _, c := range store.Checks(v) {
-		if c.Required() && store.CheckStatus(c) == model.CheckPending {
+		switch st := store.CheckStatus(c); {
+		case c.Required() && st == model.CheckPending:
 			b.PendingChecks = append(b.PendingChecks, Check{ID: c.ID(), Check: c.Check(), How: c.How(), From: sender})
+		case st == model.CheckFailed:
+			b.FailedChecks = append(b.FailedChecks, Check{ID: c.ID(), Check: c.Check(), From: sender, CheckedBy: c.V.Get("checked_by").Text()})
 		}
 	}
 	return b

@@ -33,6 +33,7 @@ type Summary struct {
 	Passports     []Passport `json:"passports"`
 	OpenAsks      int        `json:"open_asks"`      // over every passport
 	PendingChecks int        `json:"pending_checks"` // over every passport
+	FailedChecks  int        `json:"failed_checks"`  // over every passport
 	ActsDir       string     `json:"acts_dir"`
 	Projects      []Project  `json:"projects"` // projects with at least one open act
 	OpenActs      int        `json:"open_acts"`
@@ -58,6 +59,7 @@ type Passport struct {
 	Chain         []string `json:"chain"` // lineage.chain (§3): the hops before this one
 	OpenAsks      int      `json:"open_asks"`
 	PendingChecks int      `json:"pending_checks"`
+	FailedChecks  int      `json:"failed_checks"`
 }
 
 // Incoming is one pack that arrived over A2A (D23).
@@ -112,9 +114,10 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 				chain = []string{}
 			}
 			s.Passports = append(s.Passports, Passport{ID: e.ID, Title: e.Title, Version: e.Version, UpdatedAt: e.UpdatedAt,
-				RootID: e.RootID, Chain: chain, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks})
+				RootID: e.RootID, Chain: chain, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, FailedChecks: e.FailedChecks})
 			s.OpenAsks += e.OpenAsks
 			s.PendingChecks += e.PendingChecks
+			s.FailedChecks += e.FailedChecks
 		}
 		for _, sk := range skipped {
 			s.Problems = append(s.Problems, "store: skipped "+sk.File+": "+sk.Reason)

@@ -186,15 +186,21 @@ func (h *Home) View() string {
 		ls = append(ls, th.Muted.Render("  none yet: tp new, or tp land a pack"))
 	}
 	for _, p := range d.Passports {
-		s := th.Title.Render(components.Line(p.ID)) + " " + components.Line(p.Title)
-		if len(p.Chain) > 0 {
-			s += th.Muted.Render(" · " + components.Line(strings.Join(p.Chain, " → ")))
+		// The counts come before the title and the lineage, so a long
+		// title never pushes a failed check off the row (issue 17).
+		s := th.Title.Render(components.Line(p.ID))
+		if p.FailedChecks > 0 {
+			s += th.Fail.Render(" · " + components.Count(p.FailedChecks, "check failed", "checks failed"))
 		}
 		if p.OpenAsks > 0 {
 			s += th.Warn.Render(" · " + components.Count(p.OpenAsks, "open ask", "open asks"))
 		}
 		if p.PendingChecks > 0 {
 			s += th.Warn.Render(" · " + components.Count(p.PendingChecks, "check pending", "checks pending"))
+		}
+		s += " · " + components.Line(p.Title)
+		if len(p.Chain) > 0 {
+			s += th.Muted.Render(" · " + components.Line(strings.Join(p.Chain, " → ")))
 		}
 		row(idx, s)
 		idx++

@@ -51,3 +51,23 @@ func TestPassportScreenShowsEverything(t *testing.T) {
 		t.Errorf("scrolling never reached the last line:\n%s", v)
 	}
 }
+
+// A failed check is counted on the home screen as a pending one is, before
+// the title, so a title as long as the screen never hides it (issue 17).
+func TestHomeCountsFailedChecks(t *testing.T) {
+	for _, w := range []int{60, 80, 100} {
+		data := &common.HomeData{Passports: []common.PassportRow{
+			{ID: "TP-AB23-CD45", Title: strings.Repeat("a very long title ", 10), FailedChecks: 1},
+			{ID: "TP-K2VQ-8M4N", Title: "t", FailedChecks: 2, PendingChecks: 1},
+		}}
+		c := testCommon(t, common.Deps{Home: &fakeHome{data}})
+		d := newDriver(t, New(c, NewHome(c)))
+		d.send(tea.WindowSizeMsg{Width: w, Height: 20})
+		v := d.view()
+		for _, want := range []string{"TP-AB23-CD45 · 1 check failed", "TP-K2VQ-8M4N · 2 checks failed · 1 check pending · t"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("at %d columns the home screen lacks %q:\n%s", w, want, v)
+			}
+		}
+	}
+}

@@ -79,8 +79,12 @@ func renderHome(w io.Writer, s *home.Summary) {
 	if len(s.Passports) == 0 {
 		fmt.Fprintf(w, "passports  none (tp new --title T --goal G starts one)\n")
 	} else {
-		fmt.Fprintf(w, "passports  %s · %s · %s\n", plural.N(len(s.Passports), "passport"),
-			plural.N(s.OpenAsks, "open ask"), plural.N(s.PendingChecks, "pending check"))
+		failed := ""
+		if s.FailedChecks > 0 {
+			failed = " · " + plural.N(s.FailedChecks, "failed check")
+		}
+		fmt.Fprintf(w, "passports  %s · %s · %s%s\n", plural.N(len(s.Passports), "passport"),
+			plural.N(s.OpenAsks, "open ask"), plural.N(s.PendingChecks, "pending check"), failed)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, p := range s.Passports {
 			var open []string
@@ -89,6 +93,9 @@ func renderHome(w io.Writer, s *home.Summary) {
 			}
 			if p.PendingChecks > 0 {
 				open = append(open, plural.N(p.PendingChecks, "pending check"))
+			}
+			if p.FailedChecks > 0 {
+				open = append(open, plural.N(p.FailedChecks, "failed check"))
 			}
 			if len(open) == 0 {
 				open = append(open, "nothing open")
@@ -145,7 +152,7 @@ func renderHome(w io.Writer, s *home.Summary) {
 		}
 	}
 	for _, p := range s.Passports {
-		if p.PendingChecks > 0 {
+		if p.PendingChecks > 0 || p.FailedChecks > 0 {
 			next = append(next, "tp checks "+l(p.ID))
 			break
 		}

@@ -75,10 +75,10 @@ that cannot be read are reported on stderr and skipped.`,
 				return nil
 			}
 			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tVERSION\tOPEN ASKS\tPENDING CHECKS\tROOT\tTITLE")
+			fmt.Fprintln(tw, "ID\tVERSION\tOPEN ASKS\tPENDING CHECKS\tFAILED CHECKS\tROOT\tTITLE")
 			for _, e := range entries {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", display.Line(e.ID), e.Version,
-					count(e.OpenAsks), count(e.PendingChecks), display.Line(e.RootID), display.Line(e.Title))
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", display.Line(e.ID), e.Version,
+					count(e.OpenAsks), count(e.PendingChecks), count(e.FailedChecks), display.Line(e.RootID), display.Line(e.Title))
 			}
 			return tw.Flush()
 		},

@@ -251,6 +251,7 @@ type Entry struct {
 	RootID        string `json:"root_id"`
 	OpenAsks      int    `json:"open_asks"`
 	PendingChecks int    `json:"pending_checks"`
+	FailedChecks  int    `json:"failed_checks"` // marked failed here (issue 17: counted wherever checks are)
 
 	V *ojson.Value `json:"-"` // the whole state
 }
@@ -332,8 +333,11 @@ func EntryOf(v *ojson.Value, version int64) Entry {
 		}
 	}
 	for _, c := range Checks(v) {
-		if CheckStatus(c) == model.CheckPending {
+		switch CheckStatus(c) {
+		case model.CheckPending:
 			e.PendingChecks++
+		case model.CheckFailed:
+			e.FailedChecks++
 		}
 	}
 	return e

@@ -467,7 +467,7 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	}
 	for _, p := range sum.Passports {
 		d.Passports = append(d.Passports, common.PassportRow{ID: p.ID, Title: p.Title, Chain: p.Chain,
-			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, UpdatedAt: p.UpdatedAt})
+			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, FailedChecks: p.FailedChecks, UpdatedAt: p.UpdatedAt})
 	}
 	d.Errors = append(d.Errors, sum.Problems...)
 	for _, n := range sum.Packs {
@@ -571,18 +571,13 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 	}
 	p := st.Passport()
 	e := store.EntryOf(st.V, st.Version)
-	v := &common.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, UpdatedAt: e.UpdatedAt,
+	v := &common.PassportView{Version: st.Version, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, FailedChecks: e.FailedChecks, UpdatedAt: e.UpdatedAt,
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
 		Text: common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(),
 			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
 	for _, f := range p.Facts() {
 		sealed := !f.Verified() && f.VerifiedOn() != ""
 		v.Text.Facts = append(v.Text.Facts, common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn()})
-	}
-	for _, c := range st.V.Get("landing_checks").Items() {
-		if c.Get("status").Text() == "failed" {
-			v.FailedChecks++
-		}
 	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)

@@ -280,6 +280,19 @@ func TestChecksAdapter(t *testing.T) {
 	if sh.Checks[0].Status != "skipped" {
 		t.Fatalf("%+v", sh.Checks[0])
 	}
+	// A failed check is counted on the home screen and the passport
+	// screen, as a pending one is (issue 17).
+	if _, err := c.SaveChecks(ctx, landed.ID, map[string]common.CheckDecision{sh.Checks[0].ID: {Status: "failed"}}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := (&Home{Store: b, Dir: t.TempDir()}).LoadHome(ctx)
+	if err != nil || len(d.Passports) != 1 || d.Passports[0].FailedChecks != 1 || d.Passports[0].PendingChecks != 0 {
+		t.Fatalf("home after a failed check: %v %+v", err, d)
+	}
+	pv, err := (&Passports{Store: b}).LoadPassport(ctx, landed.ID)
+	if err != nil || pv.FailedChecks != 1 || pv.PendingChecks != 0 {
+		t.Fatalf("passport after a failed check: %v %+v", err, pv)
+	}
 }
 
 func TestPassportsAdapter(t *testing.T) {

@@ -408,6 +408,7 @@ type PassportRow struct {
 	Chain         []string
 	OpenAsks      int
 	PendingChecks int
+	FailedChecks  int
 	UpdatedAt     string
 }
 
