@@ -347,8 +347,8 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		}
 		return s, nil
 	case inboxPreview:
-		if off, ok := k.List.move(msg, s.prevOff, 1<<30, max(s.h-8, 1)); ok {
-			s.prevOff = off
+		if off, ok := k.List.move(msg, s.prevOff, len(s.previewBody()), s.previewRoom()); ok {
+			s.prevOff = components.Clamp(off, len(s.previewBody()), s.previewRoom())
 			return s, nil
 		}
 		switch {

@@ -15,12 +15,16 @@ type fakeInbox struct {
 	acts    []common.Act
 	applied []common.Action
 	preview []common.Action
+	text    string // when set, what Preview returns
 }
 
 func (f *fakeInbox) LoadActs(ctx context.Context) ([]common.Act, error) { return f.acts, nil }
 
 func (f *fakeInbox) Preview(ctx context.Context, a common.Action) (string, error) {
 	f.preview = append(f.preview, a)
+	if f.text != "" {
+		return f.text, nil
+	}
 	b, _ := json.MarshalIndent(map[string]string{"type": a.Kind, "key": a.Key, "outcome": a.Outcome, "same_as": a.SameAs, "note": a.Note}, "", "  ")
 	return string(b), nil
 }
@@ -227,5 +231,47 @@ func TestInboxAlreadyDoneNone(t *testing.T) {
 	s := inboxOf(d)
 	if s.action.Kind != common.ActSettle || s.action.Outcome != "already_done" || s.action.SameAs != "" {
 		t.Fatalf("action %+v", s.action)
+	}
+}
+
+// The confirmation scrolls to its very end at every size, long lines
+// included (they wrap inside the box and are counted), and the notice keeps
+// its indent when it wraps (issue 17).
+func TestInboxPreviewReachesItsEnd(t *testing.T) {
+	notice := "Writing this will register your key: project shop has no principal yet; your key SHA256:" + strings.Repeat("x", 43) + " will be its first principal."
+	rec := `{"type":"settled","key":"k-pay","id":"` + strings.Repeat("0123456789", 9) + `","authority":{"by":"ps:tp@laptop"}}`
+	text := notice + "\n\n" + rec + "\n" + strings.Replace(rec, "k-pay", "k-last", 1) + "\n}"
+	for _, sz := range [][2]int{{60, 20}, {80, 24}, {100, 30}, {60, 12}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			d := newInboxApp(t, &fakeInbox{acts: sampleActs(), text: text})
+			d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			d.keys("d")
+			seen := ""
+			for range 60 {
+				v := d.view()
+				if n := strings.Count(v, "\n") + 1; n > sz[1] {
+					t.Fatalf("the view is %d lines on a %d-line screen:\n%s", n, sz[1], v)
+				}
+				seen += v
+				d.keys("down")
+			}
+			v := d.view()
+			for _, want := range []string{"┗", "y write it"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("scrolled to the end, the dialog lacks %q:\n%s", want, v)
+				}
+			}
+			flat := strings.Join(strings.Fields(strings.NewReplacer("┃", " ", "│", " ").Replace(seen)), "")
+			for _, piece := range []string{"k-last", "first principal.", strings.Repeat("0123456789", 9), "ps:tp@laptop"} {
+				if !strings.Contains(flat, strings.ReplaceAll(piece, " ", "")) {
+					t.Errorf("%q is never on screen while scrolling", piece)
+				}
+			}
+			for _, ln := range strings.Split(seen, "\n") {
+				if strings.Contains(ln, "will be its first") && !strings.Contains(ln, "┃   ") {
+					t.Errorf("the notice lost its indent: %q", ln)
+				}
+			}
+		})
 	}
 }

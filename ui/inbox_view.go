@@ -161,18 +161,46 @@ func (s *InboxScreen) detail() []string {
 	return out
 }
 
-func (s *InboxScreen) previewView() string {
+// previewHead is the dialog's first rows, above the records.
+func (s *InboxScreen) previewHead() []string {
 	th := s.c.Theme
-	head := []string{th.Warn.Render("Write this? ") + th.Subtitle.Render(describeAction(s.action)), th.Muted.Render("These records go into the record log, exactly as shown:"), ""}
+	var head []string
+	for _, ln := range components.WrapStyled(th.Warn.Render("Write this? ")+th.Subtitle.Render(describeAction(s.action)), s.previewWidth()) {
+		head = append(head, ln)
+	}
+	return append(head, th.Muted.Render("These records go into the record log, exactly as shown:"), "")
+}
+
+// previewWidth is the width inside the dialog's frame and padding.
+func (s *InboxScreen) previewWidth() int { return max(s.w-4, 10) }
+
+// previewBody is the records (and any notice) wrapped to the dialog: every
+// line the dialog draws is one of these, so the scroll counts them all and
+// the last one can be reached (issue 17). A wrapped line keeps the indent.
+func (s *InboxScreen) previewBody() []string {
 	var body []string
 	for _, ln := range strings.Split(components.Text(s.preview), "\n") {
-		body = append(body, "  "+ln)
+		ind := "  " + ln[:len(ln)-len(strings.TrimLeft(ln, " "))]
+		if len(ind) > s.previewWidth()/2 {
+			ind = "  "
+		}
+		for _, w := range components.Wrap(strings.TrimLeft(ln, " "), s.previewWidth()-len(ind)) {
+			body = append(body, ind+w)
+		}
 	}
-	// The dialog's frame takes 2 lines, the key line 2 more; the records
-	// scroll inside what is left so every line can be read before y.
-	room := max(s.h-4-len(head), 1)
+	return body
+}
+
+// previewRoom is how many record lines the dialog shows at once: the
+// frame takes 2 rows, the position and key rows 2 more.
+func (s *InboxScreen) previewRoom() int { return max(s.h-4-len(s.previewHead()), 1) }
+
+func (s *InboxScreen) previewView() string {
+	th := s.c.Theme
+	head := s.previewHead()
+	body := s.previewBody()
+	room := s.previewRoom()
 	vis, off := components.Window(body, s.prevOff, room)
-	s.prevOff = off
 	inner := append(append([]string{}, head...), vis...)
 	more := ""
 	if len(body) > room {

@@ -108,13 +108,22 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 				return "", err
 			}
 			if !register {
-				return "Writing this will register your key: " + tofu.String(), nil
+				return tofuProspect(tofu), nil
 			}
 			return tofu.String(), nil
 		},
 		Commit: !g.offline,
 		Warn:   func(err error) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error())) },
 	}
+}
+
+// tofuProspect is the confirmation's notice of a registration that y would
+// make: said as what will happen, since nothing is registered before the
+// person presses y (issue 17).
+func tofuProspect(t *acts.FirstPrincipal) string {
+	l := display.Line
+	return fmt.Sprintf("Nothing is registered yet. Writing this registers your key first (trust on first use, D19): project %s has no principal, so your key %s (%s, from %s) will become its first principal, written to %s and trusted on this machine. Other machines will apply its settlements once their person trusts it (tp acts principal trust --project %s %s). From then on, only records signed by a principal are applied.",
+		l(t.Project), l(t.Fingerprint), l(t.Principal), l(t.KeyFrom), l(t.File), l(t.Project), l(t.Fingerprint))
 }
 
 // homeTUI is plain `tp` on a terminal.

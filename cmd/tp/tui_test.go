@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui/common"
 	uilanding "github.com/tp-dev/tp/ui/landing"
@@ -87,5 +88,22 @@ func TestLandOutcomeOfAReceipt(t *testing.T) {
 				t.Fatalf("err %v, out %q", err, out.String())
 			}
 		})
+	}
+}
+
+// The inbox's confirmation says what registering on first use will do, not
+// that it happened: nothing is written before y (issue 17).
+func TestTOFUProspectIsFuture(t *testing.T) {
+	t.Parallel()
+	got := tofuProspect(&acts.FirstPrincipal{Project: "shop\x1b[2J", Principal: "ann", Fingerprint: "SHA256:abc", KeyFrom: "ssh-agent", File: "/x/allowed_signers"})
+	for _, want := range []string{"Nothing is registered yet", "will become its first principal", "project shop\\x1b[2J has no principal", "SHA256:abc (ann, from ssh-agent)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the notice lacks %q: %s", want, got)
+		}
+	}
+	for _, past := range []string{"is now its first principal", "\x1b"} {
+		if strings.Contains(got, past) {
+			t.Errorf("the notice says %q: %s", past, got)
+		}
 	}
 }
