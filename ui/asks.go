@@ -386,10 +386,12 @@ func (s *AsksScreen) View() string {
 		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter writes it · esc goes back"))
 		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksDone:
-		out = append(out, "", th.Pass.Render("✓ receipt written: ")+components.Line(s.packed), "")
-		for _, ln := range components.Wrap("Send it back; `tp land` on the other side merges it into the passport that asked.", s.w) {
-			out = append(out, th.Muted.Render(ln))
+		out = append(out, "", th.Pass.Render("✓ receipt written to"))
+		for _, ln := range components.WrapPath(s.packed, s.w-2) {
+			out = append(out, "  "+ln)
 		}
+		out = append(out, "")
+		out = append(out, components.Inline(th, "Send it back; `tp land` on the other side merges it into the passport that asked.", s.w)...)
 		return components.Pad(out, s.w, s.h)
 	}
 	if len(sh.Asks) == 0 {

@@ -82,7 +82,13 @@ func (s *PassportScreen) fitHeight() {
 func (s *PassportScreen) render() {
 	s.width = s.w
 	md := components.PassportMarkdown(s.view.Text)
-	s.vp.SetContent(components.RenderMarkdown(s.c.Theme, md, s.w-2))
+	body := components.RenderMarkdown(s.c.Theme, md, s.w-2)
+	if s.view.FilesDir != "" {
+		// On rows of its own, wrapped: a path is never cut (issue 17).
+		files := components.PathRows(s.c.Theme.Muted.Render("  files in "), s.view.FilesDir, s.w)
+		body = strings.Join(files, "\n") + "\n\n" + body
+	}
+	s.vp.SetContent(body)
 	s.fitHeight()
 }
 
@@ -154,9 +160,6 @@ func (s *PassportScreen) View() string {
 	}
 	if v.FailedChecks > 0 {
 		stat += th.Muted.Render(", ") + th.Fail.Render(fmt.Sprintf("%d failed", v.FailedChecks))
-	}
-	if v.FilesDir != "" {
-		stat += th.Muted.Render(" · files in ") + components.Line(v.FilesDir)
 	}
 	body := strings.Split(s.vp.View(), "\n")
 	if n := s.vp.TotalLineCount(); n > s.vp.Height {

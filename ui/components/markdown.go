@@ -16,6 +16,13 @@ func RenderMarkdown(th *themes.Theme, md string, width int) string {
 	return markdown.Render(&th.Markdown, md, width)
 }
 
+// Inline draws one sentence of untrusted text as inline Markdown (code
+// spans, emphasis) wrapped to width: a next step or a hint on a screen
+// never shows raw backticks or **…** (issue 17).
+func Inline(th *themes.Theme, s string, width int) []string {
+	return markdown.Inline(&th.Markdown, s, width)
+}
+
 // PassportMarkdown builds a passport's Markdown from sanitised parts (D11):
 // the sender's text may use Markdown, but never terminal controls.
 func PassportMarkdown(p common.PassportText) string {

@@ -41,6 +41,28 @@ func Wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(Text(s), w, " -"), "\n")
 }
 
+// WrapPath wraps a path to w cells, breaking after a separator where it
+// can and inside a name where it must: a path is never cut (issue 17).
+func WrapPath(s string, w int) []string {
+	if w < 10 {
+		w = 10
+	}
+	return strings.Split(ansi.Wrap(Line(s), w, "/\\ -"), "\n")
+}
+
+// PathRows is prefix then the path p, wrapped to w cells with the
+// continuation lines under the path's first cell: a file name in a list is
+// never cut (issue 17). prefix is rendered text.
+func PathRows(prefix, p string, w int) []string {
+	ind := Width(prefix)
+	ws := WrapPath(p, max(w-ind, 10))
+	out := []string{prefix + ws[0]}
+	for _, ln := range ws[1:] {
+		out = append(out, strings.Repeat(" ", ind)+ln)
+	}
+	return out
+}
+
 // Width is the number of cells s takes on a terminal.
 func Width(s string) int { return ansi.StringWidth(s) }
 

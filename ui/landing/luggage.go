@@ -65,7 +65,7 @@ func (m *luggage) lines() []string {
 	}
 	out = append(out, "")
 	for _, f := range p.Luggage {
-		out = append(out, fmt.Sprintf("%10s  %s", c.HumanBytes(f.Size), c.Line(f.Name)))
+		out = append(out, c.PathRows(fmt.Sprintf("%10s  ", c.HumanBytes(f.Size)), f.Name, m.w)...)
 	}
 	return out
 }

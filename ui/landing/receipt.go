@@ -377,15 +377,13 @@ func (r *Receipt) luggageLines() []string {
 	}
 	out[1] += th.Muted.Render(" — " + c.Count(len(p.Luggage), "file", "files") + ", " + c.HumanBytes(total))
 	if p.FilesDir != "" {
-		for _, ln := range c.Wrap("goes to "+p.FilesDir, r.w-2) {
-			out = append(out, "  "+th.Muted.Render(ln))
-		}
+		out = append(out, c.PathRows("  "+th.Muted.Render("goes to "), p.FilesDir, r.w)...)
 	}
 	if p.Receipt != nil && p.Receipt.LuggageThere {
 		out = append(out, "  "+th.Warn.Render("already there from an earlier merge: not written again"))
 	}
 	for _, f := range p.Luggage {
-		out = append(out, c.Fit(fmt.Sprintf("  %10s  %s", c.HumanBytes(f.Size), c.Line(f.Name)), r.w))
+		out = append(out, c.PathRows(fmt.Sprintf("  %10s  ", c.HumanBytes(f.Size)), f.Name, r.w)...)
 	}
 	return out
 }

@@ -107,18 +107,29 @@ func (l *Landing) doneLines() []string {
 	th, r := l.c.Theme, l.landed
 	out := []string{th.Pass.Render("✓ Landed as ") + th.Title.Render(c.Line(r.ID)), ""}
 	if r.FilesDir != "" {
-		out = append(out, th.Muted.Render("luggage in ")+c.Line(r.FilesDir), "")
+		// A path is wrapped, never cut (issue 17).
+		out = append(out, th.Muted.Render("luggage in"))
+		for _, ln := range c.WrapPath(r.FilesDir, l.w-2) {
+			out = append(out, "  "+ln)
+		}
+		out = append(out, "")
 	}
 	out = append(out, th.Subtitle.Render("Next steps, in order"))
 	for i, s := range r.NextSteps {
-		ws := c.Wrap(s, l.w-6)
+		// Drawn as the inline Markdown they are written in: no raw
+		// backticks or **…** (issue 17).
+		ws := c.Inline(th, s, l.w-6)
 		out = append(out, fmt.Sprintf("%3d. %s", i+1, ws[0]))
 		for _, ln := range ws[1:] {
 			out = append(out, "     "+ln)
 		}
 	}
 	for _, w := range r.Warnings {
-		out = append(out, th.Warn.Render("⚠ ")+c.Line(w))
+		ws := c.Inline(th, w, l.w-2)
+		out = append(out, th.Warn.Render("⚠ ")+ws[0])
+		for _, ln := range ws[1:] {
+			out = append(out, "  "+ln)
+		}
 	}
 	out = append(out, "", th.Muted.Render("enter or esc to finish"))
 	return out

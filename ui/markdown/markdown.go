@@ -295,3 +295,22 @@ func segValue(s *text.Segments, i int, src []byte) []byte {
 	seg := s.At(i)
 	return seg.Value(src)
 }
+
+// Inline draws one line of text as inline Markdown (code spans, emphasis,
+// links), wrapped to width, with no margin: for a sentence on a screen,
+// such as a next step or a status line, that may use backticks or **…**
+// (issue 17). Text that would start a block (a heading, a list, a quote)
+// is drawn as the sentence it is.
+func Inline(st *themes.Markdown, s string, width int) []string {
+	width = max(width, 10)
+	s = strings.TrimSpace(display.Line(s))
+	if s == "" {
+		return []string{""}
+	}
+	r := &renderer{st: st, sgrs: map[flags]sgr{}}
+	out := r.wrap(r.inlineWords(s, 0), width)
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}

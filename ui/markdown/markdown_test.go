@@ -285,3 +285,30 @@ func BenchmarkRender(b *testing.B) {
 		Render(st, string(md), 80)
 	}
 }
+
+// Inline draws a sentence's inline Markdown and never a block (issue 17).
+func TestInline(t *testing.T) {
+	for _, tt := range []struct {
+		name, theme, s string
+		width          int
+		want           []string
+	}{
+		{"marks dropped where styles show them", themes.Default, "run `make test` and **check**", 40, []string{"run make test and check"}},
+		{"marks kept without colour", themes.NoColor, "run `make test` and **check**", 40, []string{"run `make test` and **check**"}},
+		{"wraps", themes.NoColor, "one two three four five six", 10, []string{"one two", "three four", "five six"}},
+		{"a heading mark is text", themes.NoColor, "# not a heading", 40, []string{"# not a heading"}},
+		{"a list number is text", themes.NoColor, "1. first", 40, []string{"1. first"}},
+		{"a newline is shown, as display.Line shows it", themes.NoColor, "a\nb", 40, []string{`a\nb`}},
+		{"empty", themes.NoColor, "", 40, []string{""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Inline(theme(t, tt.theme), tt.s, tt.width)
+			for i := range got {
+				got[i] = ansi.Strip(got[i])
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("Inline(%q) = %q, want %q", tt.s, got, tt.want)
+			}
+		})
+	}
+}

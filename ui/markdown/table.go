@@ -121,7 +121,11 @@ func splitRow(l string) []string {
 // block, so when the text would start one (#, >, -, a list number…) its
 // first mark is escaped; failing that, the cell is its plain text.
 func (r *renderer) cell(s string, f flags) []word {
-	s = strings.ReplaceAll(s, `\|`, "|")
+	return r.inlineWords(strings.ReplaceAll(s, `\|`, "|"), f)
+}
+
+// inlineWords parses s as one paragraph of inline Markdown; see cell.
+func (r *renderer) inlineWords(s string, f flags) []word {
 	if s == "" {
 		return nil
 	}
