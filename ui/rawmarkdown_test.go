@@ -13,7 +13,7 @@ import (
 )
 
 // longPath is a path wider than a 60-column screen.
-const longPath = "/home/someone/.local/share/tp/passports/TP-YEBF-B4XJ.files/receipts/from-the-peer"
+const longPath = "/srv/shared/tp-store/passports/backup-of-the-team/TP-YEBF-B4XJ.files/receipts/from-the-peer"
 
 // joined is a view's text with the line breaks and indents a wrap adds
 // taken out, so a wrapped path reads whole again.

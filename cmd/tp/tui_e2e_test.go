@@ -236,7 +236,7 @@ func TestTUIEndToEnd(t *testing.T) {
 		tm.waitFor(text)
 		tm.keys("d")
 		tm.waitFor("Write this?")
-		tm.waitFor("register your key") // trust on first use, said before anything is written
+		tm.waitFor("Nothing is registered yet") // trust on first use, said before anything is written
 		tm.keys("y")
 		tm.waitFor("written: settled")
 		tm.keys("q")
