@@ -32,6 +32,7 @@ import (
 // as tp) and drive it with a2a-go's client through the a2a command below
 // (D23).
 func TestA2AScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "a2a"),
 		Setup: func(env *testscript.Env) error {

@@ -65,6 +65,7 @@ func validateAgainst(file, def string, doc []byte) error {
 // The validator itself can fail: a Task without contextId, or of the
 // wrong kind, fails a schema shaped like A2A's (testdata/a2aschema).
 func TestA2ASchemaValidatorFails(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join("testdata", "a2aschema", "shape.json")
 	task, err := tpa2a.Export(filepath.Join("..", "..", "examples", "handoff.taskpack"), tpa2a.ExportOptions{})
 	if err != nil {
@@ -86,6 +87,7 @@ func TestA2ASchemaValidatorFails(t *testing.T) {
 
 // Every exported example and the card validate against A2A 0.3's schema.
 func TestA2ASchema(t *testing.T) {
+	t.Parallel()
 	if a2aSchemaFile() == "" {
 		t.Skip("TP_A2A_SCHEMA is not set (a copy of A2A 0.3's specification/json/a2a.json; see README)")
 	}

@@ -132,6 +132,7 @@ func BenchmarkActsSync(b *testing.B) {
 // $TP_BENCH_OUT (lines and records from $TP_BENCH_LINES, $TP_BENCH_RECORDS)
 // so the real binary can be timed with /usr/bin/time; skipped otherwise.
 func TestWriteSyncBenchFixture(t *testing.T) {
+	t.Parallel()
 	out := os.Getenv("TP_BENCH_OUT")
 	if out == "" {
 		t.Skip("set TP_BENCH_OUT to write the sync benchmark fixture")

@@ -22,6 +22,7 @@ func actsEnv(t *testing.T) (dir string, env map[string]string) {
 // CRLF line ends, the file mode and a symbolic link to the document all
 // survive a sync that stamps, strikes and re-adds lines.
 func TestActsSyncKeepsLineEndsModeAndLink(t *testing.T) {
+	t.Parallel()
 	dir, env := actsEnv(t)
 	real := filepath.Join(dir, "real.md")
 	doc := "# Demo\r\n\r\n## Tasks\r\n\r\n- [ ] [owner] Renew the domain\r\n- [ ] [agent] Add retries\r\n\r\nTrailing prose\r\n"
@@ -69,6 +70,7 @@ func TestActsSyncKeepsLineEndsModeAndLink(t *testing.T) {
 // A send that fails leaves the document unwritten and acknowledges nothing
 // (§4: never stamp before the send succeeded); the next run repairs it.
 func TestActsSyncSendFailureWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir, env := actsEnv(t)
 	doc := filepath.Join(dir, "STATE.md")
 	orig := "## Tasks\n- [ ] [owner] Renew the domain\n"
@@ -95,6 +97,7 @@ func TestActsSyncSendFailureWritesNothing(t *testing.T) {
 // A crash after the send and before the document write: the next run
 // re-sends the same id (a duplicate, not an error) and stamps.
 func TestActsSyncResendAfterCrash(t *testing.T) {
+	t.Parallel()
 	dir, env := actsEnv(t)
 	doc := filepath.Join(dir, "STATE.md")
 	os.WriteFile(doc, []byte("## Tasks\n- [ ] [owner] Renew the domain\n"), 0o644)
@@ -118,6 +121,7 @@ func TestActsSyncResendAfterCrash(t *testing.T) {
 
 // Untrusted text from records reaches the terminal sanitised (D11).
 func TestActsListSanitises(t *testing.T) {
+	t.Parallel()
 	_, env := actsEnv(t)
 	l := acts.OpenLog(env["TP_ACTS"])
 	r := acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "r:k1", Type: acts.TypeRaised, Origin: "requester", By: "registrar:demo",
@@ -137,6 +141,7 @@ func TestActsListSanitises(t *testing.T) {
 }
 
 func TestActsWithoutTerminalPrintsList(t *testing.T) {
+	t.Parallel()
 	_, env := actsEnv(t)
 	code, stdout, _ := runWith(env, "acts")
 	if code != exitOK || stdout != "no acts\n" {

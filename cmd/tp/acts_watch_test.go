@@ -56,6 +56,7 @@ func watchRecords(t *testing.T, l *acts.Log, project string) []acts.Record {
 // watch started too; settlements are not (not in the default types);
 // untrusted text is sanitised.
 func TestActsWatchPrints(t *testing.T) {
+	t.Parallel()
 	_, env := actsEnv(t)
 	l := acts.OpenLog(env["TP_ACTS"])
 	rs := watchRecords(t, l, "garden")
@@ -79,6 +80,7 @@ func TestActsWatchPrints(t *testing.T) {
 // --exec runs the command with the record as JSON on stdin; --project
 // leaves other projects out.
 func TestActsWatchExec(t *testing.T) {
+	t.Parallel()
 	dir, env := actsEnv(t)
 	l := acts.OpenLog(env["TP_ACTS"])
 	out := filepath.Join(dir, "got")

@@ -12,6 +12,7 @@ import (
 // pack verbatim in places (packed_at for C10, root_id for C4); printed by
 // tp conformance they must not carry a control sequence to the terminal.
 func TestAuditConformanceReasonsSanitised(t *testing.T) {
+	t.Parallel()
 	flat, err := os.ReadFile("../../pack/testdata/ref/handoff.taskpack.json")
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,7 @@ func BenchmarkOpenJSONBigPassport(b *testing.B) {
 // openDoc gives what encoding/json gave for openJSON, so tp open --json
 // prints the same bytes as before it stopped marshalling the document.
 func TestOpenDocIsEncodingJSONsDocument(t *testing.T) {
+	t.Parallel()
 	state, err := ojson.ParseStrict([]byte(`{"id":"TP-1","facts":[{"claim":"a"}],"x":{"1":2,"b":null}}`))
 	if err != nil {
 		t.Fatal(err)

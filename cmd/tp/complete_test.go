@@ -5,6 +5,7 @@ import "testing"
 // TestCandidate: a completion candidate is handed to a shell, so a word
 // that is not plain is left out, and a description is one safe short line.
 func TestCandidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ word, desc, want string }{
 		{"TP-AAAA-AAAA", "Deck", "TP-AAAA-AAAA\tDeck"},
 		{"TP-AAAA-AAAA", "", "TP-AAAA-AAAA"},

@@ -14,6 +14,7 @@ import (
 // TestConformanceExitCodes: 0 conformant, 2 a pack but not conformant, 1 not
 // a pack at all (docs/architecture.md, command-line conventions, issue 2).
 func TestConformanceExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ref, err := os.ReadFile("../../pack/testdata/ref/handoff.taskpack")
 	if err != nil {
@@ -56,6 +57,7 @@ func TestConformanceExitCodes(t *testing.T) {
 // TestConformanceSanitizes: a reason quoting the pack cannot drive the
 // terminal (D11).
 func TestConformanceSanitizes(t *testing.T) {
+	t.Parallel()
 	flat, _ := os.ReadFile("../../pack/testdata/ref/handoff.taskpack.json")
 	p := filepath.Join(t.TempDir(), "esc.taskpack.json")
 	os.WriteFile(p, bytes.Replace(flat, []byte(`"kind": "handoff"`), []byte(`"kind": "\u001b[31mevil"`), 1), 0o644)
@@ -73,6 +75,7 @@ func TestConformanceSanitizes(t *testing.T) {
 // pack but is cut short: exit 2 with every check failed and the container
 // error as C1's reason (or C2's for the flat form); --json is one document.
 func TestConformanceOddFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ref, err := os.ReadFile("../../pack/testdata/ref/handoff.taskpack")
 	if err != nil {

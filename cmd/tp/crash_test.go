@@ -16,17 +16,6 @@ import (
 	"time"
 )
 
-// tpBinary is this test binary under the name "tp" (TestMain runs the
-// command line when invoked so), for tests that must kill a real process.
-func tpBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tp")
-	if err := os.Symlink(os.Args[0], bin); err != nil {
-		t.Skip("cannot link the test binary:", err)
-	}
-	return bin
-}
-
 type tpRunner struct {
 	t   *testing.T
 	bin string
@@ -97,6 +86,7 @@ func leftovers(t *testing.T, roots ...string) []string {
 // succeeds at once and leaves nothing behind. The kill points are random
 // (the seed is logged), spread over the time one whole run takes.
 func TestKilledLandingAndSyncLeaveNothingBehind(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills tp many times")
 	}

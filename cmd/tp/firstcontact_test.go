@@ -38,6 +38,7 @@ func runTTY(t *testing.T, env map[string]string, args ...string) (code exitCode,
 // screen; with good input the screen opens (so the hooks are really the
 // ones used).
 func TestNoScreenForMissingInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "store"))
 	if err != nil {

@@ -17,6 +17,7 @@ func runWith(env map[string]string, args ...string) (code exitCode, stdout, stde
 }
 
 func TestOpenStoreWithoutAnyLocation(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runWith(map[string]string{}, "list")
 	if code != exitError || !strings.Contains(stderr, "tp: error: no passport store") || !strings.Contains(stderr, "tp: hint: pass --store DIR or set TP_STORE") {
 		t.Errorf("code %d, stderr %q", code, stderr)
@@ -24,6 +25,7 @@ func TestOpenStoreWithoutAnyLocation(t *testing.T) {
 }
 
 func TestOpenStorePrecedence(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"TP_STORE": dir + "/a", "TASK_PASSPORT_STORE": dir + "/b", "HOME": dir + "/h"}
 	g := &globalOpts{}
@@ -39,6 +41,7 @@ func TestOpenStorePrecedence(t *testing.T) {
 }
 
 func TestStoreHints(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		hint string
@@ -68,6 +71,7 @@ func TestStoreHints(t *testing.T) {
 }
 
 func TestScreenHooks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"TP_STORE": dir}
 	st, err := store.Open(dir)

@@ -18,6 +18,7 @@ const rawUnsafe = "\x1b\x07\u009b\u202e\u2028\U000E0041"
 // alike; --json output escapes those characters as \u and still parses to
 // the same values (issue 11).
 func TestUntrustedTextNeverReachesTheTerminalRaw(t *testing.T) {
+	t.Parallel()
 	flat, err := os.ReadFile("../../pack/testdata/ref/handoff.taskpack.json")
 	if err != nil {
 		t.Fatal(err)

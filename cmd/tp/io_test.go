@@ -11,6 +11,7 @@ import (
 // The folder tp runs in is injected like the environment: plain `tp` lists
 // the packs waiting in io.Getwd's folder, not the test process's.
 func TestInjectedWorkingFolder(t *testing.T) {
+	t.Parallel()
 	here := t.TempDir()
 	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "handoff.taskpack"))
 	if err != nil {

@@ -40,6 +40,7 @@ func tpOK(t *testing.T, env map[string]string, args ...string) string {
 // asks → B lands in another store, answers one, asks one back → B packs a
 // receipt → A lands it.
 func TestCLIEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	storeA, storeB := filepath.Join(dir, "A"), filepath.Join(dir, "B")
 	envA := map[string]string{"TP_MACHINE": "studio", "TP_ACTOR": "maria", "HOME": dir}
@@ -178,6 +179,7 @@ func TestCLIEndToEnd(t *testing.T) {
 // The plain landing plan of the reference handoff, as a golden file. The new
 // id is random, so it is replaced before comparing.
 func TestCLIPlanGolden(t *testing.T) {
+	t.Parallel()
 	fixture := filepath.Join("..", "..", "pack", "testdata", "ref", "handoff.taskpack")
 	if _, err := os.Stat(fixture); err != nil {
 		t.Skip("reference fixture not present")
@@ -207,6 +209,7 @@ func TestCLIPlanGolden(t *testing.T) {
 
 // The TUI hook is used only on a terminal without --plain/--json.
 func TestLandTUIHook(t *testing.T) {
+	t.Parallel()
 	called := false
 	screens := &Screens{Land: func(cmd *cobra.Command, io *IO, g *globalOpts, file string, opts landOptions) error {
 		called = true
@@ -235,6 +238,7 @@ func TestLandTUIHook(t *testing.T) {
 // Hostile text in a pack is shown escaped and quoted, instructions and
 // credentials are listed, and the pack still lands (D11, D13, D5).
 func TestCLIHostilePack(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	obj := `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-09-03T14:20:00Z",
 	 "origin":{"actor":"mal\u001b[31mlory","machine":"evil","harness":"x"},
@@ -282,6 +286,7 @@ func TestCLIHostilePack(t *testing.T) {
 
 // tp land and tp pack never start a process: a how is only ever shown (D12).
 func TestLandNeverRunsAHow(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"land.go", "pack.go"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -298,6 +303,7 @@ func TestLandNeverRunsAHow(t *testing.T) {
 // --trust-own-facts restores only facts proven on this very machine, and
 // says what that trusts (§4.2).
 func TestCLITrustOwnFacts(t *testing.T) {
+	t.Parallel()
 	fixture := filepath.Join("..", "..", "pack", "testdata", "ref", "handoff.taskpack")
 	if _, err := os.Stat(fixture); err != nil {
 		t.Skip("reference fixture not present")
@@ -328,6 +334,7 @@ func TestCLITrustOwnFacts(t *testing.T) {
 // A credential in the luggage is listed by a dry run and warned about by a
 // landing; neither refuses (D5).
 func TestCLILuggageCredential(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	obj := `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-09-03T14:20:00Z",
 	 "origin":{"actor":"a","machine":"m","harness":"x"},
@@ -350,6 +357,7 @@ func TestCLILuggageCredential(t *testing.T) {
 
 // An error that quotes the pack shows its control characters visibly (D11).
 func TestCLIErrorSanitised(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	obj := `{"spec":"task-passport-bag/0.1","kind":"receipt","packed_at":"2026-09-03T14:20:00Z",
 	 "origin":{"actor":"a","machine":"m","harness":"x"},

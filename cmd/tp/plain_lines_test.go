@@ -11,6 +11,7 @@ import (
 // quoted on its own, its last line included (issue 17: plain output keeps
 // line structure; nothing hidden).
 func TestPlanMultiLineHowKeepsLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	how := strings.Repeat(`echo step\n`, 40) + `rm -rf ~/important\u200b`
 	obj := `{"spec":"task-passport-bag/0.1","kind":"handoff","packed_at":"2026-09-03T14:20:00Z",

@@ -24,10 +24,28 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// tpBinary is this test binary under the name "tp" (TestMain runs the
+// command line when invoked so), for tests that must run a real process:
+// kill it, or drive it in a terminal. Linking it costs nothing; building
+// tp again would cost a link of the whole program per test.
+func tpBinary(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary:", err)
+	}
+	bin := filepath.Join(t.TempDir(), "tp")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Skip("cannot link the test binary:", err)
+	}
+	return bin
+}
+
 // TestScripts runs every cmd/tp/testdata/*.txtar. Each script gets its own
 // $WORK; the store and acts locations point inside it so no script touches
 // the real home directory, and identity is fixed so output is stable.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	readme, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

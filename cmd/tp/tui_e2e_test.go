@@ -89,15 +89,6 @@ func (tm *tmuxTerm) waitFor(want string) string {
 	}
 }
 
-func buildTP(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tp")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func runTP(t *testing.T, bin, dir string, env []string, args ...string) string {
 	t.Helper()
 	c := exec.Command(bin, args...)
@@ -111,13 +102,14 @@ func runTP(t *testing.T, bin, dir string, env []string, args ...string) string {
 }
 
 func TestTUIEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: no terminal end-to-end")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed (apt-get install tmux)")
 	}
-	bin := buildTP(t)
+	bin := tpBinary(t)
 	dir := t.TempDir()
 	storeA, storeB, actsDir := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "acts")
 	alice := []string{"TP_STORE=" + storeA, "TP_MACHINE=alpha", "TP_ACTOR=alice", "NO_COLOR=1"}
@@ -266,6 +258,7 @@ func TestTUIEndToEnd(t *testing.T) {
 // command stays headless: plain `tp` prints the home summary instead of
 // opening the home screen.
 func TestTUIHooksAndHeadlessFallback(t *testing.T) {
+	t.Parallel()
 	s := stdIO().Screens
 	if s == nil || s.Home == nil || s.Land == nil || s.List == nil || s.Show == nil || s.Asks == nil || s.Checks == nil || s.Inbox == nil {
 		t.Fatalf("stdIO's screens are not all set: %+v", s)

@@ -12,6 +12,7 @@ import (
 // (§8) and same_as for already_done, a note, and nothing for an unknown
 // action.
 func TestPrincipalRecords(t *testing.T) {
+	t.Parallel()
 	io := &IO{Env: func(k string) string { return map[string]string{"TP_ACTOR": "me", "TP_MACHINE": "box"}[k] }}
 	build := principalRecords(io)
 	open := &acts.ActState{Key: "task-demo-1", Project: "demo", Status: acts.StatusOpen, Need: acts.NeedActive,

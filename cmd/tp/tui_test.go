@@ -21,6 +21,7 @@ import (
 // others land with the decisions given. No screen opens (no alternate
 // screen is entered) and nothing waits for keys.
 func TestLandFlagsStayHeadlessOnATerminal(t *testing.T) {
+	t.Parallel()
 	pack, err := filepath.Abs("../../examples/handoff.taskpack")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestLandFlagsStayHeadlessOnATerminal(t *testing.T) {
 // A receipt refused on the screen (§4.4.1) ends tp land with exit 1, as the
 // headless refusal does, naming the rule; one merely not confirmed exits 0.
 func TestLandOutcomeOfAReceipt(t *testing.T) {
+	t.Parallel()
 	th, err := themes.Choose("no-color", func(string) string { return "" }, lipgloss.NewRenderer(&bytes.Buffer{}))
 	if err != nil {
 		t.Fatal(err)
