@@ -218,8 +218,10 @@ var adversarial = []struct {
 }
 
 func TestAdversarialConfigRunsNoProgram(t *testing.T) {
+	t.Parallel()
 	for _, a := range adversarial {
 		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			a.setup(t, w)
 			a.op.plain(w.dir)
@@ -246,8 +248,10 @@ func TestAdversarialConfigRunsNoProgram(t *testing.T) {
 // The protections do not stop the work: a fetch and a push to a bare
 // repository on this disk, and to one reached by file://, still succeed.
 func TestFetchAndPushStillWork(t *testing.T) {
+	t.Parallel()
 	for _, url := range []string{"path", "file"} {
 		t.Run(url, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			if url == "file" {
 				mustGit(t, w.dir, "remote", "set-url", "origin", "file://"+w.remote)
@@ -272,6 +276,7 @@ func TestFetchAndPushStillWork(t *testing.T) {
 }
 
 func TestPushRefusesMixedURLsAndOptionNames(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	cfg(t, filepath.Join(w.dir, ".git"), "remote.origin.pushurl", w.remote, "remote.origin.pushurl", "example.invalid:x.git")
 	ctx := context.Background()
@@ -285,6 +290,7 @@ func TestPushRefusesMixedURLsAndOptionNames(t *testing.T) {
 }
 
 func TestIsLocalURL(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		url  string
 		want bool

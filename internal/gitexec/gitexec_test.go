@@ -10,21 +10,32 @@ import (
 	"testing"
 )
 
-// repo makes a repository in a fresh folder with plain git and an isolated
-// global config, and returns its path.
+// TestMain gives every test one isolated home and global git config (the
+// same for all, so the tests can run in parallel: none writes to it).
+func TestMain(m *testing.M) {
+	home, err := os.MkdirTemp("", "gitexec-home-")
+	if err != nil {
+		panic(err)
+	}
+	global := filepath.Join(home, "gitconfig")
+	if err := os.WriteFile(global, []byte("[user]\n\tname = Tester\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	os.Setenv("GIT_CONFIG_GLOBAL", global)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
+// repo makes a repository in a fresh folder with plain git and the
+// isolated global config of TestMain, and returns its path.
 func repo(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	home := t.TempDir()
-	global := filepath.Join(home, "gitconfig")
-	if err := os.WriteFile(global, []byte("[user]\n\tname = Tester\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", global)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	dir := filepath.Join(t.TempDir(), "r")
 	plain(t, "", "init", "-q", dir)
 	return dir
@@ -126,8 +137,10 @@ func sequence(ctx context.Context, g *Git) error {
 }
 
 func TestRepositoryConfigNeverRunsAProgram(t *testing.T) {
+	t.Parallel()
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
 			// Plain git runs it: the attack is real on this git, so the
 			// test below can fail.
 			dir := repo(t)
@@ -167,6 +180,7 @@ func gitVersion() string {
 // A harmless repository still commits, with the user's identity from the
 // global config.
 func TestCommitStillWorks(t *testing.T) {
+	t.Parallel()
 	dir := repo(t)
 	write(t, filepath.Join(dir, "STATE.md"), "# state\n")
 	ctx := context.Background()
@@ -211,6 +225,7 @@ func TestEnvironmentDoesNotChooseTheRepository(t *testing.T) {
 
 // A bare repository hidden in a folder is not discovered.
 func TestEmbeddedBareRepositoryNotDiscovered(t *testing.T) {
+	t.Parallel()
 	dir := repo(t)
 	bare := filepath.Join(t.TempDir(), "b")
 	plain(t, "", "init", "-q", "--bare", bare)
@@ -226,6 +241,7 @@ func TestEmbeddedBareRepositoryNotDiscovered(t *testing.T) {
 }
 
 func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
+	t.Parallel()
 	list := strings.Join([]string{
 		"global", "credential.helper\nstore",
 		"global", "gpg.program\n/usr/bin/gpg2",
@@ -261,6 +277,7 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 }
 
 func TestGitMessageIsOneReadableLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"", ""},
 		{"fatal: not a git repository (or any of the parent directories): .git\n", "fatal: not a git repository (or any of the parent directories): .git"},
@@ -279,6 +296,7 @@ func TestGitMessageIsOneReadableLine(t *testing.T) {
 // git's several lines ("nothing to commit" comes on stdout, in paragraphs)
 // reach the person as one line, not with escaped line breaks.
 func TestFailureMessageHasNoEscapedLineBreaks(t *testing.T) {
+	t.Parallel()
 	dir := repo(t)
 	ctx := context.Background()
 	g, err := Open(ctx, dir)
