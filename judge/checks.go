@@ -154,7 +154,8 @@ func c7(f *facts) (bool, string) {
 			creds = append(creds, x.Where+" ("+x.Rule+")")
 		}
 	}
-	for _, x := range f.luggageFindings() {
+	lf := f.luggageFindings()
+	for _, x := range append(lf, scan.SplitKeys(lf)...) {
 		if x.Class == scan.Credential {
 			creds = append(creds, x.Where+" ("+x.Rule+")")
 		}

@@ -522,6 +522,7 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 		for {
 			if err := ctx.Err(); err != nil {
 				r.Close()
+				sc.Findings() // ends a look inside a gzip
 				return err
 			}
 			n, rerr := r.Read(buf)
@@ -531,6 +532,7 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 			}
 			if rerr != nil {
 				r.Close()
+				sc.Findings()
 				return rerr
 			}
 		}
@@ -545,6 +547,7 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 			pl.Instructions = append(pl.Instructions, f)
 		}
 	}
+	pl.Credentials = append(pl.Credentials, scan.SplitKeys(pl.Credentials)...)
 	return nil
 }
 

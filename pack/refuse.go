@@ -154,6 +154,7 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 	items = append(items, objectRefusals(src.Object)...)
 	sums := make([]luggageSum, len(src.Luggage))
 	buf := make([]byte, 256<<10)
+	var all []scan.Finding
 	for i, l := range src.Luggage {
 		// A name is as visible as the bytes (issue 18, D5): a token used
 		// as a file name travels in every listing of the pack.
@@ -170,18 +171,26 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 			return nil, err
 		}
 		sums[i] = sum
+		all = append(all, found...)
 		for _, f := range found {
-			switch f.Class {
-			case scan.Credential:
+			switch {
+			case f.Rule == scan.RuleUnscannable:
+				items = append(items, &Error{Entry: f.Where, Rule: RuleCredential,
+					Detail: fmt.Sprintf("luggage cannot be scanned for credentials to its end (%s: %s)", f.Rule, f.Excerpt)})
+			case f.Class == scan.Credential:
 				items = append(items, &Error{Entry: f.Where, Rule: RuleCredential,
 					Detail: fmt.Sprintf("luggage looks like it carries a credential (%s: %s)", f.Rule, f.Excerpt)})
-			case scan.Transcript:
+			case f.Class == scan.Transcript:
 				// §4.1 refuses chat transcripts in a pack, not only in the
 				// object (issue 18, D5).
 				items = append(items, &Error{Entry: f.Where, Rule: RuleTranscript,
 					Detail: fmt.Sprintf("luggage looks like a chat transcript (%s: %s)", f.Rule, f.Excerpt)})
 			}
 		}
+	}
+	for _, f := range scan.SplitKeys(all) {
+		items = append(items, &Error{Entry: f.Where, Rule: RuleCredential,
+			Detail: fmt.Sprintf("luggage carries a private key split across files (%s: %s)", f.Rule, f.Excerpt)})
 	}
 	if len(items) > 0 {
 		return sums, &RefusalError{Items: items}
@@ -248,6 +257,7 @@ func scanLuggage(l LuggageSource, extra io.Writer, buf []byte) (luggageSum, []sc
 	}
 	defer rc.Close()
 	sc := scan.NewLuggageScanner("data/files/" + l.Name)
+	defer sc.Findings() // ends a look inside a gzip, also on a read error
 	h := sha256.New()
 	tc := &textCheck{ok: true}
 	ws := []io.Writer{h, sc, tc}

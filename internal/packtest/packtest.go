@@ -504,3 +504,24 @@ func refDir() string {
 	}
 	return filepath.Join(filepath.Dir(self), "..", "..", "pack", "testdata", "ref")
 }
+
+// FakePrivateKey is an OpenSSH private key block in its file's shape
+// (header, a body wrapped at 70 columns that starts as every OpenSSH key
+// body does, footer) with made-up bytes: something the credential scan
+// must find, built at test time so no key sits in the source.
+func FakePrivateKey() string {
+	dash5 := strings.Repeat("-", 5)
+	body := []byte("openssh-key-v1\x00\x00\x00\x00\x04none\x00\x00\x00\x04none\x00\x00\x00\x00\x00\x00\x00\x01")
+	for i := 0; len(body) < 400; i++ {
+		body = append(body, byte(i*131+7))
+	}
+	enc := base64.StdEncoding.EncodeToString(body)
+	var b strings.Builder
+	b.WriteString(dash5 + "BEGIN OPENSSH PRIVATE KEY" + dash5 + "\n")
+	for len(enc) > 70 {
+		b.WriteString(enc[:70] + "\n")
+		enc = enc[70:]
+	}
+	b.WriteString(enc + "\n" + dash5 + "END OPENSSH PRIVATE KEY" + dash5 + "\n")
+	return b.String()
+}

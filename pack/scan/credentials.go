@@ -33,6 +33,11 @@ type Finding struct {
 	Excerpt string `json:"excerpt"`
 	// Offset is the byte offset of the match in the scanned string or file.
 	Offset int64 `json:"-"`
+	// part is, for a private key seen in one piece of luggage, which part
+	// of the key this file holds when not all of it: "start" (a header with
+	// no end after it) or "end" (an end with no header before it).
+	// SplitKeys pairs them across files.
+	part string
 }
 
 // credRule is one credential shape. A candidate is found by a literal anchor
@@ -64,7 +69,25 @@ type credRule struct {
 	min    int
 	runSet *[256]bool
 	label  bool // the match is a non-secret label (key block header), shown whole
+	// key says which part of a private key block the rule finds: a header
+	// opens a key, its end closes it (an end with nothing open is a key's
+	// end without its start, reported), and a body's first bytes are
+	// reported only when no header opened the key (issue 18: a key split
+	// across files, or torn inside its header line).
+	key keyPart
 }
+
+type keyPart uint8
+
+const (
+	keyNone keyPart = iota
+	keyBegin
+	keyEnd
+	keyBody
+)
+
+// notB64Before: a body starts where a base64 run does.
+func notB64Before(b int) bool { return b < 0 || b64Val[b] >= 64 }
 
 func rx(s string) *lazyRegexp { return lazy(`\A` + s) }
 
@@ -114,8 +137,20 @@ func hasDigit(tok []byte) bool {
 var credRules = []credRule{
 	// Any PEM/OpenSSH/PGP private key: the header is enough, as in the
 	// reference implementation; "BEGIN PUBLIC KEY" and certificates are not.
-	{id: "private-key", anchors: []string{"-----BEGIN "}, before: anyBefore, label: true, run: "A-Z0-9 ", min: 11, window: 64,
+	{id: "private-key", anchors: []string{"-----BEGIN "}, before: anyBefore, label: true, run: "A-Z0-9 ", min: 11, window: 64, key: keyBegin,
 		re: rx(`(?P<t>-----BEGIN [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)`)},
+	{id: "private-key", anchors: []string{"-----END "}, before: anyBefore, label: true, run: "A-Z0-9 ", min: 11, window: 64, key: keyEnd,
+		re: rx(`(?P<t>-----END [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)`)},
+	// The first bytes of a key body in base64, as each format begins (the
+	// DER version and algorithm fields, OpenSSH's magic): a key whose
+	// header was torn off or left in another file is still found. Public
+	// keys and certificates begin otherwise (TestKeyBodyNearMisses).
+	{id: "private-key", anchors: []string{"b3BlbnNzaC1rZXktdjE", "MC4CAQAwBQYDK2VwBCIEI", "MHcCAQEEI", "MIGkAgEBBDD", "MIHcAgEBBEI"},
+		before: notB64Before, show: 4, run: "A-Za-z0-9+/", min: 8, window: 64, key: keyBody,
+		re: rx(`(?P<t>(?:b3BlbnNzaC1rZXktdjE|MC4CAQAwBQYDK2VwBCIEI|MHcCAQEEI|MIGkAgEBBDD|MIHcAgEBBEI)[A-Za-z0-9+/]{8})`)},
+	{id: "private-key", anchors: []string{"IBAAKCAQEA", "IBAAKCAYEA", "IBAAKCAgEA", "IBAAKBgQ", "ADANBgkqhkiG9w0BAQEFAASC", "AgEAMBMGByqGSM49AgEGC"},
+		before: anyBefore, show: 4, run: "A-Za-z0-9+/", min: 8, window: 64, key: keyBody,
+		re: rx(`(?P<t>(?:IBAAKCAQEA|IBAAKCAYEA|IBAAKCAgEA|IBAAKBgQ|ADANBgkqhkiG9w0BAQEFAASC|AgEAMBMGByqGSM49AgEGC)[A-Za-z0-9+/]{8})`)},
 	{id: "putty-private-key", anchors: []string{"PuTTY-User-Key-File-"}, before: anyBefore, label: true, window: 32,
 		re: rx(`(?P<t>PuTTY-User-Key-File-[23]: )`)},
 	{id: "age-secret-key", anchors: []string{"AGE-SECRET-KEY-1"}, show: 4, run: "0-9A-Z", min: 58, window: 16 + 58 + 1,
@@ -378,6 +413,8 @@ type candidate struct {
 // engine holds what a scan carries from one buffer to the next.
 type engine struct {
 	lastEnd  int64 // absolute end of the last finding's secret; nothing before it is matched or shown again
+	keyOpen  bool  // a private key's header (or body) was seen and its end not yet
+	openIdx  int   // the finding that opened it, -1 when not kept
 	found    []Finding
 	count    int
 	max      int // 0: unlimited
@@ -503,13 +540,36 @@ func (en *engine) confirm(buf []byte, base int64, c candidate, dataStart bool) b
 		if r.checkUser != nil && t0 >= 4 && !r.checkUser(w[3:t0-1], tok) {
 			continue
 		}
-		en.add(buf, base, r, c.start+t0, c.start+t1)
+		switch r.key {
+		case keyEnd:
+			if en.keyOpen { // the end of the key already reported
+				en.keyOpen = false
+				en.lastEnd = base + int64(c.start+t1)
+				return true
+			}
+			if en.add(buf, base, r, c.start+t0, c.start+t1) {
+				en.found[len(en.found)-1].part = "end"
+			}
+			return true
+		case keyBody:
+			if en.keyOpen {
+				return true // the body of the key whose header was reported
+			}
+		}
+		kept := en.add(buf, base, r, c.start+t0, c.start+t1)
+		if r.key == keyBegin || r.key == keyBody {
+			en.keyOpen, en.openIdx = true, -1
+			if kept && r.key == keyBegin {
+				en.openIdx = len(en.found) - 1
+			}
+		}
 		return true
 	}
 	return false
 }
 
-func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) {
+// add records a finding; false when it was only counted (past max).
+func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) bool {
 	cs := t0 - excerptContext
 	if cs < 0 {
 		cs = 0
@@ -531,7 +591,7 @@ func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) {
 		en.hits = append(en.hits, span{r, t0, t1})
 	}
 	if en.max > 0 && len(en.found) >= en.max {
-		return
+		return false
 	}
 	f := Finding{Class: Credential, Rule: r.id, Offset: base + int64(t0),
 		Excerpt: string(ctx) + redact(r, buf[t0:t1])}
@@ -539,6 +599,50 @@ func (en *engine) add(buf []byte, base int64, r *credRule, t0, t1 int) {
 		f.Where = en.tplWhere(f.Offset)
 	}
 	en.found = append(en.found, f)
+	return true
+}
+
+// markOpenKey marks a header whose key never ended in this data: the rest
+// of it may be in another file (SplitKeys).
+func (en *engine) markOpenKey() {
+	if en.keyOpen && en.openIdx >= 0 {
+		en.found[en.openIdx].part = "start"
+	}
+}
+
+// RuleSplitKey is a private key whose header is in one luggage file and
+// whose end is in another (issue 18).
+const RuleSplitKey = "private-key-split"
+
+// SplitKeys pairs, across luggage files, a private key's header that never
+// ends in its file with a key's end that has no header in its file: a key
+// cut in two to pass a scan of each file alone. Each file is refused on its
+// own already; this names the pair. fs are LuggageScanner findings.
+func SplitKeys(fs []Finding) []Finding {
+	file := func(f Finding) string {
+		if i := strings.LastIndexByte(f.Where, '@'); i >= 0 {
+			return f.Where[:i]
+		}
+		return f.Where
+	}
+	var starts []Finding
+	var out []Finding
+	for _, f := range fs {
+		switch f.part {
+		case "start":
+			starts = append(starts, f)
+		case "end":
+			for i := len(starts) - 1; i >= 0; i-- {
+				if a, b := file(starts[i]), file(f); a != b {
+					out = append(out, Finding{Class: Credential, Rule: RuleSplitKey, Where: a + " and " + b,
+						Excerpt: "a private key begins in " + a + " and ends in " + b})
+					starts = append(starts[:i], starts[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 func redact(r *credRule, tok []byte) string {

@@ -28,6 +28,16 @@ type LuggageScanner struct {
 	// textFound are the text findings (transcripts, instructions), kept
 	// apart from the credentials Findings returns.
 	textFound []Finding
+	// Looking inside wrappers (wrap.go): the layers, how deep this scanner
+	// is, whether it scans for credentials only (every scanner below the
+	// file's own), the file's decompression budget, and the findings of
+	// the layers below.
+	wrap         *wrappers
+	depth        int
+	credOnly     bool
+	budget       *budget
+	wrapped      []Finding
+	wrappedCount int
 }
 
 // TextFindings are what reading the file as text found, after Findings has
@@ -93,6 +103,7 @@ func NewLuggageScanner(name string) *LuggageScanner {
 	s := &LuggageScanner{name: name}
 	s.en.max = MaxLuggageFindings
 	s.en.tplWhere = func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }
+	s.wrap = &wrappers{s: s}
 	return s
 }
 
@@ -105,7 +116,12 @@ func (s *LuggageScanner) Write(p []byte) (int, error) {
 		return 0, ErrScannerDone
 	}
 	n := len(p)
-	s.text.write(p)
+	if !s.credOnly {
+		s.text.write(p)
+	}
+	if s.wrap != nil {
+		s.wrap.write(p)
+	}
 	for len(p) > 0 {
 		if room := cap(s.buf) - len(s.buf); room < len(p) && cap(s.buf) < bufSize {
 			// Grow only as far as the data needs: most luggage is small.
@@ -163,6 +179,19 @@ func (s *LuggageScanner) process(final bool) {
 func (s *LuggageScanner) Findings() []Finding {
 	if !s.done {
 		s.process(true)
+		if s.wrap != nil {
+			s.wrap.finish()
+			s.wrap = nil
+		}
+		s.en.markOpenKey()
+		for _, f := range s.wrapped {
+			if s.en.max > 0 && len(s.en.found) >= s.en.max {
+				break
+			}
+			s.en.found = append(s.en.found, f)
+		}
+		s.en.count += s.wrappedCount
+		s.wrapped = nil
 		s.text.finish()
 		s.textFound = s.text.findings(s.name)
 		s.text = textScan{binary: true}

@@ -10,9 +10,13 @@ import (
 	"testing"
 )
 
-// wantLuggage is what a streamed scan of data must report: the whole-string
-// scan, with Where filled in.
+// wantLuggage is what a streamed scan of data must report: what a scanner
+// written the whole of it at once reports. Its own findings (not those
+// inside a wrapper) must be the whole-string scan's, with Where filled in.
 func wantLuggage(name string, data []byte) []Finding {
+	s := NewLuggageScanner(name)
+	s.Write(data)
+	got := s.Findings()
 	fs := Credentials(string(data))
 	for i := range fs {
 		fs[i].Where = fmt.Sprintf("data/files/%s@%d", name, fs[i].Offset)
@@ -20,7 +24,17 @@ func wantLuggage(name string, data []byte) []Finding {
 	if len(fs) > MaxLuggageFindings {
 		fs = fs[:MaxLuggageFindings]
 	}
-	return fs
+	var own []Finding
+	for _, f := range got {
+		if !strings.Contains(f.Where, ", inside ") {
+			f.part = ""
+			own = append(own, f)
+		}
+	}
+	if len(fs) < MaxLuggageFindings && !reflect.DeepEqual(own, fs) {
+		panic(fmt.Sprintf("one write: got %+v, the whole-string scan %+v", own, fs))
+	}
+	return got
 }
 
 func scanChunks(name string, data []byte, sizes func() int) []Finding {

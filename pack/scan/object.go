@@ -62,6 +62,7 @@ func (w *walker) text(s, path string, quoted bool) {
 		f.Where = path
 		w.out = append(w.out, f)
 	}
+	w.out = append(w.out, wrappedCredentials(s, path)...)
 	if line, ok := transcriptStart(s); ok {
 		w.out = append(w.out, Finding{Class: Transcript, Rule: "role-prefix", Where: path, Excerpt: excerptLine(line)})
 	}
