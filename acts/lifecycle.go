@@ -235,6 +235,18 @@ type ProjectKey struct {
 	Key     string
 }
 
+// ActError is one act whose lifecycle could not be computed (its records
+// conflict, D8).
+type ActError struct {
+	Project, Key string
+	Err          error
+}
+
+func (e *ActError) Error() string {
+	return fmt.Sprintf("project %q key %q: %v", e.Project, e.Key, e.Err)
+}
+func (e *ActError) Unwrap() error { return e.Err }
+
 // States computes the lifecycle of every act in records. An act whose
 // records conflict is left out and its error returned in errs (one bad act
 // never hides the others).
@@ -258,7 +270,7 @@ func States(records []Record) (states map[ProjectKey]*ActState, errs []error) {
 		k := ProjectKey{Project: sorted[i].Project, Key: sorted[i].Key}
 		st, err := Lifecycle(sorted[i:j:j])
 		if err != nil {
-			errs = append(errs, fmt.Errorf("project %q key %q: %w", k.Project, k.Key, err))
+			errs = append(errs, &ActError{Project: k.Project, Key: k.Key, Err: err})
 		} else {
 			states[k] = st
 		}

@@ -15,9 +15,10 @@ import (
 // signature) and the inbox's settle, reopen and note. Authorize the signer
 // (D19: a project without principals registers it on first use, when the
 // caller allows it), sign the principal-side records (Acts 0.3 §10), write
-// them, commit and push when the acts dir is a git work tree (D20), then
-// reload the act's state. Finding the key (flags, environment, git config,
-// ssh-agent) is the front end's; it hands the core a KeyFinder.
+// them, then reload the act's state. The acts session (package actsession)
+// commits and pushes what it wrote when the acts dir is in git (D20).
+// Finding the key (flags, environment, git config, ssh-agent) is the front
+// end's; it hands the core a KeyFinder.
 
 // KeyFinder finds the signing key. prefer reports whether a key is a
 // principal of the project, so that an ssh-agent holding several keys
@@ -174,9 +175,6 @@ type PrincipalWrite struct {
 	// preview in a project without principal shows them unsigned: they are
 	// signed after the registration, content unchanged.)
 	Signed bool
-	// Commit commits and pushes the records when the acts dir is a git
-	// work tree with an upstream (D20); false is --offline.
-	Commit bool
 }
 
 // PrincipalWriteReport says what WriteAsPrincipal wrote.
@@ -186,14 +184,11 @@ type PrincipalWriteReport struct {
 	// Registered is set when the signer was registered as the project's
 	// first principal (trust on first use).
 	Registered *FirstPrincipal
-	// PushWarning is a push that failed: the records are committed here
-	// and the next command pushes them.
-	PushWarning error
-	State       *ActState // the act's state after the write
+	State      *ActState // the act's state after the write
 }
 
-// WriteAsPrincipal signs, writes, commits and reloads (see the top of this
-// file). A signer that may not sign for the project writes nothing.
+// WriteAsPrincipal signs, writes and reloads (see the top of this file);
+// committing and pushing is the acts session's (actsession). A signer that may not sign for the project writes nothing.
 func WriteAsPrincipal(ctx context.Context, l *Log, req PrincipalWrite) (*PrincipalWriteReport, error) {
 	rep := &PrincipalWriteReport{Records: req.Records}
 	need := false
@@ -221,11 +216,6 @@ func WriteAsPrincipal(ctx context.Context, l *Log, req PrincipalWrite) (*Princip
 		return nil, err
 	}
 	rep.Outcomes = outcomes
-	if req.Commit {
-		if rep.PushWarning, err = commitPush(ctx, l, commitSubject(req.Records)); err != nil {
-			return nil, err
-		}
-	}
 	ld, err := l.Load(req.Project)
 	if err != nil {
 		return nil, err
@@ -256,33 +246,4 @@ func allSigned(rs []Record) bool {
 		}
 	}
 	return true
-}
-
-// commitPush commits what a command wrote under the acts dir and pushes it
-// (D20). Nothing to commit is fine; a failed push is only a warning.
-func commitPush(ctx context.Context, l *Log, subject string) (pushWarning error, err error) {
-	r, err := OpenRepo(ctx, l.Dir)
-	if err != nil || r == nil {
-		return nil, err
-	}
-	done, err := r.Commit(ctx, subject)
-	if err != nil {
-		return nil, withHint(fmt.Errorf("the records are written but not committed: %s", sanitize.Line(err.Error())), "the next tp acts command commits them")
-	}
-	if !done {
-		return nil, nil
-	}
-	return r.Push(ctx), nil
-}
-
-// commitSubject names a command's records for its commit (D20).
-func commitSubject(rs []Record) string {
-	if len(rs) == 0 {
-		return "tp acts"
-	}
-	var parts []string
-	for _, r := range rs {
-		parts = append(parts, r.Type+" "+r.ID)
-	}
-	return fmt.Sprintf("tp acts: %s: %s", sanitize.Line(rs[0].Project), sanitize.Line(strings.Join(parts, ", ")))
 }

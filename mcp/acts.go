@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/trust"
@@ -72,56 +73,41 @@ func (s *Server) actsLog() (*acts.Log, error) {
 	return l, nil
 }
 
-// repo is the acts dir's git repository (D20), or nil: not in git, no
-// upstream, or --offline.
-func (s *Server) repo(ctx context.Context, l *acts.Log) (*acts.Repo, error) {
-	if s.cfg.Offline {
-		return nil, nil
+// session is the acts session over the log (actsession): the same pull,
+// list, find, write, commit and push as the command line's. Warnings (an
+// unreachable upstream, a failed push) go to the server's log; a later
+// call pushes.
+func (s *Server) session() (*actsession.Session, error) {
+	l, err := s.actsLog()
+	if err != nil {
+		return nil, err
 	}
-	return acts.OpenRepo(ctx, l.Dir)
+	return actsession.New(l, actsession.Options{Offline: s.cfg.Offline, Via: "tp mcp:", Warn: func(err error) {
+		fmt.Fprintf(s.cfg.Log, "tp mcp: warning: %s\n", sanitize.Line(err.Error()))
+	}}), nil
 }
 
-// pull brings the acts dir up to date before a tool reads it, as the
-// command line's reading commands do (D20): a conflict is the call's
-// error; an unreachable upstream is logged and the tool works on this
-// machine's copy.
-func (s *Server) pull(ctx context.Context, l *acts.Log) error {
-	r, err := s.repo(ctx, l)
-	if err != nil || r == nil {
-		return err
-	}
-	warn, err := r.Pull(ctx)
+// pulled is session after a pull (D20): a conflict is the call's error.
+func (s *Server) pulled(ctx context.Context) (*actsession.Session, error) {
+	ss, err := s.session()
 	if err != nil {
-		return fmt.Errorf("acts over git: %v (tp mcp --offline works on this machine's copy)", err)
+		return nil, err
 	}
-	if warn != nil {
-		fmt.Fprintf(s.cfg.Log, "tp mcp: warning: %s\n", sanitize.Line(warn.Error()))
+	if err := ss.Pull(ctx); err != nil {
+		return nil, fmt.Errorf("acts over git: %v (tp mcp --offline works on this machine's copy)", err)
 	}
-	return nil
+	return ss, nil
 }
 
-// commitPush commits what a tool wrote under the acts dir (one commit per
-// call) and pushes it; a failed push is logged, and a later call pushes.
-func (s *Server) commitPush(ctx context.Context, l *acts.Log, subject string) error {
-	r, err := s.repo(ctx, l)
-	if err != nil || r == nil {
-		return err
+// findings are what the log holds beside the acts that the agent must be
+// told (records not applied and why, files not read, applied records gone),
+// as tp acts list prints them; never nil, so the result always has the
+// field.
+func findings(fs []actsession.Finding) []actsession.Finding {
+	if fs == nil {
+		return []actsession.Finding{}
 	}
-	// A commit message is pushed and kept for good: D5's table holds for
-	// it as for a record.
-	if err := acts.RefuseCredentials("commit message", subject); err != nil {
-		return err
-	}
-	done, err := r.Commit(ctx, sanitize.Line(subject))
-	if err != nil {
-		return fmt.Errorf("the records are written but not committed: %v (the next call commits them)", err)
-	}
-	if done {
-		if err := r.Push(ctx); err != nil {
-			fmt.Fprintf(s.cfg.Log, "tp mcp: warning: %s\n", sanitize.Line(err.Error()))
-		}
-	}
-	return nil
+	return fs
 }
 
 func (s *Server) agentSender() acts.Sender {
@@ -212,21 +198,15 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.actsLog()
+	ss, err := s.pulled(ctx)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.pull(ctx, l); err != nil {
 		return nil, err
 	}
 	doc, err := s.confine(ctx, "document", in.Document, write)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := acts.Sync(ctx, l, acts.SyncRequest{Document: doc, Project: in.Project, Profile: prof, DryRun: in.DryRun})
-	if err == nil && !in.DryRun {
-		err = s.commitPush(ctx, l, fmt.Sprintf("tp mcp: acts sync: %s: %d sent, %d applied", in.Project, len(rep.Sent), len(rep.Applied)))
-	}
+	rep, err := ss.Sync(ctx, acts.SyncRequest{Document: doc, Project: in.Project, Profile: prof, DryRun: in.DryRun})
 	if err != nil {
 		return nil, err
 	}
@@ -240,74 +220,48 @@ func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error
 	if err := decode(args, &in); err != nil {
 		return nil, err
 	}
-	l, err := s.actsLog()
+	ss, err := s.pulled(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.pull(ctx, l); err != nil {
+	ls, err := ss.List(ctx, in.Project)
+	if err != nil {
 		return nil, err
-	}
-	projects := []string{in.Project}
-	if in.Project == "" {
-		if projects, _, err = l.Projects(); err != nil {
-			return nil, err
-		}
 	}
 	out := struct {
 		DataNotice string   `json:"data_notice"`
 		Acts       []actDoc `json:"acts"`
-		Problems   []string `json:"problems"`
-	}{DataNotice: DataNotice, Acts: []actDoc{}, Problems: []string{}}
-	for _, p := range projects {
-		ld, err := l.Load(p)
-		if err != nil {
-			return nil, err
-		}
-		for _, pr := range ld.Problems {
-			out.Problems = append(out.Problems, pr.String())
-		}
-		states, errs := acts.States(ld.Records)
-		for _, e := range errs {
-			out.Problems = append(out.Problems, e.Error())
-		}
-		for _, st := range states {
-			out.Acts = append(out.Acts, actOf(st))
-		}
+		// Problems are the findings, one line each (as tp acts list
+		// prints them); Findings the same as values.
+		Problems []string             `json:"problems"`
+		Findings []actsession.Finding `json:"findings"`
+	}{DataNotice: DataNotice, Acts: []actDoc{}, Problems: []string{}, Findings: findings(ls.Findings)}
+	for _, f := range ls.Findings {
+		out.Problems = append(out.Problems, f.Text)
 	}
-	sortActs(out.Acts)
+	for _, st := range ls.Acts {
+		out.Acts = append(out.Acts, actOf(st))
+	}
 	return out, nil
 }
 
-func sortActs(a []actDoc) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && (a[j].Project < a[j-1].Project || a[j].Project == a[j-1].Project && a[j].Key < a[j-1].Key); j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-}
-
 type actWritten struct {
-	Record string `json:"record"`
-	Type   string `json:"type"`
-	Act    actDoc `json:"act"`
+	Record   string               `json:"record"`
+	Type     string               `json:"type"`
+	Act      actDoc               `json:"act"`
+	Findings []actsession.Finding `json:"findings"`
 }
 
 func (s *Server) agentWrite(ctx context.Context, project, key string, build func(*acts.ActState) (acts.Record, error)) (any, error) {
-	l, err := s.actsLog()
+	ss, err := s.pulled(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.pull(ctx, l); err != nil {
-		return nil, err
-	}
-	r, st, err := l.AgentWrite(ctx, project, key, build)
+	r, f, err := ss.WriteAgent(ctx, project, key, build)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.commitPush(ctx, l, fmt.Sprintf("tp mcp: %s %s", r.Type, key)); err != nil {
-		return nil, err
-	}
-	return actWritten{Record: r.ID, Type: r.Type, Act: actOf(st)}, nil
+	return actWritten{Record: r.ID, Type: r.Type, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
 }
 
 func (s *Server) actsClaim(ctx context.Context, args json.RawMessage) (any, error) {
@@ -366,17 +320,17 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 		}
 		timeout = time.Duration(*in.TimeoutSeconds * float64(time.Second))
 	}
-	l, err := s.actsLog()
+	ss, err := s.session()
 	if err != nil {
 		return nil, err
 	}
-	opts := acts.WaitOptions{Timeout: timeout, Every: progressEvery, Refresh: func(ctx context.Context) error { return s.pull(ctx, l) }}
+	opts := actsession.WaitOptions{Timeout: timeout, Every: progressEvery}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
 			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))
 		}
 	}
-	st, settled, err := l.WaitSettled(ctx, in.Project, in.Key, opts)
+	f, settled, err := ss.Wait(ctx, in.Project, in.Key, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -384,5 +338,8 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 		Settled  bool   `json:"settled"`
 		TimedOut bool   `json:"timed_out"`
 		Act      actDoc `json:"act"`
-	}{Settled: settled, TimedOut: !settled, Act: actOf(st)}, nil
+		// Findings about the act: a settlement whose signature failed is
+		// here, never silently taken for an open act's silence (D19).
+		Findings []actsession.Finding `json:"findings"`
+	}{Settled: settled, TimedOut: !settled, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
 }

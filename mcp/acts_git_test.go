@@ -65,7 +65,7 @@ func TestActsToolsOverGit(t *testing.T) {
 		t.Errorf("the sync was not committed and pushed: %q", got)
 	}
 	call(t, cs, "tp_acts_claim", map[string]any{"key": key, "outcome": "done", "basis": "the receipt is in the inbox"}, false)
-	if got := git("-C", remote, "log", "--format=%s%n%b", "-1"); !strings.Contains(got, "tp mcp: claimed "+key) || !strings.Contains(got, "record c:"+key) {
+	if got := git("-C", remote, "log", "--format=%s%n%b", "-1"); !strings.Contains(got, "tp mcp: acts: demo: claimed c:"+key) || !strings.Contains(got, "record c:"+key) {
 		t.Errorf("the claim was not committed and pushed: %q", got)
 	}
 

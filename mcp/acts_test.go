@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 )
 
 // envValue is name's value in an environment list.
@@ -233,10 +234,11 @@ func TestActsTools(t *testing.T) {
 	case r := <-done:
 		t.Fatalf("the wait returned before the act was settled: %+v %v", r.res, r.err)
 	}
-	st, _, err := acts.OpenLog(actsDir).FindAct("demo", renew)
+	f, err := actsession.New(acts.OpenLog(actsDir), actsession.Options{Offline: true}).Find(context.Background(), "demo", renew)
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := f.State
 	forged, err := acts.BuildSettle(st, acts.Sender{By: "agent:m1", Decider: "p:someone", Now: time.Now().UTC().Format(time.RFC3339)}, "done", "", "")
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,11 @@ import (
 // ActsLoadedMsg is sent by the inbox when the record log has been read.
 type ActsLoadedMsg struct {
 	Acts []common.Act
-	Err  error
+	// Findings are what the record log holds beside the acts that the
+	// person must be told (records not applied and why, files not read):
+	// the inbox shows them as tp acts list does.
+	Findings []string
+	Err      error
 }
 
 // ActPreviewMsg is sent by the inbox with the records an action would write.
@@ -82,6 +86,7 @@ type InboxScreen struct {
 	status  string
 
 	acts     []common.Act
+	findings []string // what the log holds beside the acts (D19: never dropped)
 	hay      []string // lower-cased key, project and text per act
 	projects []string
 	proj     int // -1: every project
@@ -163,8 +168,8 @@ func (s *InboxScreen) Init() tea.Cmd {
 		if src == nil {
 			return ActsLoadedMsg{Err: fmt.Errorf("the acts record log is not available in this build")}
 		}
-		acts, err := src.LoadActs(ctx)
-		return ActsLoadedMsg{Acts: acts, Err: err}
+		list, err := src.LoadActs(ctx)
+		return ActsLoadedMsg{Acts: list.Acts, Findings: list.Findings, Err: err}
 	}
 }
 
@@ -234,6 +239,7 @@ func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			s.err = msg.Err
 			return s, nil
 		}
+		s.findings = msg.Findings
 		s.setActs(msg.Acts)
 		if s.pendingProject != "" {
 			for i, p := range s.projects {

@@ -12,13 +12,16 @@ import (
 )
 
 type fakeInbox struct {
-	acts    []common.Act
-	applied []common.Action
-	preview []common.Action
-	text    string // when set, what Preview returns
+	acts     []common.Act
+	findings []string
+	applied  []common.Action
+	preview  []common.Action
+	text     string // when set, what Preview returns
 }
 
-func (f *fakeInbox) LoadActs(ctx context.Context) ([]common.Act, error) { return f.acts, nil }
+func (f *fakeInbox) LoadActs(ctx context.Context) (common.ActList, error) {
+	return common.ActList{Acts: f.acts, Findings: f.findings}, nil
+}
 
 func (f *fakeInbox) Preview(ctx context.Context, a common.Action) (string, error) {
 	f.preview = append(f.preview, a)
@@ -273,5 +276,35 @@ func TestInboxPreviewReachesItsEnd(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A record the log did not apply (a settlement whose signature failed, D19)
+// is on the inbox's screen, as tp acts list prints it, whatever the list
+// shows: the first finding in full, then how many more.
+func TestInboxShowsFindings(t *testing.T) {
+	forged := "/acts/shop/records/s~3ak-pay.json: settled s:k-pay:1 (k-pay) not applied: signature by a key that is not a principal"
+	for _, tc := range []struct {
+		name     string
+		acts     []common.Act
+		findings []string
+		want     []string
+	}{
+		{"one", sampleActs(), []string{forged}, []string{"⚠", "s:k-pay:1 (k-pay) not applied"}},
+		{"several", sampleActs(), []string{forged, "/acts/shop/records/x.json: not JSON", "/acts/shop/records/y.json: not JSON"}, []string{"s:k-pay:1 (k-pay) not applied", "and 2 more findings", "tp acts list"}},
+		{"nothing open", nil, []string{forged}, []string{"Nothing waiting on you here.", "s:k-pay:1 (k-pay) not applied"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newInboxApp(t, &fakeInbox{acts: tc.acts, findings: tc.findings})
+			v := d.view()
+			for _, w := range tc.want {
+				if !strings.Contains(v, w) {
+					t.Errorf("the inbox does not show %q:\n%s", w, v)
+				}
+			}
+		})
+	}
+	if v := newInboxApp(t, &fakeInbox{acts: sampleActs()}).view(); strings.Contains(v, "⚠ ") {
+		t.Errorf("a finding shown for a clean log:\n%s", v)
 	}
 }

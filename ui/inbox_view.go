@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/components"
 	"strings"
@@ -67,6 +68,16 @@ func (s *InboxScreen) View() string {
 func (s *InboxScreen) withStatus(out []string) []string {
 	th := s.c.Theme
 	var tail []string
+	// What the log holds beside the acts (a record whose signature did not
+	// verify, a file not read, an applied record gone) is always on screen,
+	// as tp acts list prints it (D19): the first in full, then how many
+	// more.
+	if n := len(s.findings); n > 0 {
+		tail = append(tail, th.Warn.Render("⚠ ")+components.Fit(components.Line(s.findings[0]), max(s.w-2, 1)))
+		if n > 1 {
+			tail = append(tail, th.Warn.Render("⚠ and "+plural.N(n-1, "more finding")+" in the record log: tp acts list shows them all"))
+		}
+	}
 	if s.err != nil {
 		tail = append(tail, th.Error.Render("✗ ")+components.Line(s.err.Error()))
 	} else if s.status != "" {

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/trust"
@@ -112,14 +114,6 @@ func actsWarnProblems(io *IO, probs []acts.LogProblem) {
 	}
 }
 
-func actsProblemStrings(probs []acts.LogProblem) []string {
-	out := make([]string, 0, len(probs))
-	for _, p := range probs {
-		out = append(out, display.Line(p.String()))
-	}
-	return out
-}
-
 func actsNow() string { return time.Now().UTC().Format(time.RFC3339) }
 
 // actsPrincipalSender is who the principal-side commands write as (§8): the
@@ -134,47 +128,25 @@ func actsAgentSender(io *IO) acts.Sender {
 	return acts.Sender{By: "agent:" + store.By(store.Actor("", io.Env), store.Machine(io.Env)), Now: actsNow()}
 }
 
-// actsFindAct loads the act with key: from project when given, else from the
-// one project of the log that holds the key.
-func actsFindAct(io *IO, l *acts.Log, project, key string) (*acts.ActState, error) {
-	if !acts.ValidKey(key) {
-		return nil, fmt.Errorf("%q is not a key (§6.1: letters, digits, '.', '_' and '-', at most 128)", display.Line(key))
-	}
-	if project == "" {
-		found, err := l.FindKey(key)
-		if err != nil {
-			return nil, err
+// actsFindAct loads the act with key (the acts session's Find): from
+// project when given, else from the one project of the log that holds the
+// key. It prints the findings about the act, except the kinds in quiet
+// (which the command shows itself).
+func actsFindAct(io *IO, s *actsession.Session, project, key string, quiet ...string) (*acts.ActState, error) {
+	f, err := s.Find(context.Background(), project, key)
+	if f != nil {
+		var show []actsession.Finding
+		for _, fd := range f.Findings {
+			if !slices.Contains(quiet, fd.Kind) {
+				show = append(show, fd)
+			}
 		}
-		switch len(found) {
-		case 0:
-			return nil, withHint(fmt.Errorf("no act with key %s in the record log %s", key, l.Dir), "tp acts list shows the acts the log holds")
-		case 1:
-			project = found[0]
-		default:
-			return nil, withHint(fmt.Errorf("key %s is in the logs of several projects: %s", key, display.Line(strings.Join(found, ", "))), "name one with --project")
-		}
+		actsPrintFindings(io, show)
 	}
-	ld, err := l.Load(project)
 	if err != nil {
 		return nil, err
 	}
-	actsWarnProblems(io, ld.Problems)
-	var rs []acts.Record
-	for _, r := range ld.Records {
-		if r.Key == key {
-			rs = append(rs, r)
-		}
-	}
-	if len(rs) == 0 {
-		return nil, withHint(fmt.Errorf("no act with key %s in project %s", key, display.Line(project)), "tp acts list --project "+display.Line(project)+" shows its acts")
-	}
-	return acts.Lifecycle(rs)
-}
-
-// actsWriteRecords sends records to the log in order, stopping at the first
-// failure; a record the log already holds is fine (a re-send).
-func actsWriteRecords(l *acts.Log, rs []acts.Record) ([]acts.WriteOutcome, error) {
-	return l.WriteAll(rs)
+	return f.State, nil
 }
 
 // actsStatusText is an act's state in a few words.

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/sshsign"
 )
@@ -43,7 +43,7 @@ is trusted with tp acts principal trust --project P KEY.`,
 				fmt.Fprintf(io.Out, "acts dir %s\n", sanitize.Line(l.Dir))
 				return nil
 			}
-			created, err := acts.InitRepo(context.Background(), l.Dir, url)
+			created, err := actsession.InitRepo(context.Background(), l.Dir, url)
 			if err != nil {
 				return fmt.Errorf("%s", sanitize.Line(err.Error()))
 			}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 )
@@ -23,8 +25,9 @@ func newActsListCmd(io *IO, g *globalOpts) *cobra.Command {
 open, open with the need withdrawn (still waiting for a settlement, §2), or
 settled with its outcome, and who signed the settlement (D19). Claims
 waiting for the principal are shown under their act. Files of the log that
-are not valid records, and principal-side records whose signature did not
-verify, are reported on stderr and left out.
+are not valid records, principal-side records whose signature did not
+verify, and applied records gone from the log are reported on stderr (in
+--json, under "findings") and left out.
 
 --status keeps only open or only settled acts; --since DATE (YYYY-MM-DD or
 an RFC 3339 time) keeps acts with a record from DATE on.`,
@@ -103,9 +106,12 @@ type actsActJSON struct {
 }
 
 type actsListJSON struct {
-	ActsDir  string        `json:"acts_dir"`
-	Acts     []actsActJSON `json:"acts"`
-	Problems []string      `json:"problems"`
+	ActsDir string        `json:"acts_dir"`
+	Acts    []actsActJSON `json:"acts"`
+	// Problems are the findings, one line each; Findings the same as
+	// values (kind, file, record, rule).
+	Problems []string             `json:"problems"`
+	Findings []actsession.Finding `json:"findings"`
 }
 
 func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
@@ -119,51 +125,32 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 	if err != nil {
 		return err
 	}
-	l, err := openActsLog(io, g)
+	s, err := actsOpenSession(io, g)
 	if err != nil {
 		return err
 	}
-	if err = actsPull(io, g, l); err != nil {
+	ls, err := s.List(context.Background(), project)
+	if err != nil {
 		return err
 	}
-	projects := []string{project}
-	var probs []acts.LogProblem
-	if project == "" {
-		if projects, probs, err = l.Projects(); err != nil {
-			return err
-		}
-	}
 	var states []*acts.ActState
-	var errs []string
-	for _, p := range projects {
-		ld, err := l.Load(p)
-		if err != nil {
-			return err
+	for _, st := range ls.Acts {
+		if (o.status == acts.StatusOpen || o.status == acts.StatusSettled) && st.Status != o.status {
+			continue
 		}
-		probs = append(probs, ld.Problems...)
-		for _, rj := range ld.Rejected {
-			errs = append(errs, rj.String())
+		if !since.IsZero() && actsLastActivity(st).Before(since) {
+			continue
 		}
-		m, es := acts.States(ld.Records)
-		for _, e := range es {
-			errs = append(errs, e.Error())
-		}
-		for _, st := range actsSortedStates(m) {
-			if (o.status == acts.StatusOpen || o.status == acts.StatusSettled) && st.Status != o.status {
-				continue
-			}
-			if !since.IsZero() && actsLastActivity(st).Before(since) {
-				continue
-			}
-			states = append(states, st)
-		}
+		states = append(states, st)
 	}
-	problems := actsProblemStrings(probs)
-	for _, e := range errs {
-		problems = append(problems, display.Line(e))
+	problems := []string{}
+	findings := []actsession.Finding{}
+	for _, f := range ls.Findings {
+		problems = append(problems, display.Line(f.Text))
+		findings = append(findings, f)
 	}
 	if g.json {
-		out := actsListJSON{ActsDir: l.Dir, Acts: []actsActJSON{}, Problems: problems}
+		out := actsListJSON{ActsDir: s.Log.Dir, Acts: []actsActJSON{}, Problems: problems, Findings: findings}
 		for _, st := range states {
 			out.Acts = append(out.Acts, toActsActJSON(st))
 		}

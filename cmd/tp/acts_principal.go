@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/sshsign"
 )
@@ -31,17 +32,14 @@ type actsWrittenJSON struct {
 }
 
 // actsWriteAndReport signs the principal-side records of rs (D19), writes
-// them (acts.WriteAsPrincipal), then prints them and the act's new state.
-func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, rs []acts.Record) error {
-	rep, err := acts.WriteAsPrincipal(context.Background(), l, acts.PrincipalWrite{
+// them, commits and pushes (the acts session's WritePrincipal), then prints them and the act's new state.
+func actsWriteAndReport(io *IO, g *globalOpts, s *actsession.Session, st *acts.ActState, rs []acts.Record) error {
+	rep, err := s.WritePrincipal(context.Background(), actsession.PrincipalWrite{
 		Project: st.Project, Key: st.Key, Records: rs,
-		Signer: actsPrincipalKey(io, g), Register: true, Commit: !g.offline,
+		Signer: actsPrincipalKey(io, g), Register: true,
 	})
 	if err != nil {
 		return err
-	}
-	if rep.PushWarning != nil {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(rep.PushWarning.Error()))
 	}
 	outcomes, next, tofu := rep.Outcomes, rep.State, rep.Registered
 	if g.json {
@@ -72,22 +70,19 @@ func actsWriteAndReport(io *IO, g *globalOpts, l *acts.Log, st *acts.ActState, r
 
 // actsWithAct opens the log, finds the act and hands it to do.
 func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *acts.Log, st *acts.ActState) ([]acts.Record, error)) error {
-	l, err := openActsLog(io, g)
+	s, err := actsOpenSession(io, g)
 	if err != nil {
 		return err
 	}
-	if err := actsPull(io, g, l); err != nil {
-		return err
-	}
-	st, err := actsFindAct(io, l, project, key)
+	st, err := actsFindAct(io, s, project, key)
 	if err != nil {
 		return err
 	}
-	rs, err := do(l, st)
+	rs, err := do(s.Log, st)
 	if err != nil {
 		return err
 	}
-	return actsWriteAndReport(io, g, l, st, rs)
+	return actsWriteAndReport(io, g, s, st, rs)
 }
 
 func newActsSettleCmd(io *IO, g *globalOpts) *cobra.Command {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 )
 
@@ -73,18 +74,17 @@ func newActsShowCmd(io *IO, g *globalOpts) *cobra.Command {
 		Short: "Show one act: terms, revisions, settlements and who signed them, claims, history",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := openActsLog(io, g)
+			s, err := actsOpenSession(io, g)
 			if err != nil {
 				return err
 			}
-			if err := actsPull(io, g, l); err != nil {
-				return err
-			}
-			st, err := actsFindAct(io, l, project, args[0])
+			// The act's records that were not applied are shown in
+			// their own section, not again as warnings.
+			st, err := actsFindAct(io, s, project, args[0], actsession.FindingRejected)
 			if err != nil {
 				return err
 			}
-			ld, err := l.Load(st.Project)
+			ld, err := s.Log.Load(st.Project)
 			if err != nil {
 				return err
 			}

@@ -78,25 +78,19 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 			return fmt.Errorf("%s: the key secret is empty", name)
 		}
 	}
-	l, err := openActsLog(io, g)
+	s, err := actsOpenSession(io, g)
 	if err != nil {
 		return err
 	}
-	if err := actsPull(io, g, l); err != nil {
-		return err
-	}
-	rep, err := acts.Sync(context.Background(), l, acts.SyncRequest{
+	// With the acts dir in git (D20): one commit for what this run sent
+	// and acknowledged, pushed.
+	rep, err := s.Sync(context.Background(), acts.SyncRequest{
 		Document: o.doc, Project: o.project, Profile: prof, Secret: secret,
 		DryRun: o.dryRun, Commit: o.commit,
 		Waiting: func() {
 			fmt.Fprintf(io.Err, "tp: waiting for another tp acts sync of project %s\n", display.Line(o.project))
 		},
 	})
-	if err == nil && !o.dryRun {
-		// With the acts dir in git (D20): one commit for what this run
-		// sent and acknowledged, pushed.
-		err = actsCommitPush(io, g, l, fmt.Sprintf("tp acts sync: %s: %d sent, %d applied", display.Line(o.project), len(rep.Sent), len(rep.Applied)))
-	}
 	if rep != nil {
 		if rerr := actsReport(io, g, rep); err == nil {
 			err = rerr

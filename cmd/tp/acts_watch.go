@@ -76,8 +76,9 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if repo, err := actsRepo(g, l); err == nil && repo != nil {
-		if err := actsPull(io, g, l); err != nil {
+	sess := actsSession(io, g, l)
+	if repo, err := sess.Repo(ctx); err == nil && repo != nil {
+		if err := sess.Pull(ctx); err != nil {
 			return err
 		}
 		go func() {
@@ -89,10 +90,7 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 					return
 				case <-t.C:
 					// What the merge brings in appears as new files.
-					if warn, err := repo.Pull(ctx); err != nil || warn != nil {
-						if err == nil {
-							err = warn
-						}
+					if err := sess.Pull(ctx); err != nil {
 						fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error()))
 					}
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/howrun"
 	"github.com/tp-dev/tp/internal/store"
@@ -101,7 +102,14 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 	if err != nil {
 		return nil
 	}
-	return &backend.Inbox{Log: l, Build: principalRecords(io),
+	return inboxOver(io, g, actsSession(io, g, l))
+}
+
+// inboxOver is the inbox's backend over the acts session s: the same
+// session (pull, list, write, commit, push) the command line runs.
+func inboxOver(io *IO, g *globalOpts, s *actsession.Session) *backend.Inbox {
+	l := s.Log
+	return &backend.Inbox{Session: s, Build: principalRecords(io),
 		Sign: func(project string, rs []acts.Record, register bool) (string, error) {
 			tofu, err := actsPrincipalKey(io, g).SignRecords(l, project, rs, register)
 			if err != nil || tofu == nil {
@@ -112,8 +120,6 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 			}
 			return tofu.String(), nil
 		},
-		Commit: !g.offline,
-		Warn:   func(err error) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error())) },
 	}
 }
 
@@ -245,16 +251,10 @@ func checksTUI(io *IO, g *globalOpts, st *store.Store, id string) error {
 
 // inboxTUI is tp acts on a terminal: the principal's inbox.
 func inboxTUI(cmd *cobra.Command, io *IO, g *globalOpts) error {
-	if l, err := openActsLog(io, g); err == nil {
-		if err := actsPull(io, g, l); err != nil {
-			return err
-		}
-	}
-	inbox := inboxBackend(io, g)
-	if inbox == nil {
-		_, err := openActsLog(io, g)
+	s, err := actsOpenSession(io, g)
+	if err != nil {
 		return err
 	}
-	_, err := runUI(io, g, common.Deps{Inbox: inbox}, func(c *common.Common) common.Component { return ui.NewInbox(c) })
+	_, err = runUI(io, g, common.Deps{Inbox: inboxOver(io, g, s)}, func(c *common.Common) common.Component { return ui.NewInbox(c) })
 	return err
 }

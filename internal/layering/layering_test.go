@@ -33,7 +33,15 @@ func forbidden(pkg string) []string {
 	case strings.HasPrefix(rel, "pack"):
 		// The format knows no store and no workflow (issue 8).
 		return append([]string{module + "/internal/store", module + "/judge", module + "/landing", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
-	case strings.HasPrefix(rel, "acts"), strings.HasPrefix(rel, "judge"), strings.HasPrefix(rel, "landing"):
+	case rel == "actsession":
+		// The acts session (issue 15): the one pull → read → verify →
+		// write → commit → push every front end runs; below them all.
+		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp"}, uiLibs...)
+	case rel == "acts" || strings.HasPrefix(rel, "acts/"):
+		// The format, the registrar's steps and the record log know
+		// nothing of the session that runs them.
+		return append([]string{module + "/actsession", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "judge"), strings.HasPrefix(rel, "landing"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case rel == "home" || strings.HasPrefix(rel, "home/"):
 		// The home summary is core: the plain/JSON output and the UI share it.
@@ -96,6 +104,12 @@ func TestForbiddenCatches(t *testing.T) {
 	}
 	if f := forbidden(module + "/pack"); !contains(f, module+"/internal/store") || !contains(f, module+"/landing") {
 		t.Error("pack may import the store or landing according to the table")
+	}
+	if f := forbidden(module + "/acts"); !contains(f, module+"/actsession") {
+		t.Error("acts may import the acts session according to the table")
+	}
+	if f := forbidden(module + "/actsession"); !contains(f, module+"/mcp") || !contains(f, module+"/ui") {
+		t.Error("the acts session may import a front end according to the table")
 	}
 	for _, core := range []string{"/landing", "/judge"} {
 		if f := forbidden(module + core); !contains(f, "github.com/charmbracelet/lipgloss") || !contains(f, module+"/ui") {

@@ -478,12 +478,15 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 			State: in.State, LandedAs: in.LandedAs, Path: in.Path})
 	}
 	if h.Inbox != nil {
-		acts, err := h.Inbox.LoadActs(ctx)
+		list, err := h.Inbox.LoadActs(ctx)
 		if err != nil {
 			d.Errors = append(d.Errors, "acts: "+err.Error())
 		}
+		for _, f := range list.Findings {
+			d.Errors = append(d.Errors, "acts: "+f)
+		}
 		open := map[string]int{}
-		for _, a := range acts {
+		for _, a := range list.Acts {
 			if a.Status != "settled" {
 				open[a.Project]++
 			}

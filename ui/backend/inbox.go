@@ -3,12 +3,12 @@ package backend
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/ui/common"
 )
@@ -19,21 +19,17 @@ import (
 // function; the inbox only calls it.
 type Principal func(st *acts.ActState, a common.Action) ([]acts.Record, error)
 
-// Inbox is common.Inbox over the record log.
+// Inbox is common.Inbox over the acts session (actsession): the same
+// list, find, write, commit and push the command line runs.
 type Inbox struct {
-	Log   *acts.Log
-	Build Principal
+	Session *actsession.Session
+	Build   Principal
 	// Sign, when set, signs the principal-side records of rs in place for
 	// project (D19) and returns a notice for the person (trust on first
 	// use). With register false it only describes a registration (the
 	// preview); with true it makes it (just before the write). rs may be
 	// nil (register only).
 	Sign func(project string, rs []acts.Record, register bool) (notice string, err error)
-	// Commit commits and pushes what Apply writes when the acts dir is a
-	// git work tree with an upstream (D20); Warn, when set, hears a push
-	// that failed (the records stay committed here).
-	Commit bool
-	Warn   func(error)
 
 	// previewed keeps the records shown for an action, so the records
 	// written are exactly the ones the person saw (ids and timestamps
@@ -42,38 +38,24 @@ type Inbox struct {
 	previewed map[common.Action][]acts.Record
 }
 
-// LoadActs reads every project's records and computes each act's state.
-func (in *Inbox) LoadActs(ctx context.Context) ([]common.Act, error) {
-	projects, _, err := in.Log.Projects()
+// LoadActs lists every project's acts (the session's List) with the
+// findings `tp acts list` prints: files not read, records not applied and
+// why (a signature that did not verify, D19), applied records gone.
+func (in *Inbox) LoadActs(ctx context.Context) (common.ActList, error) {
+	ls, err := in.Session.List(ctx, "")
 	if err != nil {
-		return nil, err
+		return common.ActList{}, err
 	}
-	var out []common.Act
-	var problems []string
-	for _, p := range projects {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ld, err := in.Log.Load(p)
-		if err != nil {
-			return nil, err
-		}
-		states, errs := acts.States(ld.Records)
-		for _, e := range errs {
-			problems = append(problems, e.Error())
-		}
-		keys := make([]acts.ProjectKey, 0, len(states))
-		for k := range states {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool { return keys[i].Key < keys[j].Key })
-		for _, k := range keys {
-			out = append(out, actOf(states[k]))
-		}
+	var out common.ActList
+	for _, st := range ls.Acts {
+		out.Acts = append(out.Acts, actOf(st))
+	}
+	for _, f := range ls.Findings {
+		out.Findings = append(out.Findings, f.Text)
 	}
 	// Due first, then by project and key: what needs the principal soonest.
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sort.SliceStable(out.Acts, func(i, j int) bool {
+		a, b := out.Acts[i], out.Acts[j]
 		if (a.Due != "") != (b.Due != "") {
 			return a.Due != ""
 		}
@@ -85,9 +67,6 @@ func (in *Inbox) LoadActs(ctx context.Context) ([]common.Act, error) {
 		}
 		return a.Key < b.Key
 	})
-	if len(problems) > 0 && len(out) == 0 {
-		return nil, errors.New(strings.Join(problems, "; "))
-	}
 	return out, nil
 }
 
@@ -123,20 +102,11 @@ func actOf(st *acts.ActState) common.Act {
 }
 
 func (in *Inbox) state(a common.Action) (*acts.ActState, error) {
-	ld, err := in.Log.Load(a.Project)
+	f, err := in.Session.Find(context.Background(), a.Project, a.Key)
 	if err != nil {
 		return nil, err
 	}
-	var rs []acts.Record
-	for _, r := range ld.Records {
-		if r.Key == a.Key {
-			rs = append(rs, r)
-		}
-	}
-	if len(rs) == 0 {
-		return nil, fmt.Errorf("no act %s in project %s", a.Key, a.Project)
-	}
-	return acts.Lifecycle(rs)
+	return f.State, nil
 }
 
 func (in *Inbox) records(a common.Action) ([]acts.Record, *acts.ActState, error) {
@@ -200,21 +170,19 @@ func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error
 			return nil, err
 		}
 	}
-	// One write sequence for the CLI and the inbox (acts.WriteAsPrincipal);
-	// previewed records are signed already and are written as shown.
-	rep, err := acts.WriteAsPrincipal(ctx, in.Log, acts.PrincipalWrite{
+	// One write sequence for the CLI and the inbox (the session's
+	// WritePrincipal); previewed records are signed already and are written
+	// as shown.
+	rep, err := in.Session.WritePrincipal(ctx, actsession.PrincipalWrite{
 		Project: a.Project, Key: a.Key, Records: rs,
 		Signer: acts.AuthorizerFunc(func(_ *acts.Log, project string, rs []acts.Record, register bool) (*acts.FirstPrincipal, error) {
 			_, err := in.sign(project, rs, register)
 			return nil, err
 		}),
-		Register: true, Signed: ok, Commit: in.Commit,
+		Register: true, Signed: ok,
 	})
 	if err != nil {
 		return nil, err
-	}
-	if rep.PushWarning != nil && in.Warn != nil {
-		in.Warn(rep.PushWarning)
 	}
 	act := actOf(rep.State)
 	return &act, nil

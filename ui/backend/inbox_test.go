@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/ui/common"
 	"golang.org/x/crypto/ssh"
 )
@@ -45,9 +46,9 @@ func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 	l := acts.OpenLog(t.TempDir())
 	k1 := raise(t, l, "shop", "Pay the ACME invoice")
 	k2 := raise(t, l, "shop", "Pay the invoice from ACME")
-	in := &Inbox{Log: l, Build: principal}
+	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal}
 	list, err := in.LoadActs(ctx)
-	if err != nil || len(list) != 2 {
+	if err != nil || len(list.Acts) != 2 || len(list.Findings) != 0 {
 		t.Fatalf("%v %+v", err, list)
 	}
 	a := common.Action{Kind: common.ActSettle, Key: k2, Project: "shop", Outcome: "already_done", SameAs: k1}
@@ -89,7 +90,7 @@ func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 func TestInboxWithoutBuilder(t *testing.T) {
 	l := acts.OpenLog(t.TempDir())
 	k := raise(t, l, "p", "Sign it")
-	in := &Inbox{Log: l}
+	in := &Inbox{Session: actsession.New(l, actsession.Options{})}
 	if _, err := in.Preview(context.Background(), common.Action{Kind: common.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
 		t.Fatal("no builder, yet a preview")
 	}
@@ -104,7 +105,7 @@ func TestInboxSignsSettlements(t *testing.T) {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer, _ := ssh.NewSignerFromKey(priv)
 	registered := 0
-	in := &Inbox{Log: l, Build: principal, Sign: func(project string, rs []acts.Record, register bool) (string, error) {
+	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal, Sign: func(project string, rs []acts.Record, register bool) (string, error) {
 		if register {
 			registered++
 			if _, err := l.ChangePrincipal(project, acts.PrincipalAdded, "alice", signer.PublicKey(), signer, "ps:test", "2026-11-29T10:00:00Z", "n"); err != nil {
@@ -131,5 +132,54 @@ func TestInboxSignsSettlements(t *testing.T) {
 	}
 	if act.Status != "settled" || !strings.HasPrefix(act.SignedBy, "alice SHA256:") {
 		t.Fatalf("%+v", act)
+	}
+}
+
+// An attacker who can write the acts folder plants a settlement signed with
+// a key that is not the project's principal. The log does not apply it
+// (D19), and the inbox says so, as tp acts list does: before the acts
+// session (issue 15) LoadActs dropped it without a word, and the person saw
+// only an open act.
+func TestInboxReportsForgedSignature(t *testing.T) {
+	ctx := context.Background()
+	l := acts.OpenLog(t.TempDir())
+	k := raise(t, l, "shop", "Pay the ACME invoice")
+	raise(t, l, "shop", "Renew the domain")
+	newSigner := func() ssh.Signer {
+		_, priv, _ := ed25519.GenerateKey(rand.Reader)
+		s, _ := ssh.NewSignerFromKey(priv)
+		return s
+	}
+	alice, mallory := newSigner(), newSigner()
+	pr, err := l.ChangePrincipal("shop", acts.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-11-29T10:00:00Z", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal}
+	st, err := in.state(common.Action{Key: k, Project: "shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := principal(st, common.Action{Kind: common.ActSettle, Key: k, Project: "shop", Outcome: "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acts.SignAll(forged, mallory, pr.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.WriteAll(forged); err != nil {
+		t.Fatal(err)
+	}
+	list, err := in.LoadActs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range list.Acts {
+		if a.Key == k && a.Status != "open" {
+			t.Fatalf("the forged settlement was applied: %+v", a)
+		}
+	}
+	if len(list.Findings) != 1 || !strings.Contains(list.Findings[0], forged[0].ID) || !strings.Contains(list.Findings[0], "not applied") {
+		t.Fatalf("the inbox does not report the forged settlement %s: %q", forged[0].ID, list.Findings)
 	}
 }

@@ -324,12 +324,22 @@ type CheckSheet struct {
 
 // Inbox is the principal side of the record log.
 type Inbox interface {
-	LoadActs(ctx context.Context) ([]Act, error)
+	LoadActs(ctx context.Context) (ActList, error)
 	// Preview returns the records the action would write, as text, without
 	// writing them.
 	Preview(ctx context.Context, a Action) (string, error)
 	// Apply writes the records and returns the act's new state.
 	Apply(ctx context.Context, a Action) (*Act, error)
+}
+
+// ActList is what LoadActs read: the acts, and what the person must be told
+// about the log beside them (Findings, one line each, as tp acts list
+// prints them): files that were not read, records that were not applied
+// and why (a signature that did not verify, D19), applied records that are
+// gone. The inbox shows them; it never drops them.
+type ActList struct {
+	Acts     []Act
+	Findings []string
 }
 
 // Act is one act's state as the lifecycle computed it.
