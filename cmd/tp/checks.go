@@ -58,6 +58,11 @@ command (D12).`,
 					return err
 				}
 				if status, err = store.ParseCheckStatus(strings.TrimSpace(status)); err != nil {
+					// A check that does not exist is the bigger mistake: say
+					// it first, or a fixed status would only lead to it.
+					if missing := noSuchCheck(s, args[0], id); missing != nil {
+						return fmt.Errorf("--set %s: %w; and %w", display.Line(id), missing, err)
+					}
 					return fmt.Errorf("--set %s: %w", display.Line(id), err)
 				}
 				if seen[id] {
@@ -135,4 +140,25 @@ func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from stri
 		}
 		writeRun(w, c)
 	}
+}
+
+// noSuchCheck is the error for a --set naming a check passport id does not
+// have, nil when it has it or the passport cannot be read (the edit itself
+// then reports that).
+func noSuchCheck(s *store.Store, id, check string) error {
+	st, err := s.Get(id)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, c := range store.Checks(st.V) {
+		if c.ID() == check {
+			return nil
+		}
+		ids = append(ids, c.ID())
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("passport %s has no landing check %q (it has no checks)", display.Line(id), display.Line(check))
+	}
+	return fmt.Errorf("passport %s has no landing check %q (checks: %s)", display.Line(id), display.Line(check), strings.Join(ids, ", "))
 }

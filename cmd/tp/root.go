@@ -129,6 +129,16 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 		newCheckpointCmd(io, g), newOpenCmd(io, g), newPromptCmd(io, g), newMCPCmd(io, g), newDoctorCmd(io, g), newA2ACmd(io, g),
 	// commands
 	)
+	// cobra adds `completion` only when it executes, and a command with no
+	// run function of its own prints help for any argument, so `tp
+	// completion nosh` printed help and exited 0: add it now, runnable, so
+	// an unknown shell gets the unknown-command rule like every command.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" && !c.Runnable() {
+			c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+		}
+	}
 	tidyCommands(root, g)
 	completions(root, io, g)
 	return root, g
