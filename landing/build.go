@@ -63,8 +63,11 @@ type Built struct {
 	// (marked with AskedAt), to be saved with the version it was read at, so
 	// a receipt has somewhere to land (§4.3). Nil when the pack sends no asks.
 	Home *ojson.Value
-	// Sent are the asks this pack sends, as they appear in the pack.
+	// Sent are the new asks this pack sends, as they appear in the pack.
 	Sent []model.Ask
+	// Resent are open asks the passport had already sent, asked again word
+	// for word: in the pack under their id, not recorded at home again.
+	Resent []model.Ask
 	// Files are the luggage files with the local path each one comes from.
 	Files []LocalFile
 }
@@ -116,7 +119,37 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	for _, a := range stored.Get("asks").Items() {
 		used[model.Ask{V: a}.ID()] = true
 	}
-	sent, err := normaliseAsks(o.Asks, used)
+	// An ask this passport sent that is still open, asked again word for
+	// word (re-packing with the same --ask), is the same ask: it keeps its
+	// id and is not recorded at home a second time, or the first copy could
+	// never be answered (a receipt answers one id) and home would count both.
+	again := map[askWords]*ojson.Value{}
+	for _, a := range stored.Get("asks").Items() {
+		if ask := (model.Ask{V: a}); a.Has(AskedAt) && ask.Status() == model.AskOpen {
+			if _, dup := again[wordsOf(ask)]; !dup {
+				again[wordsOf(ask)] = a
+			}
+		}
+	}
+	var fresh []*ojson.Value
+	var resent []*ojson.Value
+	for _, v := range o.Asks {
+		if v.Obj() != nil && strings.TrimSpace(v.Get("id").Text()) == "" {
+			w := askWords{strings.TrimSpace(v.Get("to").Text()), strings.TrimSpace(v.Get("what").Text()), strings.TrimSpace(v.Get("why").Text()), strings.TrimSpace(v.Get("accept").Text())}
+			if w.to == "" {
+				w.to = model.NewAsk("", "", "", "").To()
+			}
+			if home, ok := again[w]; ok {
+				delete(again, w) // asked twice in one pack: the second is new
+				c := home.Clone()
+				c.Obj().Delete(AskedAt)
+				resent = append(resent, c)
+				continue
+			}
+		}
+		fresh = append(fresh, v)
+	}
+	sent, err := normaliseAsks(fresh, used)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +189,7 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 			asks = append(asks, c)
 		}
 	}
+	asks = append(asks, resent...)
 	for _, a := range sent {
 		asks = append(asks, a.V.Clone())
 	}
@@ -180,6 +214,9 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	obj.Set("landing_checks", ojson.NewArray(cv...))
 
 	b := &Built{Sent: sent, Files: files}
+	for _, a := range resent {
+		b.Resent = append(b.Resent, model.Ask{V: a})
+	}
 	b.Source.Object = obj
 	for _, f := range files {
 		path := f.Path
@@ -204,6 +241,14 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 		b.Home = home
 	}
 	return b, nil
+}
+
+// askWords is what makes two asks the same question: whom, what, why and
+// what counts as answered.
+type askWords struct{ to, what, why, accept string }
+
+func wordsOf(a model.Ask) askWords {
+	return askWords{strings.TrimSpace(a.To()), strings.TrimSpace(a.What()), strings.TrimSpace(a.Why()), strings.TrimSpace(a.Accept())}
 }
 
 // ParseAsk reads the command line's --ask "what|accept|why" (docs/architecture.md, command-line conventions).

@@ -51,6 +51,7 @@ type packJSON struct {
 	Lineage       landing.PlanLineage `json:"lineage"`
 	Asks          []string            `json:"asks"`
 	AsksRecorded  []string            `json:"asks_recorded"`
+	AsksSentAgain []string            `json:"asks_sent_again"`
 	LandingChecks []string            `json:"landing_checks"`
 	Luggage       []string            `json:"luggage"`
 	Warnings      []string            `json:"warnings"`
@@ -209,6 +210,10 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		res.Asks = append(res.Asks, a.ID())
 	}
 	res.AsksRecorded = append(res.AsksRecorded, recorded...)
+	res.AsksSentAgain = []string{}
+	for _, a := range built.Resent {
+		res.AsksSentAgain = append(res.AsksSentAgain, a.ID())
+	}
 	for _, c := range po.LandingChecks() {
 		res.LandingChecks = append(res.LandingChecks, c.ID())
 	}
@@ -230,6 +235,9 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	fmt.Fprintf(io.Out, "  asks      %d", len(res.Asks))
 	if len(recorded) > 0 {
 		fmt.Fprintf(io.Out, " (recorded at home: %s; %s is now version %d)", display.Line(joinChain(recorded)), display.Line(res.PassportID), homeVersion)
+	}
+	if len(res.AsksSentAgain) > 0 {
+		fmt.Fprintf(io.Out, " (%s: asked before and still open, sent again under the same id, not recorded twice)", display.Line(joinChain(res.AsksSentAgain)))
 	}
 	fmt.Fprintln(io.Out)
 	fmt.Fprintf(io.Out, "  checks    %d\n", len(res.LandingChecks))
