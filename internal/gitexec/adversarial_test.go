@@ -2,12 +2,14 @@ package gitexec
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -26,21 +28,88 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	dir := repo(t)
+	tpl := worldTemplate(t)
+	dir := filepath.Join(t.TempDir(), "r")
 	tmp := t.TempDir()
 	w := &world{dir: dir, tmp: tmp, remote: filepath.Join(tmp, "remote.git"), marker: filepath.Join(tmp, "ran"), evil: filepath.Join(tmp, "evil.sh")}
+	// A copy of the template, its origin pointed at this world's remote:
+	// the same repositories as building them again, without a dozen git
+	// processes per world.
+	if err := os.CopyFS(dir, os.DirFS(tpl.dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(w.remote, os.DirFS(tpl.remote)); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, ".git", "config")
+	b, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), tpl.remote) {
+		t.Fatalf("the template's config does not name its remote %s:\n%s", tpl.remote, b)
+	}
+	if err := os.WriteFile(conf, []byte(strings.ReplaceAll(string(b), tpl.remote, w.remote)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	write(t, w.evil, "#!/bin/sh\ntouch '"+w.marker+"'\ncat >/dev/null 2>&1 </dev/null\nexit 1\n")
-	write(t, filepath.Join(dir, "STATE.md"), "# state\n")
-	mustGit(t, dir, "add", "STATE.md")
-	mustGit(t, dir, "commit", "-q", "-m", "one")
-	mustGit(t, "", "init", "-q", "--bare", w.remote)
-	mustGit(t, dir, "remote", "add", "origin", w.remote)
-	mustGit(t, dir, "push", "-q", "origin", "main")
-	mustGit(t, dir, "branch", "-q", "--set-upstream-to=origin/main")
-	// one more commit here, so a push has something to send
-	write(t, filepath.Join(dir, "STATE.md"), "# state\n- [ ] two\n")
-	mustGit(t, dir, "commit", "-q", "-am", "two")
 	return w
+}
+
+// template is the world every case starts from, built once with plain
+// git: a clone of a bare repository with one commit on main, and one more
+// commit here, so a push has something to send.
+var template struct {
+	once        sync.Once
+	dir, remote string
+	err         error
+}
+
+func worldTemplate(t *testing.T) *world {
+	t.Helper()
+	template.once.Do(func() {
+		root, err := os.MkdirTemp(os.Getenv("HOME"), "world-") // removed with TestMain's home
+		if err != nil {
+			template.err = err
+			return
+		}
+		template.dir, template.remote = filepath.Join(root, "r"), filepath.Join(root, "remote.git")
+		dir := template.dir
+		steps := [][]string{
+			{"", "init", "-q", dir},
+			{"write", "# state\n"},
+			{dir, "add", "STATE.md"},
+			{dir, "commit", "-q", "-m", "one"},
+			{"", "init", "-q", "--bare", template.remote},
+			{dir, "remote", "add", "origin", template.remote},
+			{dir, "push", "-q", "origin", "main"},
+			{dir, "branch", "-q", "--set-upstream-to=origin/main"},
+			{"write", "# state\n- [ ] two\n"},
+			{dir, "commit", "-q", "-am", "two"},
+		}
+		for _, s := range steps {
+			if s[0] == "write" {
+				if err := os.WriteFile(filepath.Join(dir, "STATE.md"), []byte(s[1]), 0o644); err != nil {
+					template.err = err
+					return
+				}
+				continue
+			}
+			cmd := exec.Command("git", s[1:]...)
+			cmd.Dir = s[0]
+			if out, err := cmd.CombinedOutput(); err != nil {
+				template.err = fmt.Errorf("git %v: %v: %s", s[1:], err, out)
+				return
+			}
+		}
+	})
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	if template.err != nil {
+		t.Fatal(template.err)
+	}
+	return &world{dir: template.dir, remote: template.remote}
 }
 
 func mustGit(t *testing.T, dir string, args ...string) {
