@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -471,7 +472,7 @@ type foreign struct {
 	marker  *regexp.Regexp
 }
 
-var foreignProfiles = func() []foreign {
+var foreignProfiles = sync.OnceValue(func() []foreign {
 	var out []foreign
 	for _, d := range profileDefs {
 		pat := d.MarkerPattern
@@ -485,12 +486,12 @@ var foreignProfiles = func() []foreign {
 		out = append(out, foreign{name: d.Name, heading: d.Heading, open: d.LabelOpen, hint: d.markerHint, marker: regexp.MustCompile(goPat)})
 	}
 	return out
-}()
+})
 
 // detectMixed looks for another profile's heading, labels or markers.
 func (d *Document) detectMixed() {
 	p := d.Profile
-	for _, f := range foreignProfiles {
+	for _, f := range foreignProfiles() {
 		if f.name == p.Name || f.heading == p.Heading {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -311,7 +312,7 @@ func (l *Log) readChanges(project string) ([]changeFile, []string, error) {
 	return out, probs, nil
 }
 
-var validProjectID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{7,63}$`)
+var validProjectID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{7,63}$`) })
 
 func decodeChange(raw []byte) (PrincipalChange, ssh.PublicKey, error) {
 	var c PrincipalChange
@@ -328,7 +329,7 @@ func decodeChange(raw []byte) (PrincipalChange, ssh.PublicKey, error) {
 	if c.PH != "0.3" || c.Ext != principalExt || (c.Type != PrincipalAdded && c.Type != PrincipalRemoved) || c.ID == "" || c.Seq < 1 || !sshsign.ValidPrincipal(c.Principal) {
 		return c, nil, errors.New("not a principal change tp wrote")
 	}
-	if !validProjectID.MatchString(c.ProjectID) {
+	if !validProjectID().MatchString(c.ProjectID) {
 		return c, nil, fmt.Errorf("project_id %q is not a project identity", c.ProjectID)
 	}
 	if (c.Prev == "") != (c.Seq == 1) || (c.Prev != "" && !strings.HasPrefix(c.Prev, "sha256:")) {

@@ -51,6 +51,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tp-dev/tp/internal/sanitize"
 )
@@ -89,17 +90,19 @@ var userKeys = []string{
 // programKey matches the configuration keys whose value git runs (as a
 // command or a program path) somewhere in its commands. Keys are matched as
 // git prints them: section and name lower-cased, subsection as written.
-var programKey = regexp.MustCompile(`(?s)^(?:` +
-	`core\.(?:fsmonitor|hookspath|sshcommand|gitproxy|askpass|editor|pager|alternaterefscommand)` +
-	`|sequence\.editor|diff\.external|interactive\.difffilter|commit\.gpgsign|tag\.gpgsign` +
-	`|gpg\.program|gpg\..*\.program|gpg\.ssh\.defaultkeycommand` +
-	`|credential\.helper|credential\..*\.helper` +
-	`|filter\..*\.(?:clean|smudge|process)` +
-	`|diff\..*\.(?:textconv|command)` +
-	`|merge\..*\.driver` +
-	`|remote\..*\.(?:uploadpack|receivepack|vcs)` +
-	`|pager\..*|uploadpack\.packobjectshook` +
-	`)$`)
+var programKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)^(?:` +
+		`core\.(?:fsmonitor|hookspath|sshcommand|gitproxy|askpass|editor|pager|alternaterefscommand)` +
+		`|sequence\.editor|diff\.external|interactive\.difffilter|commit\.gpgsign|tag\.gpgsign` +
+		`|gpg\.program|gpg\..*\.program|gpg\.ssh\.defaultkeycommand` +
+		`|credential\.helper|credential\..*\.helper` +
+		`|filter\..*\.(?:clean|smudge|process)` +
+		`|diff\..*\.(?:textconv|command)` +
+		`|merge\..*\.driver` +
+		`|remote\..*\.(?:uploadpack|receivepack|vcs)` +
+		`|pager\..*|uploadpack\.packobjectshook` +
+		`)$`)
+}) // compiled on first use, not at every tp start
 
 // passThrough names the GIT_ variables of the user's environment a git
 // process keeps: who commits, and how the user reaches remotes. Every other
@@ -186,7 +189,7 @@ func neutralise(list []byte) [][2]string {
 		seen[k] = true
 	}
 	for _, e := range es {
-		if (e.scope == "local" || e.scope == "worktree") && programKey.MatchString(e.key) && !seen[e.key] && !isCredential(e.key) {
+		if (e.scope == "local" || e.scope == "worktree") && programKey().MatchString(e.key) && !seen[e.key] && !isCredential(e.key) {
 			seen[e.key] = true
 			order = append(order, e.key)
 		}

@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -108,7 +109,7 @@ func DefaultDir(env func(string) string) string {
 // Dir is the store's absolute directory.
 func (s *Store) Dir() string { return s.dir }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // ValidID checks a passport id the way the reference store does (at most 120
 // characters of A–Z a–z 0–9 _ -), which also keeps every store path inside
@@ -117,7 +118,7 @@ func ValidID(id string) error {
 	if id == "" {
 		return errors.New("passport id is required")
 	}
-	if len(id) > 120 || !idPattern.MatchString(id) {
+	if len(id) > 120 || !idPattern().MatchString(id) {
 		return fmt.Errorf("passport id %q contains unsupported characters (allowed: A-Z a-z 0-9 _ -, at most 120)", id)
 	}
 	return nil
@@ -284,7 +285,7 @@ func (s *Store) List() ([]Entry, []Skipped, error) {
 			continue
 		}
 		id := strings.TrimSuffix(name, ".json")
-		if !idPattern.MatchString(id) || len(id) > 120 {
+		if !idPattern().MatchString(id) || len(id) > 120 {
 			continue
 		}
 		st, err := readState(filepath.Join(s.dir, name), id)

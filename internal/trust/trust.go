@@ -34,6 +34,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rogpeppe/go-internal/lockedfile"
 )
@@ -108,10 +109,10 @@ func (s *Store) Senders() *Ring {
 
 // validProjectID: what NewProjectID makes, and what a folder name can be
 // on every file system.
-var validProjectID = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{7,63}$`)
+var validProjectID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{7,63}$`) })
 
 // ValidProjectID reports whether id can name a project in the store.
-func ValidProjectID(id string) bool { return validProjectID.MatchString(id) }
+func ValidProjectID(id string) bool { return validProjectID().MatchString(id) }
 
 // Principals is the ring of a project's principals this person trusts:
 // the roots the project's principal chain must start from (D19). The
