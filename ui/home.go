@@ -172,12 +172,18 @@ func (h *Home) View() string {
 	d := h.data
 	var ls []string
 	cursorLine := 0
+	// A row wider than the screen wraps under itself: a title is never
+	// cut (issue 17).
 	row := func(idx int, s string) {
+		ws := components.WrapStyled(s, h.w-4)
 		if idx == h.cur {
-			cursorLine = len(ls)
-			ls = append(ls, th.Cursor.Render("▸ ")+components.Fit(s, h.w-2))
+			cursorLine = len(ls) + len(ws) - 1
+			ls = append(ls, th.Cursor.Render("▸ ")+ws[0])
 		} else {
-			ls = append(ls, "  "+components.Fit(s, h.w-2))
+			ls = append(ls, "  "+ws[0])
+		}
+		for _, w := range ws[1:] {
+			ls = append(ls, "    "+w)
 		}
 	}
 	idx := 0

@@ -118,13 +118,20 @@ func sender(v *ojson.Value) string {
 }
 
 func renderChecks(w io.Writer, id string, checks []model.LandingCheck, from string) {
-	pending := 0
+	pending, failed := 0, 0
 	for _, c := range checks {
-		if store.CheckStatus(c) == model.CheckPending {
+		switch store.CheckStatus(c) {
+		case model.CheckPending:
 			pending++
+		case model.CheckFailed:
+			failed++
 		}
 	}
-	fmt.Fprintf(w, "%s · %s, %d pending\n", display.Line(id), plural.N(len(checks), "landing check"), pending)
+	failedNote := ""
+	if failed > 0 {
+		failedNote = fmt.Sprintf(", %d failed", failed)
+	}
+	fmt.Fprintf(w, "%s · %s, %d pending%s\n", display.Line(id), plural.N(len(checks), "landing check"), pending, failedNote)
 	for _, c := range checks {
 		head := store.CheckStatus(c)
 		if c.Required() {

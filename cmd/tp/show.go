@@ -134,24 +134,41 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		section(w, fmt.Sprintf("asks (%d open)", open))
 		for _, a := range asks {
 			fmt.Fprintf(w, "  %s [%s] %s\n", display.Line(a.ID()), store.AskStatus(a), display.Line(a.What()))
+			// What answers it, and why it was asked: shown, not left for
+			// --json to reveal (issue 17).
+			indentField(w, "    ", "accept", a.Accept())
+			indentField(w, "    ", "why", a.Why())
 			writeAnswer(w, a)
 		}
 	}
 	checks := store.Checks(v)
 	if len(checks) > 0 {
-		pending := 0
+		pending, failed := 0, 0
 		for _, c := range checks {
-			if store.CheckStatus(c) == model.CheckPending {
+			switch store.CheckStatus(c) {
+			case model.CheckPending:
 				pending++
+			case model.CheckFailed:
+				failed++
 			}
 		}
-		section(w, fmt.Sprintf("landing checks (%d pending)", pending))
+		counts := fmt.Sprintf("%d pending", pending)
+		if failed > 0 {
+			counts += fmt.Sprintf(", %d failed", failed)
+		}
+		section(w, "landing checks ("+counts+")")
 		for _, c := range checks {
 			req := ""
 			if c.Required() {
 				req = " (required)"
 			}
 			fmt.Fprintf(w, "  %s [%s] %s%s\n", display.Line(c.ID()), store.CheckStatus(c), display.Line(c.Check()), req)
+			// The sender's how, whole and line by line: a suggestion, never
+			// run by tp show (issue 17).
+			indentField(w, "    ", "how", c.How())
+			if by := c.V.Get("checked_by").Text(); by != "" {
+				fmt.Fprintf(w, "      marked by %s at %s\n", display.Line(by), orDash(c.V.Get("checked_at").Text()))
+			}
 		}
 	}
 	if des, err := os.ReadDir(filesDir); err == nil {
