@@ -68,6 +68,9 @@ func (l *Line) Checkbox() bool { return l.Kind == KindTask || l.Kind == KindMalf
 type Problem struct {
 	Line   int    `json:"line"`
 	Reason string `json:"reason"`
+	// Ignored marks a line readers ignore (it is no task, so not malformed
+	// by §5.3) that looks like a task for the principal written almost right.
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 func (p Problem) String() string { return fmt.Sprintf("line %d: %s", p.Line, p.Reason) }
@@ -91,6 +94,10 @@ type Document struct {
 	Mixed          []Problem
 	ForeignHeading int
 	ForeignProfile string
+
+	// NearMisses are ignored lines of the section that look like a task
+	// for the principal written almost right (detectNearMisses).
+	NearMisses []Problem
 }
 
 // NotUTF8Error refuses a document that is not valid UTF-8.
@@ -134,6 +141,7 @@ func Parse(doc []byte, p Profile) (*Document, error) {
 	d.Lines = splitLines(string(doc))
 	d.classify()
 	d.detectMixed()
+	d.detectNearMisses()
 	return d, nil
 }
 
@@ -454,8 +462,66 @@ func (d *Document) Problems() []Problem {
 			out = append(out, m)
 		}
 	}
+	out = append(out, d.NearMisses...)
 	sortProblems(out)
 	return out
+}
+
+// detectNearMisses reports lines of the tasks section that readers ignore
+// (§5.3: they do not begin with "- [ ] ") but that put the principal's
+// label right after a list marker or a checkbox: "-[ ] [owner] …",
+// "* [ ] [owner] …", "- [ ][owner] …", "- [owner] …", an indented one.
+// Ignoring them is the spec's rule, and it stands; saying so is what keeps
+// a person from waiting on an act that was never raised. A sub-list or
+// prose that merely mentions the label further on is not reported.
+func (d *Document) detectNearMisses() {
+	p := d.Profile
+	if !d.HasSection || p.Labels.Principal == "" || strings.Contains(p.Labels.Principal, "{") {
+		return
+	}
+	label := p.LabelOpen + p.Labels.Principal + p.LabelClose
+	for i := d.Heading + 1; i < d.End; i++ {
+		l := &d.Lines[i]
+		if l.Kind != KindIgnored {
+			continue
+		}
+		t := strings.TrimLeft(l.Text, " \t")
+		rest, marked := cutListMarker(t)
+		rest = strings.TrimLeft(rest, " \t")
+		if !marked && !strings.HasPrefix(rest, "[") {
+			continue
+		}
+		// The label first, or after a checkbox of any spacing ("[ ]", "[]").
+		if box := strings.IndexByte(rest, ']'); strings.HasPrefix(rest, "[") && box >= 0 && box <= 3 && !strings.HasPrefix(rest, label) {
+			rest = strings.TrimLeft(rest[box+1:], " \t")
+		}
+		if !strings.HasPrefix(rest, label) {
+			continue
+		}
+		want := "- [ ] " + label + " …"
+		d.NearMisses = append(d.NearMisses, Problem{Line: l.Num, Ignored: true,
+			Reason: fmt.Sprintf("readers ignore this line, so no act is raised for it: a task for the principal begins exactly %q (dash, space, [ ], space; not indented; Acts 0.3 §5.3)", want)})
+	}
+}
+
+// cutListMarker strips a Markdown list marker ("-", "*", "+", "1.", "1)")
+// from the start of t.
+func cutListMarker(t string) (string, bool) {
+	if t == "" {
+		return t, false
+	}
+	switch t[0] {
+	case '-', '*', '+':
+		return t[1:], true
+	}
+	n := 0
+	for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')') {
+		return t[n+1:], true
+	}
+	return t, false
 }
 
 func sortProblems(ps []Problem) {

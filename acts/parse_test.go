@@ -134,6 +134,61 @@ func TestMalformedReasons(t *testing.T) {
 	}
 }
 
+// TestNearMissesReported: a task for the principal written almost right is
+// ignored, as §5.3 says, and reported, so nobody waits on an act that was
+// never raised (issue 17: "tp acts lint ignores -[ ] [owner] … silently").
+// The near misses of the near miss — a sub-list or prose that mentions the
+// label later, an agent's line — are not reported.
+func TestNearMissesReported(t *testing.T) {
+	en := enProfile(t)
+	for _, tc := range []struct {
+		line   string
+		report bool
+	}{
+		{"-[ ] [owner] squashed", true},
+		{"- [ ][owner] no space after the box", true},
+		{"  - [ ] [owner] indented", true},
+		{"\t- [ ] [owner] tab-indented", true},
+		{"* [ ] [owner] star", true},
+		{"+ [ ] [owner] plus", true},
+		{"1. [ ] [owner] numbered", true},
+		{"2) [ ] [owner] numbered", true},
+		{"- [] [owner] empty box", true},
+		{"- [owner] no box", true},
+		{"[ ] [owner] no dash", true},
+		{"-  [ ] [owner] two spaces", true},
+		{"- [ ] [owner] the real thing", false},
+		{"  - a sub-list that mentions [owner] later", false},
+		{"See [owner] in prose", false},
+		{"-[ ] [agent] an agent's line", false},
+		{"* [ ] plain item", false},
+		{"- (none)", false},
+		{"> - [ ] [owner] quoted", false},
+	} {
+		d, err := Parse([]byte("## Tasks\n"+tc.line+"\n"), en)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, p := range d.Problems() {
+			if p.Ignored && p.Line == 2 {
+				got = true
+				if !strings.Contains(p.Reason, `"- [ ] [owner] …"`) {
+					t.Errorf("%q: reason %q does not show the right form", tc.line, p.Reason)
+				}
+			}
+		}
+		if got != tc.report {
+			t.Errorf("%q: reported %v, want %v", tc.line, got, tc.report)
+		}
+	}
+	// Outside the tasks section nothing is a task, so nothing is a near miss.
+	d, _ := Parse([]byte("-[ ] [owner] before\n## Tasks\n## Other\n-[ ] [owner] after\n"), en)
+	if ps := d.Problems(); len(ps) != 0 {
+		t.Errorf("outside the section: %v", ps)
+	}
+}
+
 func TestNotUTF8(t *testing.T) {
 	doc := []byte("## Tasks\n- [ ] [owner] a\n- [ ] [owner] b\xff\n")
 	_, err := Parse(doc, enProfile(t))

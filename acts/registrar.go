@@ -88,6 +88,7 @@ func (w Warning) String() string {
 const (
 	WarnMalformed = "malformed"   // a malformed line (§5.3)
 	WarnProfile   = "profile"     // signs of another profile
+	WarnIgnored   = "ignored"     // an ignored line that looks like a principal's task
 	WarnDuplicate = "duplicate"   // two lines with the same text share a key (D16)
 	WarnSettled   = "settled-key" // a line carries or derives the key of a settled act (§11)
 	WarnWithdrawn = "withdrawn"   // a new line re-declares a withdrawn act; its need is active again
@@ -564,6 +565,9 @@ func hasClaim(a *ActState, id string) bool {
 func (r *registrar) finish() RunOutput {
 	for _, p := range r.d.Problems() {
 		kind := WarnMalformed
+		if p.Ignored {
+			kind = WarnIgnored
+		}
 		for _, m := range r.d.Mixed {
 			if m.Line == p.Line {
 				kind = WarnProfile

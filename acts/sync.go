@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -103,6 +104,17 @@ func (e *HintError) Hint() string { return e.HintText }
 
 func withHint(err error, hint string) error { return &HintError{Err: err, HintText: hint} }
 
+// NoDocument is the error for a state document that cannot be found: it
+// names the file and says what the registrar expects there, rather than
+// the lstat that failed. Other errors pass through unchanged.
+func NoDocument(path string, err error) error {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return withHint(fmt.Errorf("%s: no such state document: %w", sanitize.Line(path), fs.ErrNotExist),
+		"a state document is the Markdown file whose \"## Tasks\" section lists what only the principal can do, one \"- [ ] [owner] …\" line each (Acts 0.3 §5); check the path, or start one: printf '## Tasks\\n' > FILE")
+}
+
 // commitHint is what to do after --commit failed: commit by hand, or, when
 // no repository holds the document, run without --commit.
 func commitHint(err error) string {
@@ -160,7 +172,7 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	}
 	path, err := filepath.EvalSymlinks(req.Document) // write through a link, keep the link
 	if err != nil {
-		return nil, err
+		return nil, NoDocument(req.Document, err)
 	}
 	info, err := os.Stat(path)
 	if err != nil {

@@ -157,7 +157,7 @@ func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
 	hidden := 0
 	shown := 0
 	for _, w := range rep.Warnings {
-		if w.Kind == acts.WarnMalformed || w.Kind == acts.WarnProfile {
+		if w.Kind == acts.WarnMalformed || w.Kind == acts.WarnProfile || w.Kind == acts.WarnIgnored {
 			if shown >= actsMalformedShown {
 				hidden++
 				continue
@@ -198,7 +198,7 @@ reason a person can act on. Exits 1 when there is any.`,
 			}
 			doc, err := os.ReadFile(args[0])
 			if err != nil {
-				return err
+				return acts.NoDocument(args[0], err)
 			}
 			probs, err := acts.Lint(doc, prof)
 			if err != nil {
@@ -225,7 +225,20 @@ reason a person can act on. Exits 1 when there is any.`,
 			}
 			if len(probs) > 0 {
 				if !g.json {
-					fmt.Fprintln(io.Out, plural.N(len(probs), "malformed line"))
+					ignored := 0
+					for _, p := range probs {
+						if p.Ignored {
+							ignored++
+						}
+					}
+					var say []string
+					if n := len(probs) - ignored; n > 0 {
+						say = append(say, plural.N(n, "malformed line"))
+					}
+					if ignored > 0 {
+						say = append(say, plural.N(ignored, "ignored task-like line"))
+					}
+					fmt.Fprintln(io.Out, strings.Join(say, ", "))
 				}
 				return silentExit(exitError)
 			}
