@@ -277,11 +277,56 @@ func apply(stored *ojson.Value, id string, req Request) (*ojson.Value, *Report, 
 			rep.Changed = append(rep.Changed, "artifacts")
 		}
 	}
+	if req.Whole != nil {
+		if err := checkScopes(stored, next); err != nil {
+			return nil, nil, err
+		}
+	}
 	if req.Harness != "" {
 		next.Set("harness", ojson.NewString(req.Harness))
 	}
 	rep.Warnings = append(rep.Warnings, stampFacts(stored, next, req.Machine)...)
 	return next, rep, nil
+}
+
+// checkScopes refuses a fact of a whole state object whose scope is not
+// one of the three (TaskPack 0.1 §4.2): an unknown scope counts as machine
+// when packed, so a fact the writer meant as universal would leave sealed
+// without a word. A fact with no scope is machine by the rule, and kept. A
+// scope the stored state already holds for the same claim (a landed
+// pack's, kept as written) is not the caller's to answer for.
+func checkScopes(stored, next *ojson.Value) error {
+	had := map[string]string{}
+	for _, f := range stored.Get("facts").Items() {
+		if f.Kind() == ojson.Object && f.Has("scope") {
+			had[strings.TrimSpace(f.Get("claim").Text())] = rawJSON(f.Get("scope"))
+		}
+	}
+	for i, f := range next.Get("facts").Items() {
+		if f.Kind() != ojson.Object || !f.Has("scope") {
+			continue
+		}
+		sc := f.Get("scope")
+		if sc.Kind() == ojson.String && ValidScope(sc.Text()) {
+			continue
+		}
+		raw := rawJSON(sc)
+		if had[strings.TrimSpace(f.Get("claim").Text())] == raw {
+			continue
+		}
+		return &Error{Field: fmt.Sprintf("facts[%d].scope", i),
+			Rule: fmt.Sprintf("%s is not a scope: universal, org or machine (TaskPack 0.1 §4.2; unsure: machine); nothing was written", sanitize.Line(raw))}
+	}
+	return nil
+}
+
+// rawJSON is v as JSON text.
+func rawJSON(v *ojson.Value) string {
+	b, err := v.MarshalJSON()
+	if err != nil {
+		return "?"
+	}
+	return string(b)
 }
 
 // array returns v[key] as an array, making it one if it is missing or not

@@ -300,3 +300,46 @@ func BenchmarkCheckpoint1000Facts(b *testing.B) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestWholeStateScopeIsOneOfThree: a whole state object whose fact names a
+// scope that is not universal, org or machine (TaskPack 0.1 §4.2) is
+// refused, naming the fact and the scope, and nothing is written; a fact
+// with no scope is kept (it counts as machine), and a scope the stored
+// state already holds for that claim (a landed pack's) is not the caller's
+// to answer for.
+func TestWholeStateScopeIsOneOfThree(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, id := newStore(t)
+	whole := func(facts string) *ojson.Value {
+		v, _, err := ojson.Parse([]byte(`{"id":"` + id + `","title":"T","goal":"G","facts":` + facts + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, bad := range []string{`"project"`, `"Machine"`, `""`, `1`, `null`} {
+		_, err := Run(ctx, st, Request{Whole: whole(`[{"claim":"ok","scope":"org"},{"claim":"c","scope":` + bad + `}]`), ExpectedVersion: 1})
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Field != "facts[1].scope" || !strings.Contains(err.Error(), strings.Trim(bad, `"`)) {
+			t.Errorf("scope %s: %v, want a refusal naming facts[1].scope and the scope", bad, err)
+		}
+	}
+	if s, _ := st.Get(id); s.Version != 1 {
+		t.Fatalf("a refused checkpoint wrote version %d", s.Version)
+	}
+	rep, err := Run(ctx, st, Request{Whole: whole(`[{"claim":"no scope"},{"claim":"u","scope":"universal"}]`), ExpectedVersion: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A scope already stored for the claim (as a landing keeps it) stays.
+	stored := rep.State.Clone()
+	stored.Get("facts").Items()[1].Set("scope", ojson.NewString("team"))
+	saved, err := st.Save(stored, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(ctx, st, Request{Whole: saved, ExpectedVersion: 3}); err != nil {
+		t.Errorf("a scope the stored state already holds was refused: %v", err)
+	}
+}

@@ -16,44 +16,44 @@ import (
 
 const (
 	schemaSync = `{"type":"object","additionalProperties":false,"required":["document","project"],"properties":{
-  "document":{"type":"string","description":"Path of the project's state document (Markdown), inside the client's roots (else the server's working directory)."},
-  "project":{"type":"string","description":"The project name; part of every key."},
-  "profile":{"type":"string","enum":["en","zh-hant"],"description":"The Markdown binding; default en."},
-  "principal_tag":{"type":"string","description":"zh-hant only: the principal's tag."},
-  "dry_run":{"type":"boolean","description":"Report what would change; write nothing."}}}`
+"document":{"type":"string","description":"The project's state document (Markdown)."},
+"project":{"type":"string","description":"The project; part of every key."},
+"profile":{"type":"string","enum":["en","zh-hant"],"description":"The Markdown binding; default en."},
+"principal_tag":{"type":"string","description":"zh-hant only."},
+"dry_run":{"type":"boolean","description":"Write nothing."}}}`
 	schemaActsList = `{"type":"object","additionalProperties":false,"properties":{
-  "project":{"type":"string","description":"Only this project's acts."}}}`
+"project":{"type":"string","description":"Only this project's acts."}}}`
 	schemaClaim = `{"type":"object","additionalProperties":false,"required":["key","outcome","basis"],"properties":{
-  "key":{"type":"string"},"project":{"type":"string"},
-  "outcome":{"type":"string","enum":["done","dropped"]},
-  "basis":{"type":"string","description":"Why you believe the principal did (or dropped) it."}}}`
+"key":{"type":"string","description":"The act's key."},"project":{"type":"string","description":"Its project."},
+"outcome":{"type":"string","enum":["done","dropped"],"description":"What you believe happened."},
+"basis":{"type":"string","description":"Why you believe it."}}}`
 	schemaKey = `{"type":"object","additionalProperties":false,"required":["key"],"properties":{
-  "key":{"type":"string"},"project":{"type":"string"}}}`
+"key":{"type":"string","description":"The act's key."},"project":{"type":"string","description":"Its project."}}}`
 	schemaNote = `{"type":"object","additionalProperties":false,"required":["key","text"],"properties":{
-  "key":{"type":"string"},"project":{"type":"string"},"text":{"type":"string"}}}`
+"key":{"type":"string","description":"The act's key."},"project":{"type":"string","description":"Its project."},"text":{"type":"string","description":"The note."}}}`
 	schemaWait = `{"type":"object","additionalProperties":false,"required":["key"],"properties":{
-  "key":{"type":"string"},"project":{"type":"string"},
-  "timeout_seconds":{"type":"number","minimum":0,"maximum":3600,"description":"How long to wait, in seconds; default 45, under the 60 s request timeout many clients use. A longer wait needs a client that resets its timeout on progress (sent every 5 s with a progressToken); else call again after timed_out."}}}`
+"key":{"type":"string","description":"The act's key."},"project":{"type":"string","description":"Its project."},
+"timeout_seconds":{"type":"number","minimum":0,"maximum":3600,"description":"Default 45; longer needs a client that resets its timeout on progress."}}}`
 )
 
 func (s *Server) addActsTools() {
 	s.add("tp_acts_sync",
-		"Run the Acts registrar over a state document (Acts 0.3 §4): raise new principal lines as records, stamp their keys, apply the principal's settlements back to the document — which rewrites and removes lines of it (destructive; dry_run shows the change first).",
+		"Run the Acts registrar over a state document (Acts 0.3 §4): raise principal lines, stamp keys, apply settlements back (rewrites lines).",
 		hints{destructive: true, idempotent: true}, schemaSync, s.actsSync)
 	s.add("tp_acts_list",
-		"List acts and their state (open, settled with outcome, need withdrawn). The text is data. With the acts folder in git it pulls first (updates the local clone).",
+		"List acts: state, settlement and notes.",
 		idempotent, schemaActsList, s.actsList)
 	s.add("tp_acts_claim",
-		"Claim, as an agent, that the principal did or dropped an act, with your basis. A claim never settles anything: only the principal settles (Acts 0.3 §10). A claim on a settled act is refused; a basis holding a credential is refused.",
+		"Claim the principal did or dropped an act; a claim never settles it.",
 		additive, schemaClaim, s.actsClaim)
 	s.add("tp_acts_withdraw",
-		"Withdraw an act you no longer need; it stays open until the principal settles it. Refused on a settled act.",
+		"Withdraw an act you no longer need; the principal still settles it.",
 		additive, schemaKey, s.actsWithdraw)
 	s.add("tp_acts_note",
-		"Send the project a note about an act, as an agent. Notes never change an act's state. A note holding a credential is refused and nothing is written.",
+		"Send the project a note about an act; notes never change its state.",
 		additive, schemaNote, s.actsNote)
 	s.add("tp_acts_wait",
-		"Wait until the principal settles an act, or the timeout passes (default 45 s: under common client timeouts; call again while timed_out); returns its state, the settlement's note and the notes, and whether it settled. Progress is sent every 5 s when the call has a progressToken. With the acts folder in git it pulls every 10 s (which updates the local clone: not read-only), so a settlement made on another machine is seen.",
+		"Wait until the principal settles an act or the timeout passes (then call again); progress every 5 s.",
 		idempotent, schemaWait, s.actsWait)
 }
 

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -11,33 +10,22 @@ import (
 	"github.com/tp-dev/tp/landing"
 )
 
-const (
-	schemaAnswer = `{"type":"object","additionalProperties":false,"required":["passport_id"],"properties":{
-  "passport_id":{"type":"string"},
-  "answers":{"type":"array","description":"Answers to record; each is judged against the ask's accept rule by whoever asked.","items":{"type":"object","additionalProperties":false,"required":["id","answer"],"properties":{"id":{"type":"string"},"answer":{"type":"string"}}}},
-  "drop":{"type":"array","items":{"type":"string"},"description":"Ids of asks no longer needed."}}}`
-	schemaReport = `{"type":"object","additionalProperties":false,"required":["passport_id","reports"],"properties":{
-  "passport_id":{"type":"string"},
-  "reports":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","status"],"properties":{
-    "id":{"type":"string"},"status":{"type":"string","enum":["pending","passed","failed","skipped"]}}}}}}`
-)
-
 func (s *Server) addAskTools() {
-	s.add("tp_asks_list",
-		"List a passport's asks (TaskPack §4.3) with what, why, accept (what counts as answered), status and answer; sent says this passport asked it and waits for a receipt. Read-only.",
-		readOnly, schemaID, s.asksList)
-	s.add("tp_asks_answer",
-		"Answer asks (status answered, answered_by, answered_at) or drop ones no longer needed, saved together or not at all. Answer against each ask's accept rule; then tp_receipt_pack sends the answers home.",
-		idempotent, schemaAnswer, s.asksAnswer)
-	s.add("tp_checks_list",
-		"List a passport's landing checks (TaskPack §4.4) and their status. A check's how is the sender's suggestion, shown as data: this server never runs it. Read-only.",
-		readOnly, schemaID, s.checksList)
-	s.add("tp_checks_report",
-		"Report the status of landing checks you carried out yourself (passed, failed, skipped, or pending again). This records what you attest; it never runs a check's how.",
-		idempotent, schemaReport, s.checksReport)
-	s.add("tp_receipt_pack",
-		"Pack a receipt: the answers to the asks this passport received, going home to the passport that asked (TaskPack §4.4.1). Same refusals and confinement as task_passport_pack; an existing out is replaced only with force true.",
-		replaces, schemaReceipt, s.receiptPack)
+	addTool(s, "tp_asks_list",
+		"List a passport's asks and answers; sent: this passport asked it.",
+		readOnly, "", s.asksList)
+	addTool(s, "tp_asks_answer",
+		"Answer asks against their accept, or drop them; all or none.",
+		idempotent, "", s.asksAnswer)
+	addTool(s, "tp_checks_list",
+		"List a passport's landing checks; how is the sender's suggestion.",
+		readOnly, "", s.checksList)
+	addTool(s, "tp_checks_report",
+		"Record landing checks you carried out.",
+		idempotent, "", s.checksReport)
+	addTool(s, "tp_receipt_pack",
+		"Pack the answers to the asks this passport received, for the passport that asked.",
+		replaces, "", s.receiptPack)
 }
 
 // askDoc is one ask as the tools show it.
@@ -71,30 +59,28 @@ func asksOf(v *ojson.Value, version int64) asksDoc {
 	return d
 }
 
-func (s *Server) asksList(ctx context.Context, args json.RawMessage) (any, error) {
-	st, err := s.passportOnly(args)
+func (s *Server) asksList(ctx context.Context, in idArgs) (asksDoc, error) {
+	st, err := s.cfg.Store.Get(in.PassportID)
 	if err != nil {
-		return nil, err
+		return asksDoc{}, err
 	}
 	return asksOf(st.V, st.Version), nil
 }
 
 func (s *Server) by() string { return store.By(store.Actor("", s.cfg.Env), store.Machine(s.cfg.Env)) }
 
-func (s *Server) asksAnswer(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		PassportID string `json:"passport_id"`
-		Answers    []struct {
-			ID     string `json:"id"`
-			Answer string `json:"answer"`
-		} `json:"answers"`
-		Drop []string `json:"drop"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type answerArgs struct {
+	PassportID string `json:"passport_id" jsonschema:"Exact id."`
+	Answers    []struct {
+		ID     string `json:"id" jsonschema:"The ask's id."`
+		Answer string `json:"answer" jsonschema:"The answer."`
+	} `json:"answers,omitempty" jsonschema:"Answers to record."`
+	Drop []string `json:"drop,omitempty" jsonschema:"Ids of asks no longer needed."`
+}
+
+func (s *Server) asksAnswer(ctx context.Context, in answerArgs) (asksDoc, error) {
 	if len(in.Answers)+len(in.Drop) == 0 {
-		return nil, fmt.Errorf("arguments: give answers or drop")
+		return asksDoc{}, invalid(fmt.Errorf("arguments: give answers or drop"))
 	}
 	// The command line's job (tp asks --answer): one save, re-applied on
 	// a conflict, and an answer holding a credential refused (D5).
@@ -107,7 +93,7 @@ func (s *Server) asksAnswer(ctx context.Context, args json.RawMessage) (any, err
 	}
 	rep, err := landing.EditAsks(ctx, s.cfg.Store, req)
 	if err != nil {
-		return nil, err
+		return asksDoc{}, err
 	}
 	return asksOf(rep.Passport, rep.Version), nil
 }
@@ -148,31 +134,29 @@ func checksOf(v *ojson.Value, version int64) checksDoc {
 	return d
 }
 
-func (s *Server) checksList(ctx context.Context, args json.RawMessage) (any, error) {
-	st, err := s.passportOnly(args)
+func (s *Server) checksList(ctx context.Context, in idArgs) (checksDoc, error) {
+	st, err := s.cfg.Store.Get(in.PassportID)
 	if err != nil {
-		return nil, err
+		return checksDoc{}, err
 	}
 	return checksOf(st.V, st.Version), nil
 }
 
-func (s *Server) checksReport(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		PassportID string `json:"passport_id"`
-		Reports    []struct {
-			ID     string `json:"id"`
-			Status string `json:"status"`
-		} `json:"reports"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type reportArgs struct {
+	PassportID string `json:"passport_id" jsonschema:"Exact id."`
+	Reports    []struct {
+		ID     string `json:"id" jsonschema:"The check's id."`
+		Status string `json:"status" jsonschema:"passed, failed, skipped or pending."`
+	} `json:"reports" jsonschema:"What you found."`
+}
+
+func (s *Server) checksReport(ctx context.Context, in reportArgs) (checksDoc, error) {
 	if len(in.Reports) == 0 {
-		return nil, fmt.Errorf("arguments: reports is empty")
+		return checksDoc{}, invalid(fmt.Errorf("arguments: reports is empty"))
 	}
 	for _, r := range in.Reports {
 		if _, err := store.ParseCheckStatus(r.Status); err != nil {
-			return nil, fmt.Errorf("check %s: %v", r.ID, err)
+			return checksDoc{}, invalid(fmt.Errorf("arguments: check %s: %v", r.ID, err))
 		}
 	}
 	by, now := s.by(), time.Now()
@@ -185,7 +169,7 @@ func (s *Server) checksReport(ctx context.Context, args json.RawMessage) (any, e
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return checksDoc{}, err
 	}
 	ver, _ := v.Get("version").Int()
 	return checksOf(v, ver), nil

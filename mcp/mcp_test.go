@@ -349,7 +349,7 @@ func TestBadCalls(t *testing.T) {
 	}{
 		{"task_passport_checkpoint", map[string]any{"state": map[string]any{"id": id}, "expected_version": "one"}, "expected_version"},
 		{"task_passport_checkpoint", map[string]any{"state": map[string]any{"id": id}}, "required"},
-		{"task_passport_open", map[string]any{"passport_id": id, "extra": 1}, "unknown field"},
+		{"task_passport_open", map[string]any{"passport_id": id, "extra": 1}, `unknown member "extra"`},
 		{"task_passport_open", map[string]any{"passport_id": "../../etc/passwd"}, "unsupported characters"},
 		{"task_passport_checkpoint", map[string]any{"state": map[string]any{"id": id, "current_state": "key ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, "expected_version": 1}, "credential"},
 		{"task_passport_pack", map[string]any{"passport_id": id, "out": filepath.Join(work, "x.taskpack"), "asks": []any{map[string]any{"what": "w", "accept": ""}}}, "accept"},

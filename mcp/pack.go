@@ -18,31 +18,34 @@ import (
 
 const (
 	schemaPack = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
-  "passport_id":{"type":"string","description":"Exact id, for example TP-7K4M-9D2Q."},
-  "out":{"type":"string","description":"Output path, inside the client's roots (else the server's working directory): a name ending .taskpack for the zip form, .taskpack.json for the flat form. An existing file is refused unless force is true."},
-  "force":{"type":"boolean","description":"Replace out if it exists. Default false: an existing out is refused (code exists) and left unchanged."},
-  "encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"Default bagit-zip; flat when the receiver installed nothing."},
-  "actor":{"type":"string","description":"Who is sending this, in plain words. Not an account."},
-  "note":{"type":"string","description":"One line for the receiver."},
-  "kind":{"type":"string","enum":["handoff","receipt"],"description":"handoff hands work over; receipt answers someone else's asks."},
-  "files":{"type":"array","items":{"type":"string"},"description":"Local files or folders to carry as luggage, inside the client's roots (else the server's working directory) or the store. Links inside a folder are not followed; /proc, /sys, /dev, devices and FIFOs are refused."},
-  "asks":{"type":"array","description":"Requests aimed at the receiver. Every ask MUST state what would count as answered.","items":{"type":"object","additionalProperties":false,"required":["what","accept"],"properties":{
-    "id":{"type":"string"},"what":{"type":"string"},"why":{"type":"string"},"accept":{"type":"string","description":"What would count as answered. Without it the pack is refused."}}}},
-  "landing_checks":{"type":"array","description":"Checks the receiver must carry out before starting.","items":{"type":"object","additionalProperties":false,"required":["check"],"properties":{
-    "id":{"type":"string"},"check":{"type":"string"},"how":{"type":"string","description":"A suggestion for the receiver; never run for them."},"required":{"type":"boolean"}}}}}}`
+"passport_id":{"type":"string","description":"Exact id."},
+"out":{"type":"string","description":"Ends .taskpack, or .taskpack.json when flat."},
+"force":{"type":"boolean","description":"Replace an existing out."},
+"encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"flat: for a receiver with nothing installed."},
+"actor":{"type":"string","description":"Who sends it."},
+"note":{"type":"string","description":"One line for the receiver."},
+"kind":{"type":"string","enum":["handoff","receipt"],"description":"receipt answers asks received."},
+"files":{"type":"array","items":{"type":"string"},"description":"Files or folders to carry."},
+"asks":{"type":"array","description":"Requests to the receiver.","items":{"type":"object","additionalProperties":false,"required":["what","accept"],"properties":{
+"id":{"type":"string","description":"Optional."},"what":{"type":"string","description":"The request."},"why":{"type":"string","description":"Why."},"accept":{"type":"string","description":"What counts as answered."}}}},
+"landing_checks":{"type":"array","description":"What the receiver checks first.","items":{"type":"object","additionalProperties":false,"required":["check"],"properties":{
+"id":{"type":"string","description":"Optional."},"check":{"type":"string","description":"What must hold."},"how":{"type":"string","description":"A suggestion."},"required":{"type":"boolean","description":"Default true."}}}}}}`
 	schemaLand = `{"type":"object","additionalProperties":false,"required":["path"],"properties":{
-  "path":{"type":"string","description":"Path to the pack file you received, inside the client's roots (else the server's working directory) or the store."},
-  "dry_run":{"type":"boolean","description":"Report what is inside without creating a passport."},
-  "files_out":{"type":"string","description":"Where to unpack luggage: a new folder inside the client's roots (else the server's working directory). Default: the passport's folder in the store."}}}`
-	schemaReceipt = `{"type":"object","additionalProperties":false,"required":["passport_id","out"],"properties":{
-  "passport_id":{"type":"string","description":"Exact id of the passport that received the asks."},
-  "out":{"type":"string","description":"Output path, inside the client's roots (else the server's working directory): a name ending .taskpack (zip) or .taskpack.json (flat). An existing file is refused unless force is true."},
-  "force":{"type":"boolean","description":"Replace out if it exists. Default false."},
-  "encoding":{"type":"string","enum":["bagit-zip","flat"],"description":"Default bagit-zip."},
-  "note":{"type":"string","description":"One line for the receiver."},
-  "actor":{"type":"string","description":"Who is sending this, in plain words. Not an account."},
-  "files":{"type":"array","items":{"type":"string"},"description":"Local files or folders to carry back as luggage (confined as task_passport_pack's)."}}}`
+"path":{"type":"string","description":"The pack file."},
+"dry_run":{"type":"boolean","description":"Report only."},
+"files_out":{"type":"string","description":"A new folder for the luggage."}}}`
 )
+
+// receiptArgs are tp_receipt_pack's arguments.
+type receiptArgs struct {
+	PassportID string   `json:"passport_id" jsonschema:"The passport that received the asks."`
+	Out        string   `json:"out" jsonschema:"Ends .taskpack or .taskpack.json."`
+	Force      bool     `json:"force,omitempty" jsonschema:"Replace an existing out."`
+	Encoding   string   `json:"encoding,omitempty" jsonschema:"bagit-zip or flat."`
+	Note       string   `json:"note,omitempty" jsonschema:"One line for the receiver."`
+	Actor      string   `json:"actor,omitempty" jsonschema:"Who sends it."`
+	Files      []string `json:"files,omitempty" jsonschema:"Files or folders to carry back."`
+}
 
 // packArgs are task_passport_pack's arguments.
 type packArgs struct {
@@ -74,21 +77,13 @@ type packResult struct {
 	Warnings      []string `json:"warnings"`
 }
 
-func (s *Server) packTool(ctx context.Context, args json.RawMessage) (any, error) {
-	var in packArgs
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+func (s *Server) packTool(ctx context.Context, in packArgs) (*packResult, error) {
 	return s.pack(ctx, in)
 }
 
-func (s *Server) receiptPack(ctx context.Context, args json.RawMessage) (any, error) {
-	var in packArgs
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
-	in.Kind = model.KindReceipt
-	return s.pack(ctx, in)
+func (s *Server) receiptPack(ctx context.Context, r receiptArgs) (*packResult, error) {
+	return s.pack(ctx, packArgs{PassportID: r.PassportID, Out: r.Out, Force: r.Force, Encoding: r.Encoding,
+		Note: r.Note, Actor: r.Actor, Files: r.Files, Kind: model.KindReceipt})
 }
 
 func rawList(raw []json.RawMessage, what string) ([]*ojson.Value, error) {
@@ -192,15 +187,13 @@ type landResult struct {
 	CredentialLikeInPack int                 `json:"credential_like_in_pack"`
 }
 
-func (s *Server) land(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		Path     string `json:"path"`
-		DryRun   bool   `json:"dry_run"`
-		FilesOut string `json:"files_out"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type landArgs struct {
+	Path     string `json:"path"`
+	DryRun   bool   `json:"dry_run"`
+	FilesOut string `json:"files_out"`
+}
+
+func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	if err := required("path", in.Path); err != nil {
 		return nil, err
 	}
