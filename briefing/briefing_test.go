@@ -97,3 +97,37 @@ func TestPrompt(t *testing.T) {
 		t.Error("the id reached the prompt unsanitised")
 	}
 }
+
+// TestPromptNamesItsCommands: tp's prompt names tp's commands; the
+// drop-in's names the reference's syntax under the name it was called by,
+// in both languages, and never tp's.
+func TestPromptNamesItsCommands(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cmds      func(string) Commands
+		want, not []string
+	}{
+		{TPCommands, []string{"`tp open TP-A`", "`tp checkpoint TP-A --expected-version N`"}, []string{"--file"}},
+		{func(id string) Commands { return DropInCommands("task-passport", id) },
+			[]string{"`task-passport open TP-A`", "`task-passport checkpoint --file state.json --expected-version N`"}, []string{"`tp "}},
+		{func(id string) Commands { return DropInCommands("taskpack", id) },
+			[]string{"`taskpack open TP-A`", "`taskpack checkpoint --file state.json --expected-version N`"}, []string{"`tp ", "task-passport"}},
+	} {
+		for _, lang := range []string{"en", "zh"} {
+			p, err := PromptWith("TP-A", lang, c.cmds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(p, w) {
+					t.Errorf("%s: %q does not name %s", lang, p, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(p, n) {
+					t.Errorf("%s: %q names %s", lang, p, n)
+				}
+			}
+		}
+	}
+}

@@ -9,7 +9,7 @@ import "os"
 
 func main() {
 	if isDropIn(os.Args[0]) {
-		os.Exit(int(runDropIn(os.Args[1:], stdIO())))
+		os.Exit(int(runDropIn(dropInName(os.Args[0]), os.Args[1:], stdIO())))
 	}
 	os.Exit(int(run(os.Args[1:], stdIO())))
 }

@@ -20,7 +20,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tp":            func() { os.Exit(int(run(os.Args[1:], stdIO()))) },
-		"task-passport": func() { os.Exit(int(runDropIn(os.Args[1:], stdIO()))) },
+		"task-passport": func() { os.Exit(int(runDropIn("task-passport", os.Args[1:], stdIO()))) },
 	})
 }
 

@@ -27,10 +27,11 @@ import (
 var dropInNames = map[string]bool{"task-passport": true, "taskpack": true}
 
 // isDropIn reports whether argv0 names the reference.
-func isDropIn(argv0 string) bool {
-	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
-	return dropInNames[base]
-}
+func isDropIn(argv0 string) bool { return dropInNames[dropInName(argv0)] }
+
+// dropInName is the name the drop-in was called by (task-passport,
+// taskpack): what its prompt tells the next agent to run.
+func dropInName(argv0 string) string { return strings.TrimSuffix(filepath.Base(argv0), ".exe") }
 
 const dropInUsage = `task-passport (tp %s, speaking task-passport 0.3.0's command line) · TaskPack taskpack/0.1
 
@@ -50,9 +51,9 @@ Usage:
 stdout is JSON except for prompt. The store is --store, else TASK_PASSPORT_STORE.
 `
 
-// runDropIn runs the reference's command line.
-func runDropIn(args []string, io *IO) exitCode {
-	err := dropIn(args, io)
+// runDropIn runs the reference's command line, called by name.
+func runDropIn(name string, args []string, io *IO) exitCode {
+	err := dropIn(name, args, io)
 	if err == nil {
 		return exitOK
 	}
@@ -107,7 +108,7 @@ func (a dropArgs) positional(what string) (string, error) {
 	return a[1], nil
 }
 
-func dropIn(args []string, io *IO) error {
+func dropIn(name string, args []string, io *IO) error {
 	a := dropArgs(args)
 	if len(a) == 0 || a[0] == "--help" || a[0] == "-h" {
 		fmt.Fprintf(io.Out, dropInUsage, version)
@@ -153,7 +154,9 @@ func dropIn(args []string, io *IO) error {
 		if lang == "" {
 			lang = "zh" // the reference's prompt is Chinese
 		}
-		text, err := briefing.Prompt(id, lang)
+		// The commands that work under the name this was called by, in
+		// the reference's syntax, not tp's.
+		text, err := briefing.PromptWith(id, lang, func(id string) briefing.Commands { return briefing.DropInCommands(name, id) })
 		if err != nil {
 			return err
 		}
