@@ -141,7 +141,7 @@ func TestInitializeAndTools(t *testing.T) {
 	want := []string{"task_passport_list", "task_passport_open", "task_passport_new", "task_passport_checkpoint",
 		"task_passport_pack", "task_passport_land", "task_passport_conformance",
 		"tp_asks_list", "tp_asks_answer", "tp_checks_list", "tp_checks_report", "tp_receipt_pack",
-		"tp_acts_sync", "tp_acts_list", "tp_acts_claim", "tp_acts_withdraw", "tp_acts_note", "tp_acts_wait"}
+		"tp_acts_sync", "tp_acts_list", "tp_acts_claim", "tp_acts_withdraw", "tp_acts_note", "tp_acts_wait", "tp_acts_declare"}
 	for _, n := range want {
 		if byName[n] == nil {
 			t.Errorf("tool %s missing", n)

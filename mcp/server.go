@@ -108,6 +108,7 @@ func New(cfg Config) *Server {
 	s.addPassportTools()
 	s.addAskTools()
 	s.addActsTools()
+	s.addDeclareTool()
 	// The first tools/list would build encoding/json's encoders for the
 	// tool types (about half its cost); build them now, before a client is
 	// waiting (issue 12: tools/list within 20 ms of initialize).
