@@ -98,17 +98,19 @@ func New(cfg Config) *Server {
 		Instructions:              instructions,
 		Logger:                    logger,
 		SupportedProtocolVersions: ProtocolVersions,
-		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: false}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}, Prompts: &sdk.PromptCapabilities{},
+			Resources: &sdk.ResourceCapabilities{}},
 		// The client's roots changed: ask again on the next call that
 		// takes a path.
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) { paths.forget(req.Session) },
 	})
-	srv.AddReceivingMiddleware(errorResults)
 	s := &Server{cfg: cfg, srv: srv, paths: paths}
+	srv.AddReceivingMiddleware(errorResults, s.passportResources)
 	s.addPassportTools()
 	s.addAskTools()
 	s.addActsTools()
 	s.addDeclareTool()
+	s.addPrompts()
 	// The first tools/list would build encoding/json's encoders for the
 	// tool types (about half its cost); build them now, before a client is
 	// waiting (issue 12: tools/list within 20 ms of initialize).
