@@ -68,6 +68,7 @@ type Markdown struct {
 	H1, H2, H3 lipgloss.Style // H3 serves levels 3–6
 	Emph       lipgloss.Style // *emphasis*
 	Strong     lipgloss.Style // **strong**
+	Strike     lipgloss.Style // ~~struck through~~
 	Code       lipgloss.Style // `code` spans
 	CodeBlock  lipgloss.Style // fenced and indented code, monochrome
 	Link       lipgloss.Style // a link's text
@@ -207,6 +208,7 @@ func build(name string, r *lipgloss.Renderer, p palette) *Theme {
 			H3:        s().Bold(true).Foreground(p.fg),
 			Emph:      s().Italic(true),
 			Strong:    s().Bold(true),
+			Strike:    s().Strikethrough(true),
 			Code:      s().Foreground(p.data),
 			CodeBlock: s().Foreground(p.fg),
 			Link:      s().Foreground(p.accent),
@@ -257,7 +259,7 @@ func noColor(r *lipgloss.Renderer) *Theme {
 		},
 		// No attributes at all in the Markdown: the marks carry the meaning.
 		Markdown: Markdown{
-			H1: plain, H2: plain, H3: plain, Emph: plain, Strong: plain, Code: plain,
+			H1: plain, H2: plain, H3: plain, Emph: plain, Strong: plain, Strike: plain, Code: plain,
 			CodeBlock: plain, Link: plain, URL: plain, Quote: plain, Rule: plain,
 			Bullet: plain, TableHead: plain, TableRule: plain, Marks: true,
 		},

@@ -75,7 +75,7 @@ func TestMarkdownStyles(t *testing.T) {
 	for _, name := range Names() {
 		th, _ := New(name, colorRenderer())
 		m := th.Markdown
-		all := []lipgloss.Style{m.H1, m.H2, m.H3, m.Emph, m.Strong, m.Code, m.CodeBlock, m.Link, m.URL, m.Quote, m.Rule, m.Bullet, m.TableHead, m.TableRule}
+		all := []lipgloss.Style{m.H1, m.H2, m.H3, m.Emph, m.Strong, m.Strike, m.Code, m.CodeBlock, m.Link, m.URL, m.Quote, m.Rule, m.Bullet, m.TableHead, m.TableRule}
 		escapes := 0
 		for _, st := range all {
 			if strings.Contains(st.Render("x"), "\x1b") {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 	"github.com/tp-dev/tp/display"
 	"github.com/yuin/goldmark/ast"
 )
@@ -28,6 +29,7 @@ const (
 	fH1
 	fH2
 	fH3 // levels 3–6
+	fStrike
 )
 
 // frag is a run of text without spaces in one style; a word is the frags
@@ -104,6 +106,10 @@ func (r *renderer) collect(c *collector, parent ast.Node, f flags) {
 			r.mark(c, "`", f|fCode)
 			r.collect(c, n, f|fCode)
 			r.mark(c, "`", f|fCode)
+		case *strikeNode:
+			r.mark(c, strings.Repeat("~", n.tildes), f|fStrike)
+			r.collect(c, n, f|fStrike)
+			r.mark(c, strings.Repeat("~", n.tildes), f|fStrike)
 		case *ast.Emphasis:
 			g, m := fEmph, "*"
 			if n.Level >= 2 {
@@ -113,6 +119,12 @@ func (r *renderer) collect(c *collector, parent ast.Node, f flags) {
 			r.collect(c, n, f|g)
 			r.mark(c, m, f|g)
 		case *ast.Link:
+			if t, ok := n.FirstChild().(*ast.Text); ok && n.FirstChild() == n.LastChild() && strings.HasPrefix(string(t.Segment.Value(r.src)), "^") {
+				// A footnote reference: shown as written, its note at the
+				// end of the document.
+				c.add("["+decode(t.Segment.Value(r.src))+"]", f|fLink)
+				continue
+			}
 			start := len(c.words)
 			r.collect(c, n, f|fLink)
 			r.url(c, n.Destination, c.textSince(start), f)
@@ -170,11 +182,21 @@ func (c *collector) textSince(start int) string {
 // wrap fills lines of at most width cells with words, greedily; a word
 // longer than the width is broken.
 func (r *renderer) wrap(words []word, width int) []string {
-	var out []string
+	lines := wrapFrags(words, width)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.draw(l)
+	}
+	return out
+}
+
+// wrapFrags is wrap's lines before they are drawn.
+func wrapFrags(words []word, width int) [][]frag {
+	var out [][]frag
 	var line []frag
 	cur := 0
 	flush := func() {
-		out = append(out, r.draw(line))
+		out = append(out, line)
 		line, cur = nil, 0
 	}
 	for _, w := range words {
@@ -218,6 +240,15 @@ func spaceFlags(a, b flags) flags {
 	return 0
 }
 
+// fragsWidth is the cells a line of frags takes.
+func fragsWidth(fs []frag) int {
+	n := 0
+	for _, f := range fs {
+		n += ansi.StringWidth(f.text)
+	}
+	return n
+}
+
 func wordWidth(w word) int {
 	n := 0
 	for _, fr := range w {
@@ -232,22 +263,36 @@ func breakWord(w word, width int) []word {
 	var cur word
 	n := 0
 	for _, fr := range w {
-		for _, c := range fr.text {
-			cw := ansi.StringWidth(string(c))
+		// By grapheme cluster, not by rune: an emoji joined by ZWJ, a
+		// letter and its combining marks, stay whole (issue 17).
+		for _, c := range graphemes(fr.text) {
+			cw := ansi.StringWidth(c)
 			if n+cw > width && n > 0 {
 				out = append(out, cur)
 				cur, n = nil, 0
 			}
 			if len(cur) > 0 && cur[len(cur)-1].f == fr.f {
-				cur[len(cur)-1].text += string(c)
+				cur[len(cur)-1].text += c
 			} else {
-				cur = append(cur, frag{string(c), fr.f})
+				cur = append(cur, frag{c, fr.f})
 			}
 			n += cw
 		}
 	}
 	if len(cur) > 0 {
 		out = append(out, cur)
+	}
+	return out
+}
+
+// graphemes cuts s into its grapheme clusters (UAX #29).
+func graphemes(s string) []string {
+	var out []string
+	state := -1
+	for s != "" {
+		var c string
+		c, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+		out = append(out, c)
 	}
 	return out
 }
@@ -315,6 +360,7 @@ func (r *renderer) style(f flags) lipgloss.Style {
 	layer(fCode, r.st.Code)
 	layer(fStrong, r.st.Strong)
 	layer(fEmph, r.st.Emph)
+	layer(fStrike, r.st.Strike)
 	layer(fLink, r.st.Link)
 	layer(fTableHead, r.st.TableHead)
 	layer(fTableRule, r.st.TableRule)

@@ -14,6 +14,7 @@
 package markdown
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,7 +43,7 @@ const margin = "  "
 var newParser = sync.OnceValue(func() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(strikeParser{}, 500))...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 	)
 })
@@ -72,10 +73,54 @@ type renderer struct {
 func (r *renderer) document(src string, width int) []string {
 	saved := r.src
 	r.src = []byte(src)
-	doc := newParser().Parse(text.NewReader(r.src))
+	pc := parser.NewContext()
+	doc := newParser().Parse(text.NewReader(r.src), parser.WithContext(pc))
 	lines := r.blocks(doc, width, false, 0)
+	if notes := r.footnotes(pc, width); len(notes) > 0 {
+		lines = append(append(lines, ""), notes...)
+	}
 	r.src = saved
 	return lines
+}
+
+// footnotes draws the footnotes ("[^1]: …") CommonMark read as link
+// reference definitions, which it never shows: at the end, in order, as
+// they were written (issue 17).
+func (r *renderer) footnotes(pc parser.Context, width int) []string {
+	var refs []parser.Reference
+	for _, ref := range pc.References() {
+		if strings.HasPrefix(string(ref.Label()), "^") {
+			refs = append(refs, ref)
+		}
+	}
+	sort.Slice(refs, func(i, j int) bool {
+		a, b := string(refs[i].Label()[1:]), string(refs[j].Label()[1:])
+		x, errA := strconv.Atoi(a)
+		y, errB := strconv.Atoi(b)
+		if errA == nil && errB == nil && x != y {
+			return x < y
+		}
+		return a < b
+	})
+	var out []string
+	for _, ref := range refs {
+		c := &collector{}
+		c.add("["+display.Line(string(ref.Label()))+"]:", fLink)
+		c.space()
+		c.add(decode(ref.Destination()), fURL)
+		c.space()
+		if t := ref.Title(); len(t) > 0 {
+			c.add(decode(t), 0)
+			c.space()
+		}
+		for k, l := range r.wrap(c.words, max(width-2, MinWidth/2)) {
+			if k > 0 {
+				l = "  " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // blocks draws the children of a container, a blank line between them
@@ -99,7 +144,10 @@ func (r *renderer) block(n ast.Node, width, depth int) []string {
 	switch n := n.(type) {
 	case *ast.Paragraph:
 		if t := r.table(n); t != nil {
-			return t.draw(r, width)
+			if t.lead == "" {
+				return t.draw(r, width)
+			}
+			return append(append(r.wrap(r.inlineWords(t.lead, 0), width), ""), t.draw(r, width)...)
 		}
 		return r.wrap(r.inline(n, 0), width)
 	case *ast.TextBlock:
@@ -162,12 +210,18 @@ func (r *renderer) list(n *ast.List, width, depth int) []string {
 	var markers []string
 	num := n.Start
 	wide := 0
+	var tasks [][]word // a task item's first paragraph, its box taken off
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 		m := bullets[min(depth, len(bullets)-1)]
 		if n.IsOrdered() {
 			m = strconv.Itoa(num) + string(n.Marker)
 			num++
 		}
+		box, rest := task(r, it)
+		if box != "" {
+			m = box
+		}
+		tasks = append(tasks, rest)
 		markers = append(markers, m)
 		wide = max(wide, ansi.StringWidth(m))
 	}
@@ -178,7 +232,21 @@ func (r *renderer) list(n *ast.List, width, depth int) []string {
 	var out []string
 	i := 0
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-		body := r.blocks(it, max(width-indent, MinWidth/2), n.IsTight, depth+1)
+		var body []string
+		if rest := tasks[i]; rest != nil {
+			// A task: its first paragraph without the box, then the rest.
+			body = r.wrap(rest, max(width-indent, MinWidth/2))
+			for c := it.FirstChild().NextSibling(); c != nil; c = c.NextSibling() {
+				if b := r.block(c, max(width-indent, MinWidth/2), depth+1); len(b) > 0 {
+					if !n.IsTight {
+						body = append(body, "")
+					}
+					body = append(body, b...)
+				}
+			}
+		} else {
+			body = r.blocks(it, max(width-indent, MinWidth/2), n.IsTight, depth+1)
+		}
 		if len(out) > 0 && !n.IsTight {
 			out = append(out, "")
 		}
@@ -186,6 +254,9 @@ func (r *renderer) list(n *ast.List, width, depth int) []string {
 		i++
 		// Numbers align on their right, as in a printed list.
 		first := r.paint(fBullet, strings.Repeat(" ", wide-ansi.StringWidth(m))+m) + " "
+		if !n.IsOrdered() {
+			first = r.paint(fBullet, m) + strings.Repeat(" ", wide-ansi.StringWidth(m)+1)
+		}
 		if len(body) == 0 {
 			out = append(out, strings.TrimRight(first, " "))
 			continue
@@ -205,6 +276,49 @@ func (r *renderer) list(n *ast.List, width, depth int) []string {
 		}
 	}
 	return out
+}
+
+// task reads a GitHub task item ("- [ ] x", "- [x] x"): the box to draw
+// instead of the bullet, "[ ]" or "[✓]", and the words of its first
+// paragraph after the box. A plain item gives "", nil.
+func task(r *renderer, it ast.Node) (string, []word) {
+	first := it.FirstChild()
+	if first == nil || (first.Kind() != ast.KindParagraph && first.Kind() != ast.KindTextBlock) {
+		return "", nil
+	}
+	lines := first.Lines()
+	if lines.Len() == 0 {
+		return "", nil
+	}
+	src := string(segValue(lines, 0, r.src))
+	box := ""
+	switch {
+	case strings.HasPrefix(src, "[ ] "):
+		box = "[ ]"
+	case strings.HasPrefix(src, "[x] "), strings.HasPrefix(src, "[X] "):
+		box = "[✓]"
+	default:
+		return "", nil
+	}
+	words := r.inline(first, 0)
+	// The box is the first words ("[", "]" or "[x]"); take them off.
+	text := ""
+	for k, w := range words {
+		for _, f := range w {
+			text += f.text
+		}
+		if text == "[]" || text == "[x]" || text == "[X]" {
+			rest := words[k+1:]
+			if rest == nil {
+				rest = []word{}
+			}
+			return box, rest
+		}
+		if len(text) >= 3 {
+			break
+		}
+	}
+	return "", nil
 }
 
 // code draws a code block's lines as they are: no highlighting, tabs
@@ -259,27 +373,37 @@ func expandTabs(s string) string {
 	return b.String()
 }
 
-// breakWidth cuts s into pieces of at most w cells (a rune wider than w
-// gets a piece of its own).
+// breakWidth cuts s into pieces of at most w cells: after the last space
+// that fits when there is one (the space stays at the end of its piece, so
+// the code's spacing is kept), else between grapheme clusters — never
+// inside one (a cluster wider than w gets a piece of its own).
 func breakWidth(s string, w int) []string {
 	if ansi.StringWidth(s) <= w {
 		return []string{s}
 	}
 	var out []string
-	var b strings.Builder
-	cur := 0
-	for _, c := range s {
-		cw := ansi.StringWidth(string(c))
+	var piece []string
+	cur, space := 0, -1 // space: index in piece after the last space
+	for _, c := range graphemes(s) {
+		cw := ansi.StringWidth(c)
 		if cur+cw > w && cur > 0 {
-			out = append(out, b.String())
-			b.Reset()
-			cur = 0
+			keep := piece
+			if space > 0 && space < len(piece) {
+				keep = piece[:space]
+			}
+			out = append(out, strings.Join(keep, ""))
+			piece = append([]string(nil), piece[len(keep):]...)
+			cur = ansi.StringWidth(strings.Join(piece, ""))
+			space = -1
 		}
-		b.WriteRune(c)
+		piece = append(piece, c)
 		cur += cw
+		if c == " " {
+			space = len(piece)
+		}
 	}
-	if b.Len() > 0 {
-		out = append(out, b.String())
+	if len(piece) > 0 {
+		out = append(out, strings.Join(piece, ""))
 	}
 	return out
 }

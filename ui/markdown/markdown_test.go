@@ -68,8 +68,23 @@ func TestRender(t *testing.T) {
 		{"table escaped pipe and code", "| a | b |\n|---|---|\n| `x\\|y` | **z** |", 40, "a     │ b\n──────┼──────\n`x|y` │ **z**"},
 		{"table cell that looks like a block", "| a | b |\n|---|---|\n| # h | 1. n |", 40, "a   │ b\n────┼─────\n# h │ 1. n"},
 		{"table row longer than the header grows a column", "| a |\n|---|\n| b | c |", 40, "a │\n──┼──\nb │ c"},
-		{"table too wide: one line per row", "| aaaa | bbbb |\n|---|---|\n| cccc dddd eeee | ffff gggg |", 18,
-			"aaaa │ bbbb\ncccc dddd eeee │\n  ffff gggg"},
+		{"table too wide keeps its columns and wraps its cells", "| aaaa | bbbb |\n|---|---|\n| cccc dddd eeee | ffff gggg |\n| x | y |", 18,
+			"aaaa    │ bbbb\n────────┼─────────\ncccc    │ ffff\ndddd    │ gggg\neeee    │\n────────┼─────────\nx       │ y"},
+		{"table far too wide: one line per row", "| a | b | c | d | e |\n|---|---|---|---|---|\n| aaaa | bbbb | cccc | dddd | eeee |", 20,
+			"a │ b │ c │ d │ e\naaaa │ bbbb │ cccc\n  │ dddd │ eeee"},
+		{"table right after a paragraph line", "Intro line\n| a | b |\n|---|---|\n| c | d |", 40, "Intro line\n\na │ b\n──┼──\nc │ d"},
+		{"table after two paragraph lines", "one\ntwo\n| a |\n|---|\n| c |", 40, "one two\n\na\n─\nc"},
+		{"CJK aligns in a table", "| 名前 | x |\n|---|---|\n| 漢字です | y |", 40, "名前     │ x\n─────────┼──\n漢字です │ y"},
+		{"strikethrough keeps its marks", "~~gone~~ kept ~one~", 40, "~~gone~~ kept ~one~"},
+		{"task list", "- [ ] todo\n- [x] done\n- [X] also\n- plain", 40, "[ ] todo\n[✓] done\n[✓] also\n•   plain"},
+		{"code wraps at spaces", "```\naaa bbb ccc ddd eee fff ggg hhh\n```", 18, "  aaa bbb ccc ddd \n  eee fff ggg hhh"},
+		{"code breaks a word only when it has no space", "```\nab " + strings.Repeat("y", 20) + "\n```", 18, "  ab \n  " + strings.Repeat("y", 16) + "\n  yyyy"},
+		{"a ZWJ emoji is never split", strings.Repeat("👩‍👩‍👧‍👦", 12), 19, strings.Repeat("👩‍👩‍👧‍👦", 9) + "\n" + strings.Repeat("👩‍👩‍👧‍👦", 3)},
+		{"a ZWJ emoji in code is never split", "```\n" + strings.Repeat("👩‍👩‍👧‍👦", 12) + "\n```", 19, "  " + strings.Repeat("👩‍👩‍👧‍👦", 8) + "\n  " + strings.Repeat("👩‍👩‍👧‍👦", 4)},
+		{"footnote reference and definition", "Said so[^1].\n\n[^1]: https://a.example/source", 40, "Said so[^1].\n\n[^1]: https://a.example/source"},
+		{"footnotes are listed in order at the end", "a[^2] b[^10] c[^1]\n\n[^10]: /ten\n[^2]: /two \"Two\"\n[^1]: /one\n\nlast", 40,
+			"a[^2] b[^10] c[^1]\n\nlast\n\n[^1]: /one\n[^2]: /two Two\n[^10]: /ten"},
+		{"a footnote written as text is shown as written", "x[^n]\n\n[^n]: some words here", 40, "x[^n]\n\n[^n]: some words here"},
 		{"not a table without a delimiter row", "| a | b |\n| c | d |", 40, "| a | b | | c | d |"},
 	}
 	st := theme(t, themes.NoColor)
@@ -310,5 +325,18 @@ func TestInline(t *testing.T) {
 				t.Errorf("Inline(%q) = %q, want %q", tt.s, got, tt.want)
 			}
 		})
+	}
+}
+
+// In colour, struck text is drawn struck through (SGR 9) without its
+// tildes, and a task's box replaces its bullet (issue 17).
+func TestStrikeAndTasksInColour(t *testing.T) {
+	st := theme(t, themes.Default)
+	out := Render(st, "~~gone~~ kept\n\n- [x] done", 40)
+	if !strings.Contains(out, "\x1b[9m") || strings.Contains(ansi.Strip(out), "~") {
+		t.Errorf("strikethrough: %q", out)
+	}
+	if plain := ansi.Strip(out); !strings.Contains(plain, "[✓] done") || strings.Contains(plain, "•") {
+		t.Errorf("task list: %q", plain)
 	}
 }

@@ -21,6 +21,9 @@ const (
 )
 
 type table struct {
+	// lead is the paragraph's text before the table, when the header
+	// is not its first line ("Totals:" then the table, no blank line).
+	lead   string
 	aligns []align
 	rows   [][][]word // rows[0] is the header
 }
@@ -36,22 +39,24 @@ func (r *renderer) table(p *ast.Paragraph) *table {
 	for i := range raw {
 		raw[i] = strings.TrimSpace(string(segValue(lines, i, r.src)))
 	}
-	if !strings.Contains(raw[0], "|") {
+	// The header may follow lines of text: GitHub starts a table
+	// wherever a row is followed by a delimiter row of as many cells.
+	var t *table
+	at := -1
+	for i := 0; i+1 < len(raw) && t == nil; i++ {
+		t, at = header(raw[i], raw[i+1]), i
+	}
+	if t == nil {
 		return nil
 	}
-	head, delim := splitRow(raw[0]), splitRow(raw[1])
-	if len(head) != len(delim) {
-		return nil
-	}
-	t := &table{}
-	for _, d := range delim {
-		a, ok := delimiter(d)
-		if !ok {
-			return nil
+	if at > 0 {
+		raw0 := make([]string, at)
+		for i := range raw0 {
+			raw0[i] = string(segValue(lines, i, r.src))
 		}
-		t.aligns = append(t.aligns, a)
+		t.lead = strings.TrimSpace(strings.Join(raw0, ""))
 	}
-	for i, l := range raw {
+	for i, l := range raw[at:] {
 		if i == 1 {
 			continue
 		}
@@ -69,6 +74,27 @@ func (r *renderer) table(p *ast.Paragraph) *table {
 			t.aligns = append(t.aligns, alignLeft)
 		}
 		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// header returns the table a header line and a delimiter line begin, its
+// alignments set, or nil.
+func header(head, delim string) *table {
+	if !strings.Contains(head, "|") {
+		return nil
+	}
+	hs, ds := splitRow(head), splitRow(delim)
+	if len(hs) != len(ds) {
+		return nil
+	}
+	t := &table{}
+	for _, d := range ds {
+		a, ok := delimiter(d)
+		if !ok {
+			return nil
+		}
+		t.aligns = append(t.aligns, a)
 	}
 	return t
 }
@@ -161,18 +187,21 @@ func isPunct(c byte) bool {
 	return strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
 }
 
-// draw lays the table out as a grid when it fits the width, and otherwise
-// as one wrapped line per row, cells divided by │, so nothing is cut off.
+// minCell is the narrowest a column is squeezed to before a table gives up
+// its grid.
+const minCell = 6
+
+// draw lays the table out as a grid: when the natural widths do not fit,
+// the widest columns give up cells until they do and their cells wrap,
+// the rows then divided by rules so a wrapped cell reads as one. A table
+// with too many columns for even that is drawn as one wrapped line per row,
+// cells divided by │. Nothing is cut off either way.
 func (t *table) draw(r *renderer, width int) []string {
 	cols := len(t.aligns)
 	widths := make([]int, cols)
-	cells := make([][]string, len(t.rows))
-	for i, row := range t.rows {
-		cells[i] = make([]string, cols)
+	for _, row := range t.rows {
 		for j := range cols {
 			if j < len(row) {
-				line := r.line(row[j])
-				cells[i][j] = line
 				widths[j] = max(widths[j], lineWidth(row[j]))
 			}
 		}
@@ -181,51 +210,91 @@ func (t *table) draw(r *renderer, width int) []string {
 	for _, w := range widths {
 		total += w
 	}
-	sep := r.paint(fTableRule, " │ ")
-	if total > width {
-		var out []string
-		for _, row := range t.rows {
-			var words []word
-			for j, c := range row {
-				if j > 0 {
-					words = append(words, word{{text: "│", f: fTableRule}})
-				}
-				words = append(words, c...)
-			}
-			for k, l := range r.wrap(words, max(width-2, MinWidth/2)) {
-				if k > 0 {
-					l = "  " + l
-				}
-				out = append(out, l)
+	if total > width && 3*(cols-1)+minCell*cols > width {
+		return t.drawLines(r, width)
+	}
+	wrapped := total > width
+	for total > width {
+		big := 0
+		for j := range widths {
+			if widths[j] > widths[big] {
+				big = j
 			}
 		}
-		return out
+		widths[big]--
+		total--
 	}
+	sep := r.paint(fTableRule, " │ ")
+	rule := make([]string, cols)
+	for j, w := range widths {
+		rule[j] = strings.Repeat("─", w)
+	}
+	ruleLine := r.paint(fTableRule, strings.Join(rule, "─┼─"))
 	var out []string
 	for i, row := range t.rows {
-		parts := make([]string, cols)
+		// Each cell's lines: one when it fits its column, more when not.
+		cell := make([][]string, cols)
+		cellW := make([][]int, cols)
+		height := 1
 		for j := range cols {
-			w := 0
-			if j < len(row) {
-				w = lineWidth(row[j])
+			if j >= len(row) || len(row[j]) == 0 {
+				continue
 			}
-			gap := widths[j] - w
-			switch t.aligns[j] {
-			case alignRight:
-				parts[j] = strings.Repeat(" ", gap) + cells[i][j]
-			case alignCenter:
-				parts[j] = strings.Repeat(" ", gap/2) + cells[i][j] + strings.Repeat(" ", gap-gap/2)
-			default:
-				parts[j] = cells[i][j] + strings.Repeat(" ", gap)
+			if lineWidth(row[j]) <= widths[j] {
+				cell[j], cellW[j] = []string{r.line(row[j])}, []int{lineWidth(row[j])}
+			} else {
+				for _, fs := range wrapFrags(row[j], widths[j]) {
+					cell[j] = append(cell[j], r.draw(fs))
+					cellW[j] = append(cellW[j], fragsWidth(fs))
+				}
 			}
+			height = max(height, len(cell[j]))
 		}
-		out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
-		if i == 0 {
-			rule := make([]string, cols)
-			for j, w := range widths {
-				rule[j] = strings.Repeat("─", w)
+		if wrapped && i > 1 {
+			out = append(out, ruleLine)
+		}
+		for k := 0; k < height; k++ {
+			parts := make([]string, cols)
+			for j := range cols {
+				text, w := "", 0
+				if k < len(cell[j]) {
+					text, w = cell[j][k], cellW[j][k]
+				}
+				gap := max(widths[j]-w, 0)
+				switch t.aligns[j] {
+				case alignRight:
+					parts[j] = strings.Repeat(" ", gap) + text
+				case alignCenter:
+					parts[j] = strings.Repeat(" ", gap/2) + text + strings.Repeat(" ", gap-gap/2)
+				default:
+					parts[j] = text + strings.Repeat(" ", gap)
+				}
 			}
-			out = append(out, r.paint(fTableRule, strings.Join(rule, "─┼─")))
+			out = append(out, strings.TrimRight(strings.Join(parts, sep), " "))
+		}
+		if i == 0 {
+			out = append(out, ruleLine)
+		}
+	}
+	return out
+}
+
+// drawLines draws each row as one wrapped line, cells divided by │.
+func (t *table) drawLines(r *renderer, width int) []string {
+	var out []string
+	for _, row := range t.rows {
+		var words []word
+		for j, c := range row {
+			if j > 0 {
+				words = append(words, word{{text: "│", f: fTableRule}})
+			}
+			words = append(words, c...)
+		}
+		for k, l := range r.wrap(words, max(width-2, MinWidth/2)) {
+			if k > 0 {
+				l = "  " + l
+			}
+			out = append(out, l)
 		}
 	}
 	return out
