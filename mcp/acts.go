@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -37,22 +36,22 @@ const (
 )
 
 func (s *Server) addActsTools() {
-	s.add("tp_acts_sync",
+	addTool(s, "tp_acts_sync",
 		"Run the Acts registrar over a state document (Acts 0.3 §4): raise principal lines, stamp keys, apply settlements back (rewrites lines).",
 		hints{destructive: true, idempotent: true}, schemaSync, s.actsSync)
-	s.add("tp_acts_list",
+	addTool(s, "tp_acts_list",
 		"List acts: state, settlement and notes.",
 		idempotent, schemaActsList, s.actsList)
-	s.add("tp_acts_claim",
+	addTool(s, "tp_acts_claim",
 		"Claim the principal did or dropped an act; a claim never settles it.",
 		additive, schemaClaim, s.actsClaim)
-	s.add("tp_acts_withdraw",
+	addTool(s, "tp_acts_withdraw",
 		"Withdraw an act you no longer need; the principal still settles it.",
 		additive, schemaKey, s.actsWithdraw)
-	s.add("tp_acts_note",
+	addTool(s, "tp_acts_note",
 		"Send the project a note about an act; notes never change its state.",
 		additive, schemaNote, s.actsNote)
-	s.add("tp_acts_wait",
+	addTool(s, "tp_acts_wait",
 		"Wait until the principal settles an act or the timeout passes (then call again); progress every 5 s.",
 		idempotent, schemaWait, s.actsWait)
 }
@@ -177,17 +176,15 @@ func actOf(st *acts.ActState) actDoc {
 	return d
 }
 
-func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		Document     string `json:"document"`
-		Project      string `json:"project"`
-		Profile      string `json:"profile"`
-		PrincipalTag string `json:"principal_tag"`
-		DryRun       bool   `json:"dry_run"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type syncArgs struct {
+	Document     string `json:"document"`
+	Project      string `json:"project"`
+	Profile      string `json:"profile"`
+	PrincipalTag string `json:"principal_tag"`
+	DryRun       bool   `json:"dry_run"`
+}
+
+func (s *Server) actsSync(ctx context.Context, in syncArgs) (*acts.SyncReport, error) {
 	if err := required("document", in.Document, "project", in.Project); err != nil {
 		return nil, err
 	}
@@ -196,7 +193,7 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	}
 	prof, err := acts.ProfileFor(in.Profile, in.PrincipalTag)
 	if err != nil {
-		return nil, err
+		return nil, invalid(fmt.Errorf("arguments: %v", err))
 	}
 	ss, err := s.pulled(ctx)
 	if err != nil {
@@ -213,13 +210,21 @@ func (s *Server) actsSync(ctx context.Context, args json.RawMessage) (any, error
 	return rep, nil
 }
 
-func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		Project string `json:"project"`
-	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type listArgs struct {
+	Project string `json:"project"`
+}
+
+// actsListed is tp_acts_list's result.
+type actsListed struct {
+	DataNotice string   `json:"data_notice"`
+	Acts       []actDoc `json:"acts"`
+	// Problems are the findings, one line each (as tp acts list prints
+	// them); Findings the same as values.
+	Problems []string             `json:"problems"`
+	Findings []actsession.Finding `json:"findings"`
+}
+
+func (s *Server) actsList(ctx context.Context, in listArgs) (*actsListed, error) {
 	ss, err := s.pulled(ctx)
 	if err != nil {
 		return nil, err
@@ -228,14 +233,7 @@ func (s *Server) actsList(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
-		DataNotice string   `json:"data_notice"`
-		Acts       []actDoc `json:"acts"`
-		// Problems are the findings, one line each (as tp acts list
-		// prints them); Findings the same as values.
-		Problems []string             `json:"problems"`
-		Findings []actsession.Finding `json:"findings"`
-	}{DataNotice: DataNotice, Acts: []actDoc{}, Problems: []string{}, Findings: findings(ls.Findings)}
+	out := &actsListed{DataNotice: DataNotice, Acts: []actDoc{}, Problems: []string{}, Findings: findings(ls.Findings)}
 	for _, f := range ls.Findings {
 		out.Problems = append(out.Problems, f.Text)
 	}
@@ -252,7 +250,7 @@ type actWritten struct {
 	Findings []actsession.Finding `json:"findings"`
 }
 
-func (s *Server) agentWrite(ctx context.Context, project, key string, build func(*acts.ActState) (acts.Record, error)) (any, error) {
+func (s *Server) agentWrite(ctx context.Context, project, key string, build func(*acts.ActState) (acts.Record, error)) (*actWritten, error) {
 	ss, err := s.pulled(ctx)
 	if err != nil {
 		return nil, err
@@ -261,34 +259,40 @@ func (s *Server) agentWrite(ctx context.Context, project, key string, build func
 	if err != nil {
 		return nil, err
 	}
-	return actWritten{Record: r.ID, Type: r.Type, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
+	return &actWritten{Record: r.ID, Type: r.Type, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
 }
 
-func (s *Server) actsClaim(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct{ Key, Project, Outcome, Basis string }
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type claimArgs struct {
+	Key     string `json:"key"`
+	Project string `json:"project"`
+	Outcome string `json:"outcome"`
+	Basis   string `json:"basis"`
+}
+
+func (s *Server) actsClaim(ctx context.Context, in claimArgs) (*actWritten, error) {
 	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
 		return acts.BuildClaim(st, s.agentSender(), in.Outcome, in.Basis)
 	})
 }
 
-func (s *Server) actsWithdraw(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct{ Key, Project string }
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type keyArgs struct {
+	Key     string `json:"key"`
+	Project string `json:"project"`
+}
+
+func (s *Server) actsWithdraw(ctx context.Context, in keyArgs) (*actWritten, error) {
 	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
 		return acts.BuildWithdraw(st, s.agentSender())
 	})
 }
 
-func (s *Server) actsNote(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct{ Key, Project, Text string }
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+type noteArgs struct {
+	Key     string `json:"key"`
+	Project string `json:"project"`
+	Text    string `json:"text"`
+}
+
+func (s *Server) actsNote(ctx context.Context, in noteArgs) (*actWritten, error) {
 	return s.agentWrite(ctx, in.Project, in.Key, func(st *acts.ActState) (acts.Record, error) {
 		return acts.BuildAgentNote(st, s.agentSender(), in.Text)
 	})
@@ -301,22 +305,38 @@ const (
 	progressEvery = 5 * time.Second
 )
 
-func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error) {
-	var in struct {
-		Key            string   `json:"key"`
-		Project        string   `json:"project"`
-		TimeoutSeconds *float64 `json:"timeout_seconds"`
+// progressEvery is Config.ProgressEvery, else every 5 s.
+func (s *Server) progressEvery() time.Duration {
+	if s.cfg.ProgressEvery > 0 {
+		return s.cfg.ProgressEvery
 	}
-	if err := decode(args, &in); err != nil {
-		return nil, err
-	}
+	return progressEvery
+}
+
+type waitArgs struct {
+	Key            string   `json:"key"`
+	Project        string   `json:"project"`
+	TimeoutSeconds *float64 `json:"timeout_seconds"`
+}
+
+// waited is tp_acts_wait's result.
+type waited struct {
+	Settled  bool   `json:"settled"`
+	TimedOut bool   `json:"timed_out"`
+	Act      actDoc `json:"act"`
+	// Findings about the act: a settlement whose signature failed is
+	// here, never silently taken for an open act's silence (D19).
+	Findings []actsession.Finding `json:"findings"`
+}
+
+func (s *Server) actsWait(ctx context.Context, in waitArgs) (*waited, error) {
 	// Under the 60 s most clients give a request (the TypeScript SDK's
 	// default, not reset by progress unless asked): a default wait
 	// returns before the client gives up on it.
 	timeout := defaultWait
 	if in.TimeoutSeconds != nil {
 		if *in.TimeoutSeconds < 0 || *in.TimeoutSeconds > 3600 {
-			return nil, fmt.Errorf("arguments: timeout_seconds must be between 0 and 3600")
+			return nil, invalid(fmt.Errorf("arguments: timeout_seconds must be between 0 and 3600"))
 		}
 		timeout = time.Duration(*in.TimeoutSeconds * float64(time.Second))
 	}
@@ -324,7 +344,7 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	opts := actsession.WaitOptions{Timeout: timeout, Every: progressEvery}
+	opts := actsession.WaitOptions{Timeout: timeout, Every: s.progressEvery()}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
 			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))
@@ -334,12 +354,5 @@ func (s *Server) actsWait(ctx context.Context, args json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		Settled  bool   `json:"settled"`
-		TimedOut bool   `json:"timed_out"`
-		Act      actDoc `json:"act"`
-		// Findings about the act: a settlement whose signature failed is
-		// here, never silently taken for an open act's silence (D19).
-		Findings []actsession.Finding `json:"findings"`
-	}{Settled: settled, TimedOut: !settled, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
+	return &waited{Settled: settled, TimedOut: !settled, Act: actOf(f.State), Findings: findings(f.Findings)}, nil
 }

@@ -154,13 +154,13 @@ func TestActsTools(t *testing.T) {
 		want string
 	}{
 		{"tp_acts_withdraw", map[string]any{"key": lease}, "already withdrawn"},
-		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "already_done", "basis": "b"}, "must be one of done, dropped"},
+		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "already_done", "basis": "b"}, `"already_done" is not one of done, dropped`},
 		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "done", "basis": " "}, "needs --basis"},
-		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "done", "basis": "b", "origin": "principal"}, "unknown field"},
-		{"tp_acts_note", map[string]any{"key": renew, "text": "x", "authority": map[string]any{"kind": "principal"}}, "unknown field"},
+		{"tp_acts_claim", map[string]any{"key": renew, "outcome": "done", "basis": "b", "origin": "principal"}, `unknown member "origin"`},
+		{"tp_acts_note", map[string]any{"key": renew, "text": "x", "authority": map[string]any{"kind": "principal"}}, `unknown member "authority"`},
 		{"tp_acts_note", map[string]any{"key": "../escape", "text": "x"}, "is not a key"},
 		{"tp_acts_claim", map[string]any{"key": "task-demo-0000000000", "outcome": "done", "basis": "b"}, "no act with key"},
-		{"tp_acts_wait", map[string]any{"key": renew, "timeout_seconds": 7200}, "between 0 and 3600"},
+		{"tp_acts_wait", map[string]any{"key": renew, "timeout_seconds": 7200}, "timeout_seconds: must be at most 3600"},
 	} {
 		_, msg := call(t, cs, bad.tool, bad.args, true)
 		if !strings.Contains(msg, bad.want) {

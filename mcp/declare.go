@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -35,13 +34,13 @@ type declareArgs struct {
 }
 
 type declared struct {
-	Key      string `json:"key"`
-	Project  string `json:"project"`
-	Text     string `json:"text"`
-	Line     int    `json:"line"`     // the line's number in the document
-	Document string `json:"document"` // the document's absolute path
-	Raised   bool   `json:"raised"`   // this run raised it (false: raised before for the same text)
-	Sync     any    `json:"sync"`     // the registrar's report
+	Key      string           `json:"key"`
+	Project  string           `json:"project"`
+	Text     string           `json:"text"`
+	Line     int              `json:"line"`     // the line's number in the document
+	Document string           `json:"document"` // the document's absolute path
+	Raised   bool             `json:"raised"`   // this run raised it (false: raised before for the same text)
+	Sync     *acts.SyncReport `json:"sync"`     // the registrar's report
 }
 
 func (s *Server) addDeclareTool() {
@@ -104,8 +103,7 @@ func (s *Server) actsDeclare(ctx context.Context, in declareArgs) (*declared, er
 	if err != nil {
 		return nil, err
 	}
-	args, _ := json.Marshal(map[string]any{"document": in.Document, "project": in.Project, "profile": in.Profile, "principal_tag": in.PrincipalTag})
-	rep, err := s.actsSync(ctx, args)
+	rep, err := s.actsSync(ctx, syncArgs{Document: in.Document, Project: in.Project, Profile: in.Profile, PrincipalTag: in.PrincipalTag})
 	if err != nil {
 		return nil, fmt.Errorf("the line is in %s (line %d), but the registrar did not run: %w; tp_acts_sync raises it", doc, line, err)
 	}
@@ -116,11 +114,9 @@ func (s *Server) actsDeclare(ctx context.Context, in declareArgs) (*declared, er
 	if out.Key == "" {
 		return nil, fmt.Errorf("the line is in %s (line %d) but carries no key after the registrar ran; run tp_acts_sync and read its warnings", doc, line)
 	}
-	if sr, ok := rep.(*acts.SyncReport); ok {
-		for _, sent := range sr.Sent {
-			if sent.Key == out.Key && sent.Type == acts.TypeRaised && sent.Result != "duplicate" {
-				out.Raised = true
-			}
+	for _, sent := range rep.Sent {
+		if sent.Key == out.Key && sent.Type == acts.TypeRaised && sent.Result != "duplicate" {
+			out.Raised = true
 		}
 	}
 	return out, nil

@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -67,6 +68,10 @@ type Config struct {
 	// no roots, and relative paths are resolved against (D25); default the
 	// process's working directory.
 	WorkDir string
+	// ProgressEvery is how often tp_acts_wait sends progress to a call
+	// with a progressToken; default 5 s (a test shortens it to take the
+	// same path as a 75 s wait in a few seconds).
+	ProgressEvery time.Duration
 }
 
 // Server is tp's MCP server.

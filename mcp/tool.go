@@ -106,6 +106,8 @@ func errorResults(next sdk.MethodHandler) sdk.MethodHandler {
 var (
 	validatorPath    = regexp.MustCompile(`validating (/[^:]*): `)
 	schemaAdditional = regexp.MustCompile(`unexpected additional properties \["([^"]*)"\]`)
+	schemaEnum       = regexp.MustCompile(`enum: (.*) does not equal any of: \[(.*)\]`)
+	schemaBound      = regexp.MustCompile(`(maximum|minimum): \S+ is (?:greater|less) than ([0-9]+)(?:\.0+)?\b`)
 )
 
 // argumentsError rewrites the schema validator's sentence for an agent:
@@ -137,7 +139,17 @@ func argumentsError(msg string) string {
 		}
 		return out.String() + ": "
 	})
-	return schemaAdditional.ReplaceAllString(msg, `unknown member "$1"`)
+	msg = schemaAdditional.ReplaceAllString(msg, `unknown member "$1"`)
+	if m := schemaEnum.FindStringSubmatch(msg); m != nil {
+		msg = strings.Replace(msg, m[0], fmt.Sprintf("%q is not one of %s", m[1], strings.Join(strings.Fields(m[2]), ", ")), 1)
+	}
+	return schemaBound.ReplaceAllStringFunc(msg, func(b string) string {
+		m := schemaBound.FindStringSubmatch(b)
+		if m[1] == "maximum" {
+			return "must be at most " + m[2]
+		}
+		return "must be at least " + m[2]
+	})
 }
 
 // outputSchema is the JSON Schema of a result of type t: an object whose
@@ -229,4 +241,15 @@ func jsonType(t reflect.Type) string {
 		return `{"type":["` + typ + `","null"]}`
 	}
 	return `{"type":"` + typ + `"}`
+}
+
+// required fails when a required string argument is empty (the schema
+// requires the member; an empty string passes it).
+func required(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if strings.TrimSpace(pairs[i+1]) == "" {
+			return invalid(fmt.Errorf("arguments: %s is required", pairs[i]))
+		}
+	}
+	return nil
 }

@@ -51,12 +51,6 @@ func undescribed(schema map[string]any, path string) []string {
 	return out
 }
 
-// untypedUntilActsSession are the acts tools, still registered untyped
-// until issue 15's acts session lands (then they move to addTool and this
-// list goes).
-var untypedUntilActsSession = map[string]bool{"tp_acts_sync": true, "tp_acts_list": true, "tp_acts_claim": true,
-	"tp_acts_withdraw": true, "tp_acts_note": true, "tp_acts_wait": true}
-
 // TestEveryToolIsTyped: every tool has an output schema (an object that
 // names data_notice), an input schema that refuses unknown members at the
 // top, and a description on every input property at any depth.
@@ -64,9 +58,6 @@ func TestEveryToolIsTyped(t *testing.T) {
 	t.Parallel()
 	cs := newWorld(t, "m1").serve(t)
 	for _, tl := range listTools(t, cs) {
-		if untypedUntilActsSession[tl.Name] {
-			continue
-		}
 		in, out := asMap(t, tl.InputSchema), asMap(t, tl.OutputSchema)
 		if in["type"] != "object" || in["additionalProperties"] != false {
 			t.Errorf("%s: the input schema does not refuse unknown members: %v", tl.Name, in)
