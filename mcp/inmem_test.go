@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,6 +24,11 @@ type world struct {
 	Env               map[string]string
 	Roots             []string // the client's roots; none: the client declares no roots capability
 	Log               *bytes.Buffer
+	// ProgressEvery is the server's progress interval for tp_acts_wait
+	// (0: its default, 5 s).
+	ProgressEvery time.Duration
+	// ClientOptions are the client's (its notification handlers).
+	ClientOptions *sdk.ClientOptions
 }
 
 func newWorld(t *testing.T, machine string) *world {
@@ -45,14 +51,14 @@ func (w *world) serve(t *testing.T) *sdk.ClientSession {
 	}
 	var mu sync.Mutex
 	srv := mcp.New(mcp.Config{Store: st, ActsDir: w.Acts, Offline: true, Version: "test", WorkDir: w.Work,
-		Env: func(k string) string { return w.Env[k] }, Log: lockedWriter{&mu, w.Log}})
+		Env: func(k string) string { return w.Env[k] }, Log: lockedWriter{&mu, w.Log}, ProgressEvery: w.ProgressEvery})
 	ct, st2 := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, w.ClientOptions)
 	for _, r := range w.Roots {
 		client.AddRoots(&sdk.Root{URI: (&url.URL{Scheme: "file", Path: r}).String()})
 	}
