@@ -4,7 +4,6 @@ package acts
 
 import (
 	"io"
-	"os"
 )
 
 // readSmall reads a whole small file, stopping one byte past maxRecordFile.
