@@ -109,6 +109,8 @@ func (b *Briefing) sections() []section {
 		}
 		failed = append(failed, line)
 	}
+	verified = make([]string, 0, len(b.VerifiedFacts))
+	unverified = make([]string, 0, len(b.UnverifiedFacts))
 	for _, f := range b.VerifiedFacts {
 		if f.From != "" {
 			senderVerified = append(senderVerified, "✓ "+factLine(f))
@@ -196,6 +198,14 @@ func factLine(f Fact) string {
 
 func render(head string, secs []section) string {
 	var sb strings.Builder
+	size := len(head)
+	for _, s := range secs {
+		size += len(s.title) + len(s.empty) + 64
+		for i := 0; i < s.limit && i < len(s.items); i++ {
+			size += len(s.items[i]) + 8 // "- " or "123. " and "\n"
+		}
+	}
+	sb.Grow(size)
 	sb.WriteString(head)
 	for _, s := range secs {
 		if len(s.items) == 0 && s.empty == "" {
@@ -216,10 +226,13 @@ func render(head string, secs []section) string {
 		}
 		for i := from; i < to; i++ {
 			if s.number {
-				fmt.Fprintf(&sb, "%d. %s\n", i+1, s.items[i])
+				sb.WriteString(strconv.Itoa(i + 1))
+				sb.WriteString(". ")
 			} else {
-				fmt.Fprintf(&sb, "- %s\n", s.items[i])
+				sb.WriteString("- ")
 			}
+			sb.WriteString(s.items[i])
+			sb.WriteByte('\n')
 		}
 		if !s.newest && hidden > 0 {
 			fmt.Fprintf(&sb, "- … %s not shown (of %d); read the passport for all of them\n", plural.N(hidden, "more item"), len(s.items))

@@ -26,17 +26,14 @@ func factsValue(fs []Fact) *ojson.Value {
 	}
 	a := make([]*ojson.Value, len(fs))
 	for i, f := range fs {
-		x := ojson.NewObject()
-		o := x.Obj()
-		o.Set("claim", ojson.NewString(f.Claim))
-		o.Set("scope", ojson.NewString(f.Scope))
+		ms := make([]ojson.Member, 0, 6)
+		ms = append(ms, ojson.Member{Key: "claim", Value: ojson.NewString(f.Claim)}, ojson.Member{Key: "scope", Value: ojson.NewString(f.Scope)})
 		for _, m := range [...]struct{ k, v string }{{"evidence", f.Evidence}, {"verified_on", f.VerifiedOn}, {"source_actor", f.SourceActor}} {
 			if m.v != "" {
-				o.Set(m.k, ojson.NewString(m.v))
+				ms = append(ms, ojson.Member{Key: m.k, Value: ojson.NewString(m.v)})
 			}
 		}
-		o.Set("sealed", ojson.NewBool(f.Sealed))
-		a[i] = x
+		a[i] = ojson.NewObjectOf(append(ms, ojson.Member{Key: "sealed", Value: ojson.NewBool(f.Sealed)})...)
 	}
 	return ojson.NewArray(a...)
 }

@@ -209,7 +209,10 @@ type jsonSafeWriter struct {
 }
 
 func (j *jsonSafeWriter) Write(p []byte) (int, error) {
-	buf := append(j.carry, p...)
+	buf := p // only a held-back rune costs a copy
+	if len(j.carry) > 0 {
+		buf = append(j.carry, p...)
+	}
 	cut := len(buf)
 	for i := len(buf) - 1; i >= 0 && i >= len(buf)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(buf[i]) {
@@ -219,10 +222,10 @@ func (j *jsonSafeWriter) Write(p []byte) (int, error) {
 			break
 		}
 	}
-	j.carry = append([]byte(nil), buf[cut:]...)
 	if _, err := j.w.Write(display.JSON(buf[:cut])); err != nil {
 		return 0, err
 	}
+	j.carry = append(j.carry[:0], buf[cut:]...) // after the write: buf may share carry's array
 	return len(p), nil
 }
 

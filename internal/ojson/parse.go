@@ -78,6 +78,42 @@ type parser struct {
 	data []byte
 	pos  int
 	q    Quirks
+	// stack holds the elements of the arrays being parsed, innermost
+	// last; each array gets one allocation of its exact length when it
+	// ends, instead of growing (and copying) as it is read.
+	stack []*Value
+	// pending holds the members of the objects being parsed, innermost
+	// last; each object's members are set in one allocation of their
+	// exact number when it ends.
+	pending []Member
+	// vals and objs are slabs the tree's values and objects are cut
+	// from: one allocation for many small ones.
+	vals       []Value
+	objs       []Obj
+	nval, nobj int // the next slab's size: doubling, so a small document costs little
+}
+
+// newValue is a zero Value of kind k from the slab.
+func (p *parser) newValue(k Kind) *Value {
+	if len(p.vals) == 0 {
+		p.nval = min(max(2*p.nval, 8), 1024)
+		p.vals = make([]Value, p.nval)
+	}
+	v := &p.vals[0]
+	p.vals = p.vals[1:]
+	v.kind = k
+	return v
+}
+
+func (p *parser) newObject() *Value {
+	if len(p.objs) == 0 {
+		p.nobj = min(max(2*p.nobj, 4), 512)
+		p.objs = make([]Obj, p.nobj)
+	}
+	v := p.newValue(Object)
+	v.obj = &p.objs[0]
+	p.objs = p.objs[1:]
+	return v
 }
 
 func (p *parser) fail(msg string) error {
@@ -125,13 +161,17 @@ func (p *parser) value(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return NewString(s), nil
+		v := p.newValue(String)
+		v.s = s
+		return v, nil
 	case c == 't':
-		return p.literal("true", NewBool(true))
+		v := p.newValue(Bool)
+		v.b = true
+		return p.literal("true", v)
 	case c == 'f':
-		return p.literal("false", NewBool(false))
+		return p.literal("false", p.newValue(Bool))
 	case c == 'n':
-		return p.literal("null", NewNull())
+		return p.literal("null", p.newValue(Null))
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	default:
@@ -149,13 +189,15 @@ func (p *parser) literal(word string, v *Value) (*Value, error) {
 
 func (p *parser) object(depth int) (*Value, error) {
 	p.pos++ // {
-	v := NewObject()
+	v := p.newObject()
 	o := v.obj
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.pending)
+	defer func() { clear(p.pending[base:]); p.pending = p.pending[:base] }()
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -175,10 +217,7 @@ func (p *parser) object(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if o.Has(key) {
-			p.q.DuplicateKeys = append(p.q.DuplicateKeys, key)
-		}
-		o.Set(key, val)
+		p.pending = append(p.pending, Member{Key: key, Value: val})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.fail("unexpected end of input in object")
@@ -188,6 +227,15 @@ func (p *parser) object(depth int) (*Value, error) {
 			p.pos++
 		case '}':
 			p.pos++
+			// Set in order, as they came: a later duplicate replaces
+			// the earlier value and is reported.
+			o.members = make([]Member, 0, len(p.pending)-base)
+			for _, m := range p.pending[base:] {
+				if o.Has(m.Key) {
+					p.q.DuplicateKeys = append(p.q.DuplicateKeys, m.Key)
+				}
+				o.Set(m.Key, m.Value)
+			}
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or '}' in object")
@@ -197,20 +245,22 @@ func (p *parser) object(depth int) (*Value, error) {
 
 func (p *parser) array(depth int) (*Value, error) {
 	p.pos++ // [
-	v := &Value{kind: Array}
+	v := p.newValue(Array)
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		v.arr = []*Value{}
 		return v, nil
 	}
+	base := len(p.stack)
+	defer func() { clear(p.stack[base:]); p.stack = p.stack[:base] }()
 	for {
 		p.skipSpace()
 		e, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		v.arr = append(v.arr, e)
+		p.stack = append(p.stack, e)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.fail("unexpected end of input in array")
@@ -220,6 +270,7 @@ func (p *parser) array(depth int) (*Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
+			v.arr = append(make([]*Value, 0, len(p.stack)-base), p.stack[base:]...)
 			return v, nil
 		default:
 			return nil, p.fail("expected ',' or ']' in array")
@@ -277,7 +328,9 @@ func (p *parser) number() (*Value, error) {
 	if math.IsNaN(f) {
 		return nil, p.fail("invalid number")
 	}
-	return NewNumber(f), nil
+	v := p.newValue(Number)
+	v.n = f
+	return v, nil
 }
 
 func hexVal(c byte) int {

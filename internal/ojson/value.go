@@ -80,6 +80,16 @@ func NewInt(i int64) *Value        { return &Value{kind: Number, n: float64(i)} 
 func NewString(s string) *Value    { return &Value{kind: String, s: s} }
 func NewArray(vs ...*Value) *Value { return &Value{kind: Array, arr: vs} }
 func NewObject() *Value            { return &Value{kind: Object, obj: &Obj{}} }
+
+// NewObjectOf is an object holding ms, set in order as Set would (a later
+// key replaces an earlier one), in one allocation of their number.
+func NewObjectOf(ms ...Member) *Value {
+	v := &Value{kind: Object, obj: &Obj{members: make([]Member, 0, len(ms))}}
+	for _, m := range ms {
+		v.obj.Set(m.Key, m.Value)
+	}
+	return v
+}
 func NewStrings(ss []string) *Value {
 	v := &Value{kind: Array}
 	for _, s := range ss {
