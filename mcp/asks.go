@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
@@ -67,7 +68,22 @@ func (s *Server) asksList(ctx context.Context, in idArgs) (asksDoc, error) {
 	return asksOf(st.V, st.Version), nil
 }
 
-func (s *Server) by() string { return store.By(store.Actor("", s.cfg.Env), store.Machine(s.cfg.Env)) }
+func (s *Server) by() string { return store.By(s.identity()) }
+
+// machine is this machine's name (D14), resolved once per server.
+func (s *Server) machine() string {
+	_, m := s.identity()
+	return m
+}
+
+// actor is who acts: the call's own name for it, else the server's.
+func (s *Server) actor(given string) string {
+	if a := strings.TrimSpace(given); a != "" {
+		return a
+	}
+	a, _ := s.identity()
+	return a
+}
 
 type answerArgs struct {
 	PassportID string `json:"passport_id" jsonschema:"Exact id."`

@@ -8,7 +8,6 @@ import (
 
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/internal/ojson"
-	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
@@ -137,7 +136,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		ID: in.PassportID, Out: out, Encoding: enc, Replace: in.Force,
 		Build: landing.BuildOptions{
 			Kind: in.Kind, Files: files, Asks: asks, Checks: checks, Note: in.Note,
-			Actor: store.Actor(in.Actor, s.cfg.Env), Machine: store.Machine(s.cfg.Env),
+			Actor: s.actor(in.Actor), Machine: s.machine(),
 		},
 	})
 	if err != nil {
@@ -215,7 +214,7 @@ func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	}
 	rep, err := landing.Receive(ctx, s.cfg.Store, landing.ReceiveRequest{
 		Path: path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: filesOut},
-		Env:     landing.Env{Machine: store.Machine(s.cfg.Env), Actor: store.Actor("", s.cfg.Env)},
+		Env:     landing.Env{Machine: s.machine(), Actor: s.actor("")},
 		Senders: senders,
 	})
 	if err != nil {

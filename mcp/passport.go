@@ -169,7 +169,7 @@ func (s *Server) checkpoint(ctx context.Context, in checkpointArgs) (*taskpasspo
 	}
 	rep, err := checkpoint.Run(ctx, s.cfg.Store, checkpoint.Request{
 		Whole: state, ExpectedVersion: *in.ExpectedVersion,
-		Machine: store.Machine(s.cfg.Env), Harness: s.cfg.Harness,
+		Machine: s.machine(), Harness: s.cfg.Harness,
 	})
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,10 +77,14 @@ type Config struct {
 
 // Server is tp's MCP server.
 type Server struct {
-	cfg   Config
-	srv   *sdk.Server
-	tools []*sdk.Tool // as registered, in order
-	paths *confiner   // where a tool may read and write (D25)
+	cfg Config
+	// identity is who the server acts as and on which machine (D14),
+	// resolved on first use and kept: the actor may need git config, and
+	// it does not change under a running server.
+	identity func() (actor, machine string)
+	srv      *sdk.Server
+	tools    []*sdk.Tool // as registered, in order
+	paths    *confiner   // where a tool may read and write (D25)
 }
 
 // New builds the server and registers every tool.
@@ -109,7 +114,10 @@ func New(cfg Config) *Server {
 		// takes a path.
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) { paths.forget(req.Session) },
 	})
-	s := &Server{cfg: cfg, srv: srv, paths: paths}
+	env := cfg.Env
+	s := &Server{cfg: cfg, srv: srv, paths: paths, identity: sync.OnceValues(func() (string, string) {
+		return store.Actor("", env), store.Machine(env)
+	})}
 	srv.AddReceivingMiddleware(errorResults, s.passportResources)
 	s.addPassportTools()
 	s.addAskTools()
