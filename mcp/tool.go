@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tp-dev/tp/internal/ojson"
@@ -23,8 +24,9 @@ import (
 // sent.
 //
 // schema is the input schema as JSON when it must be exactly the
-// reference's (task-passport 0.3.0's seven tools); "" infers it from In,
-// each property described by its jsonschema tag. The output schema names
+// reference's (task-passport 0.3.0's seven tools) or say what a Go type
+// cannot (an enum); "" infers it from In, as the SDK would, each property
+// described by its jsonschema tag. The output schema names
 // the result's top-level members and their JSON types (nested documents —
 // a state, a plan — are objects an agent reads as the description says);
 // every result carries data_notice (TaskPack 0.1 §4.5).
@@ -42,9 +44,21 @@ func addTool[In, Out any](s *Server, name, desc string, h hints, schema string, 
 			OpenWorldHint:   &f,
 		},
 	}
-	if schema != "" {
-		tool.InputSchema = json.RawMessage(schema)
+	if schema == "" {
+		// Inferred from In, each property described by its jsonschema
+		// tag, and kept as JSON: tools/list then copies bytes instead of
+		// marshalling a schema value on every answer.
+		inferred, err := jsonschema.For[In](nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+		}
+		b, err := json.Marshal(inferred)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+		}
+		schema = string(b)
 	}
+	tool.InputSchema = json.RawMessage(schema)
 	sdk.AddTool(s.srv, tool, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, doc json.RawMessage, err error) {
 		defer func() {
 			// A bug in one tool is that call's error, not the server's end.

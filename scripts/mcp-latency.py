@@ -1,35 +1,160 @@
 #!/usr/bin/env python3
-"""Time tools/list after initialize on `tp mcp`, then hold it idle.
+"""Time `tp mcp`: tools/list after initialize, then each tool's round trip.
 
 usage: scripts/mcp-latency.py TP_BINARY [RUNS]
-Prints the median, 90th percentile and worst tools/list round trip (ms)
-measured from the initialize answer, how many runs took over 20 ms, and the
-machine's load average (on a loaded machine the tail is the scheduler's). Run it under /usr/bin/time -v for the server's peak RSS
-(the idle hold is 2 s so the figure is the idle server's).
+
+1. tools/list after initialize, a fresh `tp mcp` per run: the median, 90th
+   percentile and worst round trip (ms) and how many runs took over 20 ms.
+   Run it under /usr/bin/time -v for the server's peak RSS (the last run
+   holds the server idle for 2 s so the figure is the idle server's).
+2. Each of the seven task-passport tools (list, open, new, checkpoint, pack,
+   land dry run, conformance), RUNS calls each, over one long-lived server,
+   the median round trip (ms) from the request written to the response
+   read. With TP_REFERENCE_DIR naming a task-passport 0.3.0 checkout (its
+   cli.js), the reference's own server (`node cli.js mcp`, its own store)
+   gets the same calls in the same run, alternating call by call, and the
+   table gives the ratio tp / reference; without it those columns are "—".
+
+The machine's load average is printed: on a loaded machine the tail is the
+scheduler's, and only ratios from one run compare.
 """
-import json, os, subprocess, sys, tempfile, time
+import json, os, statistics, subprocess, sys, tempfile, time
 
 tp = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-store = tempfile.mkdtemp()
+load0 = os.getloadavg()[0]
+
+
+class Server:
+    """One MCP server over stdio, spoken to line by line."""
+
+    def __init__(self, argv, env):
+        self.work = env["WORK"]  # the working directory: the server is confined to it
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, env=env, cwd=self.work)
+        self.n = 0
+
+    def send(self, m):
+        self.p.stdin.write((json.dumps(m) + "\n").encode())
+        self.p.stdin.flush()
+
+    def request(self, method, params):
+        self.n += 1
+        self.send({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params})
+        while True:
+            m = json.loads(self.p.stdout.readline())
+            if m.get("id") == self.n:
+                return m
+
+    def initialize(self):
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "bench", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, name, args):
+        t0 = time.perf_counter()
+        m = self.request("tools/call", {"name": name, "arguments": args})
+        ms = (time.perf_counter() - t0) * 1000
+        res = m.get("result") or {}
+        if "error" in m or res.get("isError"):
+            raise SystemExit(f"{name} failed: {json.dumps(m)[:400]}")
+        doc = res.get("structuredContent")
+        if doc is None:
+            doc = json.loads(res["content"][0]["text"])
+        return ms, doc
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def env_for(kind):
+    home = tempfile.mkdtemp(prefix=f"mcp-latency-{kind}-")
+    work = os.path.join(home, "work")
+    os.makedirs(work)
+    store = os.path.join(home, "store")
+    return dict(os.environ, TP_STORE=store, TASK_PASSPORT_STORE=store, HOME=home, WORK=work,
+                XDG_DATA_HOME=os.path.join(home, "data"), XDG_CACHE_HOME=os.path.join(home, "cache"),
+                TP_ACTS=os.path.join(home, "acts"), TP_MACHINE="bench", TP_ACTOR="bench")
+
+
+# 1. tools/list after initialize, a fresh server per run.
 lat = []
-for _ in range(runs):
-    p = subprocess.Popen([tp, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         env=dict(os.environ, TP_STORE=store))
-    def send(m):
-        p.stdin.write((json.dumps(m) + "\n").encode()); p.stdin.flush()
-    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}})
-    p.stdout.readline()
+listenv = env_for("list")
+for i in range(runs):
+    s = Server([tp, "mcp"], listenv)
+    s.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                             "clientInfo": {"name": "bench", "version": "1"}})
     t0 = time.perf_counter()
-    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-    p.stdout.readline()
+    s.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    s.request("tools/list", {})
     lat.append((time.perf_counter() - t0) * 1000)
-    if _ == runs - 1:
+    if i == runs - 1:
         time.sleep(2)
-    p.stdin.close(); p.wait()
+    s.close()
 lat.sort()
 over = sum(1 for x in lat if x > 20)
-load = os.getloadavg()[0]
 print(f"tools/list after initialize: median {lat[len(lat)//2]:.2f} ms, p90 {lat[int(len(lat)*0.9)]:.2f} ms, "
-      f"worst {lat[-1]:.2f} ms, {over} of {runs} runs over 20 ms (load average {load:.1f} on {os.cpu_count()} CPUs)")
+      f"worst {lat[-1]:.2f} ms, {over} of {runs} runs over 20 ms")
+
+# 2. Each tool's round trip, tp and (when given) the reference alternating.
+servers = {"tp": Server([tp, "mcp"], env_for("tp"))}
+ref = os.environ.get("TP_REFERENCE_DIR", "")
+if ref and os.path.exists(os.path.join(ref, "cli.js")):
+    servers["reference"] = Server(["node", os.path.join(ref, "cli.js"), "mcp"], env_for("reference"))
+else:
+    print("(TP_REFERENCE_DIR unset or without cli.js: no reference rows)")
+state = {}
+for name, s in servers.items():
+    s.initialize()
+    _, doc = s.call("task_passport_new", {"title": "bench", "goal": "time the tools", "next_step": "measure"})
+    pid = doc["passport_id"]
+    _, opened = s.call("task_passport_open", {"passport_id": pid})
+    pack = os.path.join(s.work, "first.taskpack")
+    s.call("task_passport_pack", {"passport_id": pid, "out": pack})
+    state[name] = {"id": pid, "version": opened["state_version"], "state": opened["state"], "n": 0, "pack": pack}
+
+
+def args_for(name, tool, s):
+    st = state[name]
+    st["n"] += 1
+    if tool == "task_passport_list":
+        return {}
+    if tool == "task_passport_open":
+        return {"passport_id": st["id"]}
+    if tool == "task_passport_new":
+        return {"title": f"t{st['n']}", "goal": "g"}
+    if tool == "task_passport_checkpoint":
+        return {"state": dict(st["state"], current_state=f"step {st['n']}"), "expected_version": st["version"]}
+    if tool == "task_passport_pack":
+        return {"passport_id": st["id"], "out": os.path.join(s.work, f"p{st['n']}.taskpack")}
+    if tool == "task_passport_land":
+        return {"path": st["pack"], "dry_run": True}
+    return {"path": st["pack"]}  # conformance
+
+
+tools = ["task_passport_list", "task_passport_open", "task_passport_new", "task_passport_checkpoint",
+         "task_passport_pack", "task_passport_land", "task_passport_conformance"]
+times = {name: {t: [] for t in tools} for name in servers}
+for _ in range(runs):
+    for tool in tools:
+        for name, s in servers.items():  # alternating, call by call
+            ms, doc = s.call(tool, args_for(name, tool, s))
+            times[name][tool].append(ms)
+            if tool == "task_passport_checkpoint":
+                state[name]["version"] = doc["state_version"]
+                state[name]["state"] = doc["state"]
+for s in servers.values():
+    s.close()
+
+load1 = os.getloadavg()[0]
+print(f"\neach tool, median of {runs} round trips (ms), one server each, alternating:")
+print(f"{'tool':28} {'tp':>9} {'reference':>10} {'tp/ref':>7}")
+for tool in tools:
+    t = statistics.median(times["tp"][tool])
+    if "reference" in times:
+        r = statistics.median(times["reference"][tool])
+        print(f"{tool:28} {t:9.2f} {r:10.2f} {t / r:7.2f}")
+    else:
+        print(f"{tool:28} {t:9.2f} {'—':>10} {'—':>7}")
+print(f"load average {load0:.1f} → {load1:.1f} on {os.cpu_count()} CPUs")
