@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	actsconformance "github.com/tp-dev/tp/acts/conformance"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 )
@@ -264,7 +265,7 @@ and "N passed, N failed". Exit 0 when every case passed, 2 when some failed,
 1 when a file could not be read.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, failed, err := acts.RunConformance(args[0], io.Out)
+			_, failed, err := actsconformance.RunConformance(args[0], io.Out)
 			if err != nil {
 				return withCode(exitError, err)
 			}

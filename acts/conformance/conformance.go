@@ -1,13 +1,16 @@
-package acts
+package conformance
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tp-dev/tp/acts"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -33,7 +36,7 @@ func RunConformance(dir string, w io.Writer) (passed, failed int, err error) {
 	}
 	present := map[string]bool{}
 	for _, e := range entries {
-		if containsString(fixtureKinds, e.Name()) && !e.IsDir() {
+		if slices.Contains(fixtureKinds, e.Name()) && !e.IsDir() {
 			present[e.Name()] = true
 			continue
 		}
@@ -164,7 +167,7 @@ func runCase(kind string, c *fixtureCase, raw json.RawMessage) (diff string) {
 	case "parse.json":
 		return caseParse(c)
 	case "keys.json":
-		if got := DeriveKey(c.Project, c.Text); got != c.Key {
+		if got := acts.DeriveKey(c.Project, c.Text); got != c.Key {
 			return fmt.Sprintf("key: got %q, want %q", got, c.Key)
 		}
 		return ""
@@ -191,14 +194,14 @@ func runCase(kind string, c *fixtureCase, raw json.RawMessage) (diff string) {
 // ---- profiles.json -------------------------------------------------------
 
 type profileJSON struct {
-	Heading        string `json:"heading"`
-	LabelOpen      string `json:"label_open"`
-	LabelClose     string `json:"label_close"`
-	Labels         Labels `json:"labels"`
-	LabelSeparator string `json:"label_separator"`
-	Placeholder    string `json:"placeholder"`
-	MarkerRender   string `json:"marker_render"`
-	MarkerPattern  string `json:"marker_pattern"`
+	Heading        string      `json:"heading"`
+	LabelOpen      string      `json:"label_open"`
+	LabelClose     string      `json:"label_close"`
+	Labels         acts.Labels `json:"labels"`
+	LabelSeparator string      `json:"label_separator"`
+	Placeholder    string      `json:"placeholder"`
+	MarkerRender   string      `json:"marker_render"`
+	MarkerPattern  string      `json:"marker_pattern"`
 }
 
 // conformanceTag is the principal_tag the suite uses (§5.7).
@@ -219,10 +222,11 @@ func runProfilesFixture(raw []byte) ([]caseResult, error) {
 	for _, name := range sortedKeys(f.Profiles) {
 		want := f.Profiles[name]
 		res := caseResult{name: "profile " + name}
-		var def *ProfileDef
-		for i := range profileDefs {
-			if profileDefs[i].Name == name {
-				def = &profileDefs[i]
+		var def *acts.ProfileDef
+		defs := acts.ProfileDefs()
+		for i := range defs {
+			if defs[i].Name == name {
+				def = &defs[i]
 			}
 		}
 		if def == nil {
@@ -268,4 +272,14 @@ func diffStruct(got, want profileJSON) string {
 		}
 	}
 	return ""
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,4 +1,4 @@
-package acts
+package conformance
 
 import (
 	"strings"

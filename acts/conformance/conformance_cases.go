@@ -1,9 +1,10 @@
-package acts
+package conformance
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/tp-dev/tp/acts"
 	"reflect"
 	"sort"
 	"strings"
@@ -23,7 +24,7 @@ func caseParse(c *fixtureCase) string {
 	if err != nil {
 		return err.Error()
 	}
-	d, err := Parse([]byte(doc), p)
+	d, err := acts.Parse([]byte(doc), p)
 	if err != nil {
 		return err.Error()
 	}
@@ -81,41 +82,41 @@ func caseParse(c *fixtureCase) string {
 // ---- relink.json, register.json, amend.json ------------------------------
 
 func caseRelink(c *fixtureCase) string {
-	acts := map[string]*ActState{}
+	states := map[string]*acts.ActState{}
 	for _, k := range c.OpenKeys {
-		acts[k.Key] = stateFromOpenKey(c.Project, k)
+		states[k.Key] = stateFromOpenKey(c.Project, k)
 	}
-	r, err := fixtureRegistrar(c, acts)
+	r, err := fixtureRegistrar(c, states)
 	if err != nil {
 		return err.Error()
 	}
-	r.relink()
+	r.Relink()
 	if c.ExpectedDocument == nil {
 		return "the case has no expected_document"
 	}
-	return diffDocuments(string(r.d.Bytes()), *c.ExpectedDocument)
+	return diffDocuments(string(r.Document().Bytes()), *c.ExpectedDocument)
 }
 
 func caseRegister(c *fixtureCase) string {
-	acts := map[string]*ActState{}
+	states := map[string]*acts.ActState{}
 	for _, k := range c.KnownKeys {
-		acts[k] = &ActState{Key: k, Project: c.Project, Status: StatusOpen, Need: NeedActive, TermsRev: 1, NeedID: RaisedID(k)}
+		states[k] = &acts.ActState{Key: k, Project: c.Project, Status: acts.StatusOpen, Need: acts.NeedActive, TermsRev: 1, NeedID: acts.RaisedID(k)}
 	}
-	r, err := fixtureRegistrar(c, acts)
+	r, err := fixtureRegistrar(c, states)
 	if err != nil {
 		return err.Error()
 	}
-	r.raise()
+	r.Raise()
 	if c.ExpectedDocument != nil {
-		if d := diffDocuments(string(r.d.Bytes()), *c.ExpectedDocument); d != "" {
+		if d := diffDocuments(string(r.Document().Bytes()), *c.ExpectedDocument); d != "" {
 			return d
 		}
 	}
-	return diffRecords("raised", onlyType(r.out.Send, TypeRaised), c.Raised)
+	return diffRecords("raised", onlyType(r.Output().Send, acts.TypeRaised), c.Raised)
 }
 
-func onlyType(rs []Record, typ string) []Record {
-	var out []Record
+func onlyType(rs []acts.Record, typ string) []acts.Record {
+	var out []acts.Record
 	for _, r := range rs {
 		if r.Type == typ {
 			out = append(out, r)
@@ -125,7 +126,7 @@ func onlyType(rs []Record, typ string) []Record {
 }
 
 func caseAmend(c *fixtureCase) string {
-	acts := map[string]*ActState{}
+	states := map[string]*acts.ActState{}
 	for k, l := range c.Latest {
 		// A case that leaves terms_rev or need_id out means the ids §7
 		// gives them: r:<key> at revision 1, a:<key>:<rev> after.
@@ -133,27 +134,27 @@ func caseAmend(c *fixtureCase) string {
 			l.TermsRev = 1
 		}
 		if l.NeedID == "" {
-			l.NeedID = RaisedID(k)
+			l.NeedID = acts.RaisedID(k)
 			if l.TermsRev > 1 {
 				l.NeedID = fmt.Sprintf("a:%s:%d", k, l.TermsRev)
 			}
 		}
-		acts[k] = &ActState{Key: k, Project: c.Project, Status: StatusOpen, Need: NeedActive, TermsRev: l.TermsRev, Text: l.Text, NeedID: l.NeedID}
+		states[k] = &acts.ActState{Key: k, Project: c.Project, Status: acts.StatusOpen, Need: acts.NeedActive, TermsRev: l.TermsRev, Text: l.Text, NeedID: l.NeedID}
 	}
-	r, err := fixtureRegistrar(c, acts)
+	r, err := fixtureRegistrar(c, states)
 	if err != nil {
 		return err.Error()
 	}
-	r.amend()
-	return diffRecords("amended", onlyType(r.out.Send, TypeAmended), c.Amended)
+	r.Amend()
+	return diffRecords("amended", onlyType(r.Output().Send, acts.TypeAmended), c.Amended)
 }
 
 // ---- apply.json ----------------------------------------------------------
 
-func decodeRecords(raws []json.RawMessage) ([]Record, error) {
-	out := make([]Record, 0, len(raws))
+func decodeRecords(raws []json.RawMessage) ([]acts.Record, error) {
+	out := make([]acts.Record, 0, len(raws))
 	for i, raw := range raws {
-		var r Record
+		var r acts.Record
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return nil, fmt.Errorf("record %d: %v", i+1, err)
 		}
@@ -163,8 +164,8 @@ func decodeRecords(raws []json.RawMessage) ([]Record, error) {
 }
 
 // statesOf runs Lifecycle over each key's records (keys in first-seen order).
-func statesOf(records []Record) (map[string]*ActState, []string, error) {
-	groups := map[string][]Record{}
+func statesOf(records []acts.Record) (map[string]*acts.ActState, []string, error) {
+	groups := map[string][]acts.Record{}
 	var order []string
 	for _, r := range records {
 		if _, ok := groups[r.Key]; !ok {
@@ -172,15 +173,15 @@ func statesOf(records []Record) (map[string]*ActState, []string, error) {
 		}
 		groups[r.Key] = append(groups[r.Key], r)
 	}
-	acts := map[string]*ActState{}
+	states := map[string]*acts.ActState{}
 	for _, k := range order {
-		st, err := Lifecycle(groups[k])
+		st, err := acts.Lifecycle(groups[k])
 		if err != nil {
 			return nil, nil, fmt.Errorf("lifecycle of %s: %v", k, err)
 		}
-		acts[k] = st
+		states[k] = st
 	}
-	return acts, order, nil
+	return states, order, nil
 }
 
 func caseApply(c *fixtureCase) string {
@@ -188,24 +189,24 @@ func caseApply(c *fixtureCase) string {
 	if err != nil {
 		return err.Error()
 	}
-	acts, order, err := statesOf(recs)
+	states, order, err := statesOf(recs)
 	if err != nil {
 		return err.Error()
 	}
-	r, err := fixtureRegistrar(c, acts)
+	r, err := fixtureRegistrar(c, states)
 	if err != nil {
 		return err.Error()
 	}
-	byID := map[string]Record{}
+	byID := map[string]acts.Record{}
 	for _, rec := range recs {
 		byID[rec.ID] = rec
 	}
-	r.in.Records = byID
+	r.SetRecords(byID)
 	// Pending settlements in the order their keys were delivered. A lone
 	// reopened (its settled never arrived) is current by Lifecycle itself,
 	// exactly as tp acts sync sees it.
-	all := r.pendingSettlements()
-	var pending []pendingSettlement
+	all := r.PendingSettlements()
+	var pending []acts.PendingSettlement
 	for _, k := range order {
 		for _, p := range all {
 			if p.Key == k {
@@ -213,33 +214,33 @@ func caseApply(c *fixtureCase) string {
 			}
 		}
 	}
-	r.applySettlements(pending)
+	r.ApplySettlements(pending)
 	if c.ExpectedDocument == nil {
 		return "the case has no expected_document"
 	}
-	return diffDocuments(string(r.d.Bytes()), *c.ExpectedDocument)
+	return diffDocuments(string(r.Document().Bytes()), *c.ExpectedDocument)
 }
 
 // ---- reconcile.json ------------------------------------------------------
 
 func caseReconcile(c *fixtureCase) string {
-	acts := map[string]*ActState{}
+	states := map[string]*acts.ActState{}
 	var order []string
 	for _, k := range c.OpenKeys {
-		acts[k.Key] = stateFromOpenKey(c.Project, k)
+		states[k.Key] = stateFromOpenKey(c.Project, k)
 		order = append(order, k.Key)
 	}
-	r, err := fixtureRegistrar(c, acts)
+	r, err := fixtureRegistrar(c, states)
 	if err != nil {
 		return err.Error()
 	}
-	r.reconcile(order)
-	if d := diffRecords("claims", onlyType(r.out.Send, TypeClaimed), c.Claims); d != "" {
+	r.Reconcile(order)
+	if d := diffRecords("claims", onlyType(r.Output().Send, acts.TypeClaimed), c.Claims); d != "" {
 		return d
 	}
 	got := []string{}
-	for _, w := range r.out.Warnings {
-		if w.Kind == WarnRewrite {
+	for _, w := range r.Output().Warnings {
+		if w.Kind == acts.WarnRewrite {
 			got = append(got, w.Key)
 		}
 	}
@@ -262,7 +263,7 @@ func caseRecords(c *fixtureCase) string {
 	if c.Record == nil {
 		return "the case has no record"
 	}
-	typ, err := ValidateRecord(c.Record)
+	typ, err := acts.ValidateRecord(c.Record)
 	switch {
 	case c.Schema == nil && err == nil:
 		return fmt.Sprintf("schema: accepted as %q, want rejected", typ)
@@ -281,7 +282,7 @@ func caseLifecycle(c *fixtureCase) string {
 	if err != nil {
 		return err.Error()
 	}
-	st, err := Lifecycle(recs)
+	st, err := acts.Lifecycle(recs)
 	if err != nil {
 		return "lifecycle: " + err.Error()
 	}
@@ -317,7 +318,7 @@ func caseRun(c *fixtureCase) string {
 	if err != nil {
 		return err.Error()
 	}
-	var log []Record
+	var log []acts.Record
 	acked := map[string]bool{}
 	if c.Log != nil {
 		if log, err = decodeRecords(c.Log.Records); err != nil {
@@ -331,16 +332,16 @@ func caseRun(c *fixtureCase) string {
 	if project == "" {
 		project = "conformance"
 	}
-	run := func(doc []byte, log []Record, acked map[string]bool) (RunOutput, error) {
-		acts, _, err := statesOf(log)
+	run := func(doc []byte, log []acts.Record, acked map[string]bool) (acts.RunOutput, error) {
+		states, _, err := statesOf(log)
 		if err != nil {
-			return RunOutput{}, err
+			return acts.RunOutput{}, err
 		}
-		byID := map[string]Record{}
+		byID := map[string]acts.Record{}
 		for _, r := range log {
 			byID[r.ID] = r
 		}
-		return Run(RunInput{Document: doc, Profile: p, Project: project, Acts: acts, Acked: acked, Records: byID, Now: fixtureNow(log)})
+		return acts.Run(acts.RunInput{Document: doc, Profile: p, Project: project, Acts: states, Acked: acked, Records: byID, Now: fixtureNow(log)})
 	}
 	out, err := run([]byte(doc), log, acked)
 	if err != nil {
@@ -356,7 +357,7 @@ func caseRun(c *fixtureCase) string {
 	}
 	// I3: again over the result, with what was sent in the log and what
 	// was applied acknowledged.
-	log2 := append(append([]Record(nil), log...), out.Send...)
+	log2 := append(append([]acts.Record(nil), log...), out.Send...)
 	acked2 := map[string]bool{}
 	for id := range acked {
 		acked2[id] = true
@@ -381,7 +382,7 @@ func caseRun(c *fixtureCase) string {
 // record of its log (a run comes after the records it reads, and the
 // registrar's step 5 reads the order of raised records), and never before
 // 2026-01-01.
-func fixtureNow(log []Record) string {
+func fixtureNow(log []acts.Record) string {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, r := range log {
 		if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil && !t.Before(now) {

@@ -1,8 +1,9 @@
-package acts
+package conformance
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tp-dev/tp/acts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,9 +97,9 @@ func TestConformanceRunnerReportsFailures(t *testing.T) {
 // run.json's sent list may give step-5 claims in any order (§4 step 5 has
 // no document order); anything else still has to match exactly.
 func TestClaimsInOrderOf(t *testing.T) {
-	r := Record{ID: "r:a", Type: TypeRaised, Key: "a"}
-	cb := Record{ID: "c:b:r0", Type: TypeClaimed, Key: "b"}
-	cc := Record{ID: "c:c:r0", Type: TypeClaimed, Key: "c"}
+	r := acts.Record{ID: "r:a", Type: acts.TypeRaised, Key: "a"}
+	cb := acts.Record{ID: "c:b:r0", Type: acts.TypeClaimed, Key: "b"}
+	cc := acts.Record{ID: "c:c:r0", Type: acts.TypeClaimed, Key: "c"}
 	raws := func(ss ...string) []json.RawMessage {
 		var out []json.RawMessage
 		for _, s := range ss {
@@ -106,7 +107,7 @@ func TestClaimsInOrderOf(t *testing.T) {
 		}
 		return out
 	}
-	got := []Record{r, cb, cc}
+	got := []acts.Record{r, cb, cc}
 	want := raws(`{"id":"r:a","type":"raised","key":"a"}`, `{"id":"c:c:r0","type":"claimed","key":"c"}`, `{"id":"c:b:r0","type":"claimed","key":"b"}`)
 	if d := diffRecords("sent", claimsInOrderOf(got, want), want); d != "" {
 		t.Errorf("reordered claims: %s", d)

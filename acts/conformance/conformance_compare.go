@@ -1,8 +1,9 @@
-package acts
+package conformance
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tp-dev/tp/acts"
 	"reflect"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 
 // Comparing what the registrar did with what a fixture case expects.
 
-func caseProfile(c *fixtureCase) (Profile, error) {
+func caseProfile(c *fixtureCase) (acts.Profile, error) {
 	name := c.Profile
 	if name == "" {
 		name = "en"
@@ -19,7 +20,7 @@ func caseProfile(c *fixtureCase) (Profile, error) {
 	// Params are read for the profile's own parameters only (an en case
 	// that carries a principal_tag is still an en case), and a missing
 	// principal_tag is the suite's own, Owner (§5.7).
-	for _, d := range profileDefs {
+	for _, d := range acts.ProfileDefs() {
 		if d.Name != name {
 			continue
 		}
@@ -32,7 +33,7 @@ func caseProfile(c *fixtureCase) (Profile, error) {
 		}
 		return d.Instantiate(params)
 	}
-	return ProfileByName(name, c.Params)
+	return acts.ProfileByName(name, c.Params)
 }
 
 func caseDocument(c *fixtureCase) (string, error) {
@@ -47,7 +48,7 @@ func caseDocument(c *fixtureCase) (string, error) {
 func nonBlankLines(doc string) []string {
 	var out []string
 	for _, l := range strings.Split(strings.ReplaceAll(doc, "\r\n", "\n"), "\n") {
-		if t := trimRightWS(l); trimWS(t) != "" {
+		if t := acts.TrimRightWS(l); acts.TrimWS(t) != "" {
 			out = append(out, t)
 		}
 	}
@@ -71,7 +72,7 @@ func diffDocuments(got, want string) string {
 
 // diffRecords compares records with expectations field by field, only the
 // fields each expectation lists (never ts or by), in order.
-func diffRecords(what string, got []Record, want []json.RawMessage) string {
+func diffRecords(what string, got []acts.Record, want []json.RawMessage) string {
 	if len(got) != len(want) {
 		return fmt.Sprintf("%s: got %s %s, want %d", what, plural.N(len(got), "record"), recordIDs(got), len(want))
 	}
@@ -96,19 +97,19 @@ func diffRecords(what string, got []Record, want []json.RawMessage) string {
 // (ascending key) is one of many; the claims themselves are still compared
 // in full, and any other difference (a missing or extra claim, another
 // record) still fails.
-func claimsInOrderOf(got []Record, want []json.RawMessage) []Record {
+func claimsInOrderOf(got []acts.Record, want []json.RawMessage) []acts.Record {
 	start := len(got)
-	for start > 0 && got[start-1].Type == TypeClaimed {
+	for start > 0 && got[start-1].Type == acts.TypeClaimed {
 		start--
 	}
 	if start == len(got) || len(want) != len(got) {
 		return got
 	}
-	byKey := map[string]Record{}
+	byKey := map[string]acts.Record{}
 	for _, r := range got[start:] {
 		byKey[r.Key] = r
 	}
-	out := append([]Record(nil), got[:start]...)
+	out := append([]acts.Record(nil), got[:start]...)
 	for _, raw := range want[start:] {
 		var w struct {
 			Key string `json:"key"`
@@ -126,7 +127,7 @@ func claimsInOrderOf(got []Record, want []json.RawMessage) []Record {
 	return out
 }
 
-func recordIDs(rs []Record) string {
+func recordIDs(rs []acts.Record) string {
 	var ids []string
 	for _, r := range rs {
 		ids = append(ids, r.ID)
@@ -166,12 +167,12 @@ func jsonText(v any) string {
 }
 
 // stateFromOpenKey is a raised, open, not withdrawn act as open_keys lists it.
-func stateFromOpenKey(project string, k openKey) *ActState {
-	return &ActState{Key: k.Key, Project: project, Status: StatusOpen, Need: NeedActive,
-		TermsRev: 1, Text: k.Text, NeedID: RaisedID(k.Key), Reopens: k.Reopened}
+func stateFromOpenKey(project string, k openKey) *acts.ActState {
+	return &acts.ActState{Key: k.Key, Project: project, Status: acts.StatusOpen, Need: acts.NeedActive,
+		TermsRev: 1, Text: k.Text, NeedID: acts.RaisedID(k.Key), Reopens: k.Reopened}
 }
 
-func fixtureRegistrar(c *fixtureCase, acts map[string]*ActState) (*registrar, error) {
+func fixtureRegistrar(c *fixtureCase, states map[string]*acts.ActState) (*acts.Steps, error) {
 	p, err := caseProfile(c)
 	if err != nil {
 		return nil, err
@@ -186,5 +187,5 @@ func fixtureRegistrar(c *fixtureCase, acts map[string]*ActState) (*registrar, er
 	}
 	// Only register.json derives keys; the other steps take the project
 	// name as it comes.
-	return newRegistrarFor(RunInput{Document: []byte(doc), Profile: p, Project: project, Acts: acts, Now: "2026-01-01T00:00:00Z"}, c.KnownKeys != nil || c.Raised != nil)
+	return acts.NewSteps(acts.RunInput{Document: []byte(doc), Profile: p, Project: project, Acts: states, Now: "2026-01-01T00:00:00Z"}, c.KnownKeys != nil || c.Raised != nil)
 }
