@@ -14,10 +14,15 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/mcp"
 )
 
-// tpBin is the tp binary built once for every test: the server is driven
-// black-box, as a client starts it, over stdio.
+// tpBin is the tp binary built once: TestStdinEOFAnswered and the node
+// client drive `tp mcp` black-box over stdio, as a client starts it, and
+// the acts tests settle as the principal through the command line. Every
+// other test serves the server in process (connect).
 var tpBin string
 
 func TestMain(m *testing.M) {
@@ -45,7 +50,9 @@ func env(t *testing.T, store, machine string) []string {
 		"TP_MACHINE="+machine, "TP_ACTOR=agent-"+machine)
 }
 
-// connect starts `tp mcp` with env and initialises a client session.
+// connect serves tp's MCP server in this process, configured from environ
+// as `tp mcp` configures itself (TP_STORE, TP_ACTS, the identity), and
+// connects a client to it over the SDK's in-memory transports.
 func connect(t *testing.T, environ []string, version string) *sdk.ClientSession {
 	t.Helper()
 	return connectWith(t, environ, version, nil)
@@ -55,20 +62,31 @@ func connect(t *testing.T, environ []string, version string) *sdk.ClientSession 
 // server's notifications).
 func connectWith(t *testing.T, environ []string, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
-	cmd := exec.Command(tpBin, "mcp")
-	cmd.Env = environ
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	st, err := store.Open(vars["TP_STORE"])
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The server is confined to its working directory (D25): the folder
 	// that holds every temporary folder of this test.
-	cmd.Dir = filepath.Dir(t.TempDir())
-	cmd.Stderr = &testLog{t: t}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	srv := mcp.New(mcp.Config{Store: st, ActsDir: vars["TP_ACTS"], Env: func(k string) string { return vars[k] },
+		Version: "test", Log: &testLog{t: t}, WorkDir: filepath.Dir(t.TempDir())})
+	ct, stt := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, stt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "tp-test", Version: "1"}, opts).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
 	return cs
 }
 
