@@ -7,7 +7,8 @@
 // shapes (task_passport_list, _open, _new, _checkpoint, _pack, _land,
 // _conformance), so a harness set up for the reference works unchanged.
 // tp's own tools (tp_*) cover asks, landing checks (report only), receipts
-// and Acts 0.3 (sync, list, claim, withdraw, note, wait).
+// and Acts 0.3 (sync, list, declare, claim, withdraw, note, wait),
+// two prompts (resume_passport, land_pack) and the passports as resources.
 //
 // Every tool calls the same core functions the command line calls; this
 // package only decodes arguments and shapes results. What only a person may

@@ -20,8 +20,12 @@ func newMCPCmd(io *IO, g *globalOpts) *cobra.Command {
 The seven task-passport tools keep the reference's names and arguments
 (task_passport_list, _open, _new, _checkpoint, _pack, _land, _conformance);
 tp's own tools cover asks, landing checks (report only), receipts and acts
-(sync, list, claim, withdraw, note, wait). No tool runs a sender's how,
-restores a sealed ✓, or settles, reopens or amends an act as its principal.
+(sync, list, declare, claim, withdraw, note, wait). Every tool is typed: its
+arguments are checked against its input schema and its result has an output
+schema. The prompts resume_passport and land_pack, and every passport as a
+resource (passport://TP-…), are there for clients that show them. No tool
+runs a sender's how, restores a sealed ✓, or settles, reopens or amends an
+act as its principal.
 
 The store and the acts folder come from --store/--acts-dir and the same
 environment as every command (TP_STORE, TASK_PASSPORT_STORE, TP_ACTS). With
