@@ -106,7 +106,12 @@ if (TP_REFERENCE_DIR && existsSync(join(TP_REFERENCE_DIR, 'mcp.js'))) {
     const ours = byName[ref.name]
     assert.ok(ours, `the reference's ${ref.name} is missing`)
     assert.deepEqual(ours.inputSchema.required ?? [], ref.inputSchema.required ?? [], `${ref.name}: required`)
-    assert.deepEqual(Object.keys(ours.inputSchema.properties).sort(), Object.keys(ref.inputSchema.properties).sort(), `${ref.name}: arguments`)
+    // Every argument the reference takes, with tp's optional ones beside
+    // (force, max_bytes): a client written for the reference runs unchanged.
+    for (const k of Object.keys(ref.inputSchema.properties)) assert.ok(ours.inputSchema.properties[k], `${ref.name}: argument ${k} missing`)
+    for (const k of Object.keys(ours.inputSchema.properties)) {
+      assert.ok(ref.inputSchema.properties[k] || !(ours.inputSchema.required ?? []).includes(k), `${ref.name}: tp requires ${k}, which the reference does not take`)
+    }
     assert.equal(ours.inputSchema.additionalProperties, false, `${ref.name}: additionalProperties`)
     for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
       assert.equal(ours.annotations[hint] ?? false, ref.annotations[hint] ?? false, `${ref.name}: ${hint}`)
