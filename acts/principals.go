@@ -289,6 +289,11 @@ func (l *Log) readChanges(project string) ([]changeFile, []string, error) {
 			continue
 		}
 		c, key, err := decodeChange(raw)
+		if errors.Is(err, errOldPrincipalChange) {
+			// Never migrated (D19): its key was named by a file anyone who
+			// writes the acts folder could have written.
+			err = fmt.Errorf("%w: not trusted and never migrated (D19); the principal registers again with their own key: tp acts principal add --project %s YOUR_KEY.pub (then this file can be deleted)", err, quoteArg(project))
+		}
 		if err == nil && c.Project != project {
 			err = fmt.Errorf("for project %q", c.Project)
 		}
@@ -314,6 +319,27 @@ func (l *Log) readChanges(project string) ([]changeFile, []string, error) {
 
 var validProjectID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{7,63}$`) })
 
+// oldPrincipalExt marks principal changes of tp before issue 15: no
+// project identity, no hash chain.
+const oldPrincipalExt = "tp-principals/0.1"
+
+// errOldPrincipalChange is a change in oldPrincipalExt.
+var errOldPrincipalChange = errors.New("a principal change of an older tp (" + oldPrincipalExt + ": no project identity, no hash chain)")
+
+// quoteArg is s as one shell word: as it is when it needs no quoting.
+func quoteArg(s string) string {
+	plain := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_.,:/@+=", c)) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func decodeChange(raw []byte) (PrincipalChange, ssh.PublicKey, error) {
 	var c PrincipalChange
 	v, err := ojson.ParseStrict(raw)
@@ -323,8 +349,8 @@ func decodeChange(raw []byte) (PrincipalChange, ssh.PublicKey, error) {
 	if err := v.Decode(&c); err != nil {
 		return c, nil, err
 	}
-	if c.Ext == "tp-principals/0.1" {
-		return c, nil, errors.New("a principal change of an older tp (no project identity, no hash chain); not trusted: a principal registers again")
+	if c.Ext == oldPrincipalExt {
+		return c, nil, errOldPrincipalChange
 	}
 	if c.PH != "0.3" || c.Ext != principalExt || (c.Type != PrincipalAdded && c.Type != PrincipalRemoved) || c.ID == "" || c.Seq < 1 || !sshsign.ValidPrincipal(c.Principal) {
 		return c, nil, errors.New("not a principal change tp wrote")

@@ -503,3 +503,54 @@ func TestForgetVanished(t *testing.T) {
 		t.Fatalf("after forget: sent %+v", rep.Sent)
 	}
 }
+
+// Issue 15, D19: a principal change of the first format (tp-principals/0.1:
+// no project identity, no chain) is never migrated: the key it names was
+// written by whoever could write the acts folder. It is refused with one
+// line that names the file and says the exact command by which the
+// principal registers again; a settlement signed by its key is not
+// applied; after the principal adds their own key, theirs is.
+func TestOldFormatPrincipalRefused(t *testing.T) {
+	l, doc, req := syncFixture(t) // one act, an unsigned settlement, no principal
+	l.Trust = testTrust(t)
+	old := testSigner(t)
+	must(t, os.MkdirAll(l.PrincipalsDir("garden"), 0o755))
+	path := filepath.Join(l.PrincipalsDir("garden"), EncodeName("p:old")+".json")
+	must(t, os.WriteFile(path, []byte(`{"ph":"0.3","ext":"tp-principals/0.1","id":"p:old","type":"principal_added","by":"ps:tp","project":"garden","ts":"2026-11-01T10:00:00Z","seq":1,"principal":"alice","public_key":"`+strings.TrimSpace(string(ssh.MarshalAuthorizedKey(old.PublicKey())))+`"}`), 0o644))
+	pr, err := l.LoadPrincipals("garden")
+	must(t, err)
+	if pr.Has() {
+		t.Fatalf("an old-format change made a principal: %+v", pr.Chain)
+	}
+	msg := strings.Join(pr.Problems, "\n")
+	if len(pr.Problems) != 1 || !strings.HasPrefix(msg, path+" (change p:old): ") || !strings.Contains(msg, "tp-principals/0.1") ||
+		!strings.Contains(msg, "never migrated (D19)") || !strings.Contains(msg, "tp acts principal add --project garden YOUR_KEY.pub") || strings.Contains(msg, "\n") {
+		t.Fatalf("the refusal does not name the file, the rule and the command in one line: %q", pr.Problems)
+	}
+	before, _ := os.ReadFile(doc)
+	rep, err := Sync(context.Background(), l, req)
+	must(t, err)
+	if after, _ := os.ReadFile(doc); len(rep.Applied) != 0 || string(after) != string(before) || !strings.Contains(strings.Join(rep.LogProblems, "\n"), "tp acts principal add --project garden") {
+		t.Fatalf("with only an old-format change: %+v", rep)
+	}
+	// The principal registers again with their own key (what
+	// `tp acts principal add` does in a project without a principal:
+	// a first change, trusted on this machine), and settles.
+	alice := testSigner(t)
+	pr, err = l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
+	must(t, err)
+	st := logStateIn(t, l, "garden")
+	rs, err := BuildSettle(st, Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "z" }}, "done", "", "")
+	must(t, err)
+	must(t, SignAll(rs, alice, pr.ProjectID))
+	_, err = l.WriteAll(rs)
+	must(t, err)
+	if rep, err = Sync(context.Background(), l, req); err != nil || len(rep.Applied) != 1 {
+		t.Fatalf("after registering again: %+v %v", rep, err)
+	}
+	for _, a := range rep.Applied {
+		if a.ID != rs[0].ID {
+			t.Errorf("applied %s, not the principal's new settlement %s", a.ID, rs[0].ID)
+		}
+	}
+}
