@@ -120,6 +120,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.stack[len(a.stack)-1] = msg.Screen
 		a.resize()
 		return a, msg.Screen.Init()
+	case common.BackMsg:
+		if len(a.stack) == 1 {
+			return a, nil
+		}
+		return a.Update(common.PopMsg{})
 	case common.PopMsg:
 		if len(a.stack) == 1 {
 			a.Quitting = true
@@ -258,6 +263,12 @@ func (a *App) shortHelp(keys []key.Binding) string {
 	q := a.c.Keys.Quit
 	q.SetHelp(q.Help().Key, "quit")
 	globals := item(a.c.Keys.Help) + sep + item(q)
+	if a.Top().Capturing() {
+		// Typing: ? and q are letters in the field, not keys (issue 17).
+		i := a.c.Keys.Interrupt
+		i.SetHelp(i.Help().Key, "quit")
+		globals = item(i)
+	}
 	room := a.c.Width - lipgloss.Width(globals) - lipgloss.Width(sep)
 	var parts []string
 	used, cut := 0, false

@@ -43,7 +43,16 @@ type InboxKeys struct {
 	Filter, Project, Settled          key.Binding
 	Done, Drop, Already, Reopen, Note key.Binding
 	Yes, No, Pick                     key.Binding
-	Edit                              EditKeys
+	// None answers the same_as picker: the act repeats no other.
+	None key.Binding
+	// Back clears the filter, then goes back to the screen before; on
+	// the first screen it does nothing (q quits).
+	Back key.Binding
+	// FilterKeep and FilterClear end typing a filter.
+	FilterKeep, FilterClear key.Binding
+	// NoteReview shows the note's record before it is written.
+	NoteReview key.Binding
+	Edit       EditKeys
 }
 
 // DefaultInboxKeys returns the inbox's keys.
@@ -61,7 +70,13 @@ func DefaultInboxKeys() InboxKeys {
 		Yes:     kb([]string{"y"}, "y", "write it"),
 		No:      kb([]string{"esc", "n"}, "esc/n", "cancel"),
 		Pick:    kb([]string{"enter"}, "enter", "pick"),
-		Edit:    DefaultEditKeys(),
+		None:    kb([]string{"n"}, "n", "repeats none"),
+		Back:    kb([]string{"esc"}, "esc", "clear filter / back"),
+		// down and up also leave the field, to the list.
+		FilterKeep:  kb([]string{"enter", "down", "up"}, "enter", "keep filter"),
+		FilterClear: kb([]string{"esc"}, "esc", "clear"),
+		NoteReview:  kb([]string{"ctrl+s"}, "ctrl+s", "review"),
+		Edit:        DefaultEditKeys(),
 	}
 }
 
@@ -294,15 +309,15 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	k := s.keys
 	switch s.mode {
 	case inboxFilter:
-		switch msg.String() {
-		case "esc":
+		switch {
+		case key.Matches(msg, k.FilterClear):
 			s.filter.SetValue("")
 			s.query = ""
 			s.filter.Blur()
 			s.mode = inboxList
 			s.refilter()
 			return s, nil
-		case "enter", "down", "up":
+		case key.Matches(msg, k.FilterKeep):
 			s.filter.Blur()
 			s.mode = inboxList
 			return s, nil
@@ -316,7 +331,7 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		return s, cmd
 	case inboxNote:
 		switch {
-		case key.Matches(msg, k.Edit.Save):
+		case key.Matches(msg, k.NoteReview):
 			a, _ := s.Selected()
 			txt := strings.TrimSpace(s.note.Value())
 			s.note.Blur()
@@ -343,12 +358,12 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 			a, _ := s.Selected()
 			other := s.acts[s.pick[s.pickCur]]
 			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", SameAs: other.Key})
-		case msg.String() == "n":
+		case key.Matches(msg, k.None):
 			// §2: already_done SHOULD name the item it repeats; when it
 			// repeats none (done before it was raised), say so explicitly.
 			a, _ := s.Selected()
 			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done"})
-		case msg.String() == "esc":
+		case key.Matches(msg, k.Back):
 			s.mode = inboxList
 		}
 		return s, nil
@@ -371,14 +386,15 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		return s, nil
 	}
 	switch {
-	case msg.String() == "esc":
+	case key.Matches(msg, k.Back):
 		if s.query != "" || s.proj >= 0 {
 			s.query, s.proj = "", -1
 			s.filter.SetValue("")
 			s.refilter()
 			return s, nil
 		}
-		return s, common.Pop
+		// Back to the home screen when it opened the inbox; never a quit.
+		return s, common.Back
 	case key.Matches(msg, k.Filter):
 		s.mode = inboxFilter
 		return s, s.filter.Focus()
@@ -463,11 +479,11 @@ func (s *InboxScreen) ShortHelp() []key.Binding {
 	k := s.keys
 	switch s.mode {
 	case inboxFilter:
-		return []key.Binding{kb([]string{"enter"}, "enter", "keep filter"), kb([]string{"esc"}, "esc", "clear")}
+		return []key.Binding{k.FilterKeep, k.FilterClear}
 	case inboxNote:
-		return []key.Binding{k.Edit.Save, k.Edit.Cancel}
+		return []key.Binding{k.NoteReview, k.Edit.Cancel}
 	case inboxPick:
-		return []key.Binding{k.Pick, k.List.Down, kb([]string{"esc"}, "esc", "cancel")}
+		return []key.Binding{k.Pick, k.None, k.List.Down, kb([]string{"esc"}, "esc", "cancel")}
 	case inboxPreview:
 		return []key.Binding{k.Yes, k.No, k.List.Down}
 	}
@@ -484,7 +500,7 @@ func (s *InboxScreen) FullHelp() [][]key.Binding {
 	k := s.keys
 	return [][]key.Binding{
 		{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown, k.List.Top, k.List.Bottom},
-		{k.Filter, k.Project, k.Settled},
+		{k.Filter, k.Project, k.Settled, k.Back},
 		{k.Done, k.Drop, k.Already, k.Reopen, k.Note},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -306,5 +308,86 @@ func TestInboxShowsFindings(t *testing.T) {
 	}
 	if v := newInboxApp(t, &fakeInbox{acts: sampleActs()}).view(); strings.Contains(v, "⚠ ") {
 		t.Errorf("a finding shown for a clean log:\n%s", v)
+	}
+}
+
+// The "wrong or surprising" of the inbox (issue 17): dropped and done have
+// marks of their own; a filter that hides every open act says so; esc on
+// the first screen never quits; a withdrawal shows no "rev 0".
+func TestInboxSurprises(t *testing.T) {
+	acts := []common.Act{
+		{Key: "k-done", Project: "shop", Status: "settled", Outcome: "done", Text: "Paid it", TermsRev: 1},
+		{Key: "k-drop", Project: "shop", Status: "settled", Outcome: "dropped", Text: "Not needed", TermsRev: 1},
+		{Key: "k-open", Project: "shop", Status: "open", Text: "Renew the domain", TermsRev: 1, Withdrawn: true,
+			History: []common.Revision{{Type: "raised", Rev: 1, TS: "2026-11-01T10:00:00Z", Text: "Renew"}, {Type: "withdrawn", TS: "2026-11-02T10:00:00Z"}}},
+	}
+	d := newInboxApp(t, &fakeInbox{acts: acts})
+	d.keys("S")
+	v := d.view()
+	if !strings.Contains(v, "✓ shop") || !strings.Contains(v, "✗ shop") {
+		t.Errorf("done and dropped are not told apart:\n%s", v)
+	}
+	d.keys("S")
+	if v := d.view(); strings.Contains(v, "rev 0") || !strings.Contains(v, "withdrawn 2026-11-02") {
+		t.Errorf("the history of a withdrawal:\n%s", v)
+	}
+	d.keys("/")
+	d.typeText("zzz")
+	d.keys("enter")
+	if v := d.view(); strings.Contains(v, "Nothing waiting on you here") || !strings.Contains(v, "1 act is open in all projects: esc clears the filter") {
+		t.Errorf("an empty filter reads as nothing waiting:\n%s", v)
+	}
+	d.keys("esc")
+	if inboxOf(d).query != "" {
+		t.Fatal("esc did not clear the filter")
+	}
+	d.keys("esc")
+	if d.app().Quitting {
+		t.Fatal("esc on the first screen quit tp (q quits)")
+	}
+	// Opened from home, esc goes back to it.
+	c := testCommon(t, common.Deps{Inbox: &fakeInbox{acts: acts}, Home: &fakeHome{&common.HomeData{Projects: []common.ProjectRow{{Project: "shop", Open: 1}}}}})
+	h := newDriver(t, New(c, NewHome(c)))
+	h.keys("enter")
+	if _, ok := h.app().Top().(*InboxScreen); !ok {
+		t.Fatalf("enter on a project opened %T", h.app().Top())
+	}
+	h.keys("esc", "esc")
+	if _, ok := h.app().Top().(*Home); !ok || h.app().Quitting {
+		t.Fatalf("esc from the inbox went to %T (quitting %v)", h.app().Top(), h.app().Quitting)
+	}
+}
+
+// The inbox matches keys through its keymap only: every key it acts on is
+// one ? can show (issue 17; STYLE.md: no raw key strings).
+func TestInboxNoRawKeys(t *testing.T) {
+	src, err := os.ReadFile("inbox.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`msg\.String\(\)`).FindAllIndex(src, -1); len(m) > 0 {
+		t.Errorf("ui/inbox.go matches %d keys as raw strings", len(m))
+	}
+}
+
+// While typing, the help line offers no key that is a letter being typed
+// (? and q), and the note editor's title and help name the same key the
+// same way (issue 17).
+func TestTypingHelpLine(t *testing.T) {
+	d := newInboxApp(t, &fakeInbox{acts: sampleActs()})
+	d.keys("n")
+	v := d.view()
+	ls := strings.Split(v, "\n")
+	foot := ls[len(ls)-1]
+	if strings.Contains(foot, "? help") || strings.Contains(foot, "q quit") || !strings.Contains(foot, "ctrl+c quit") {
+		t.Errorf("while typing a note the help line is %q", foot)
+	}
+	if !strings.Contains(foot, "ctrl+s review") || !strings.Contains(v, "(ctrl+s review · esc discard)") {
+		t.Errorf("the note's title and help disagree:\n%s", v)
+	}
+	d.keys("esc", "/")
+	ls = strings.Split(d.view(), "\n")
+	if foot := ls[len(ls)-1]; strings.Contains(foot, "q quit") {
+		t.Errorf("while typing a filter the help line is %q", foot)
 	}
 }

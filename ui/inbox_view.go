@@ -40,7 +40,19 @@ func (s *InboxScreen) View() string {
 		out = append(out, s.filter.View())
 	}
 	if len(s.visible) == 0 {
-		out = append(out, "", th.Muted.Render("Nothing waiting on you here."))
+		// Say why the list is empty: a filter that matches nothing while
+		// acts are open is not "nothing waiting" (issue 17).
+		msg := "Nothing waiting on you here."
+		switch {
+		case s.open > 0 && (s.query != "" || s.proj >= 0):
+			msg = fmt.Sprintf("No act matches here, but %s open in all projects: esc clears the filter.", components.Count(s.open, "act is", "acts are"))
+		case s.open == 0 && len(s.acts) > 0 && !s.settled:
+			msg = fmt.Sprintf("Nothing waiting on you: all %s settled (S shows them).", components.Count(len(s.acts), "act is", "acts are"))
+		}
+		out = append(out, "")
+		for _, ln := range components.Wrap(msg, s.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
 		return components.Pad(s.withStatus(out), s.w, s.h)
 	}
 	lh := s.listHeight()
@@ -57,7 +69,7 @@ func (s *InboxScreen) View() string {
 	out = append(out, th.Muted.Render(strings.Repeat("─", max(s.w, 1))))
 	if s.mode == inboxNote {
 		a, _ := s.Selected()
-		out = append(out, th.Subtitle.Render("Note on ")+components.Line(a.Key)+th.Muted.Render(" (ctrl+s review · esc discard)"))
+		out = append(out, th.Subtitle.Render("Note on ")+components.Line(a.Key)+th.Muted.Render(" ("+s.keys.NoteReview.Help().Key+" "+s.keys.NoteReview.Help().Desc+" · "+s.keys.Edit.Cancel.Help().Key+" "+s.keys.Edit.Cancel.Help().Desc+")"))
 		out = append(out, strings.Split(s.note.View(), "\n")...)
 	} else {
 		out = append(out, s.detail()...)
@@ -99,6 +111,9 @@ func (s *InboxScreen) row(a *common.Act) string {
 	th := s.c.Theme
 	mark := "○"
 	switch {
+	case a.Status == "settled" && a.Outcome == "dropped":
+		// Dropped is not done: a mark of its own (issue 17).
+		mark = th.Muted.Render("✗")
 	case a.Status == "settled":
 		mark = th.Pass.Render("✓")
 	case a.Withdrawn:
@@ -130,6 +145,9 @@ func (s *InboxScreen) detail() []string {
 	out = append(out, meta)
 	if a.Status == "settled" {
 		st := th.Pass.Render("✓ settled: " + components.Line(a.Outcome))
+		if a.Outcome == "dropped" {
+			st = th.Muted.Render("✗ settled: dropped")
+		}
 		if a.SettledRev > 0 && a.SettledRev < a.TermsRev {
 			st += th.Warn.Render(fmt.Sprintf(" · the terms changed after (settled at rev %d)", a.SettledRev))
 		}
@@ -163,7 +181,12 @@ func (s *InboxScreen) detail() []string {
 	if len(a.History) > 1 {
 		out = append(out, th.Muted.Render("history"))
 		for _, r := range a.History {
-			out = append(out, th.Muted.Render(fmt.Sprintf("  %s rev %d %s ", components.Line(r.Type), r.Rev, components.Line(r.TS)))+components.Line(r.Text))
+			// A withdrawal or a claim carries no terms: no "rev 0".
+			rev := ""
+			if r.Rev > 0 {
+				rev = fmt.Sprintf(" rev %d", r.Rev)
+			}
+			out = append(out, th.Muted.Render(fmt.Sprintf("  %s%s %s ", components.Line(r.Type), rev, components.Line(r.TS)))+components.Line(r.Text))
 		}
 	}
 	for _, n := range a.Notes {

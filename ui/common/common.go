@@ -91,6 +91,10 @@ type PushMsg struct{ Screen Component }
 // PopMsg closes the current screen; closing the last one quits.
 type PopMsg struct{}
 
+// BackMsg closes the current screen when another is under it, and does
+// nothing on the first screen: esc goes back, it never quits (q does).
+type BackMsg struct{}
+
 // ReplaceMsg swaps the current screen for another (a pack turned out to be
 // a receipt).
 type ReplaceMsg struct{ Screen Component }
@@ -107,6 +111,9 @@ func Push(c Component) tea.Cmd { return func() tea.Msg { return PushMsg{c} } }
 
 // Pop closes the current screen.
 func Pop() tea.Msg { return PopMsg{} }
+
+// Back goes back to the screen under this one, if there is one.
+func Back() tea.Msg { return BackMsg{} }
 
 // Replace swaps the current screen for c.
 func Replace(c Component) tea.Cmd { return func() tea.Msg { return ReplaceMsg{c} } }

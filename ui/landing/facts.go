@@ -118,7 +118,8 @@ func (m *facts) head() []string {
 		if m.s.Trust {
 			state = "✓ will be restored (your choice)"
 		}
-		for _, ln := range c.Wrap(fmt.Sprintf("%s they were proven on this machine (%s): %s · t to change", c.Count(n, "sealed fact says", "sealed facts say"), p.ThisMachine, state), m.w) {
+		says := c.Count(n, "sealed fact says it was", "sealed facts say they were")
+		for _, ln := range c.Wrap(fmt.Sprintf("%s proven on this machine (%s): %s · t to change", says, p.ThisMachine, state), m.w) {
 			head = append(head, th.Warn.Render(ln))
 		}
 	}

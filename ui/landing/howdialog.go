@@ -45,9 +45,13 @@ type howDialog struct {
 	check   int
 	command string
 	edited  bool // the person changed it: it is theirs now
-	editing bool
-	input   textarea.Model // the command's real text, newlines included
-	off     int            // scroll offset of a dialog taller than the screen
+	// escapedOnly: kept from the editor unchanged but for the control
+	// characters, which are now the text shown (\x1b…), not the bytes.
+	escapedOnly bool
+	before      string // the command when editing began, as it runs
+	editing     bool
+	input       textarea.Model // the command's real text, newlines included
+	off         int            // scroll offset of a dialog taller than the screen
 	// seen is set once the end of the command has been on screen: y runs
 	// nothing before, so a line hidden below padding cannot run unread.
 	seen  bool
@@ -83,6 +87,7 @@ func (d *howDialog) fitEditor() {
 
 func (d *howDialog) close() {
 	d.open, d.editing, d.edited, d.command, d.off = false, false, false, "", 0
+	d.escapedOnly, d.before = false, ""
 	d.seen, d.nudge = false, false
 	d.input.Blur()
 }
@@ -115,7 +120,7 @@ func (d *howDialog) openEditing(check int, command string) tea.Cmd {
 // sanitised on its own (D11), its newlines kept, so what they edit and then
 // confirm is the text they read, and is exactly what runs (D12).
 func (d *howDialog) startEditing(cmd string) tea.Cmd {
-	d.editing, d.edited = true, true
+	d.editing, d.before = true, cmd
 	d.input.SetValue(c.ShownCommand(cmd))
 	d.fitEditor()
 	return d.input.Focus()
@@ -135,7 +140,16 @@ func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
 	if d.editing {
 		switch {
 		case key.Matches(msg, k.Review):
-			d.command = d.input.Value()
+			v := d.input.Value()
+			switch {
+			case v == d.before:
+				// Nothing changed: still whoever's it was (issue 17).
+			case v == c.ShownCommand(d.before) && !d.edited:
+				// Only the escapes became text: say that, not "edited".
+				d.command, d.edited, d.escapedOnly = v, true, true
+			default:
+				d.command, d.edited, d.escapedOnly = v, true, false
+			}
 			d.editing, d.off, d.seen, d.nudge = false, 0, false, false
 			d.input.Blur()
 			if strings.TrimSpace(d.command) == "" {
@@ -247,7 +261,10 @@ func (d *howDialog) box() []string {
 	ls = append(ls, "")
 	who := "It was written by the sender, " + c.Line(p.Origin.By()) + ", and came in the pack: it is their suggestion, not tp's advice."
 	lab := "suggested by " + c.Line(p.Origin.By())
-	if d.edited {
+	if d.escapedOnly {
+		who = "You changed nothing but its control characters, which are now the text shown (\\x1b, ⟨U+202E⟩…): it is your command now, not the sender's byte for byte."
+		lab = "your command (the sender's with its escapes as text)"
+	} else if d.edited {
 		who = "You edited it: it is your command now."
 		lab = "your command (edited from " + c.Line(p.Origin.By()) + "'s suggestion)"
 	}

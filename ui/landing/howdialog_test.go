@@ -208,6 +208,7 @@ func TestMultiLineHowEditRunsExactText(t *testing.T) {
 		after []string
 		want  string
 	}{
+		// Opening the editor and keeping it unchanged is no edit (issue 17).
 		{"edit unchanged", []string{"r", "e", "ctrl+s"}, "", nil, uitest.TwoLineHow},
 		{"edit key from the list", []string{"e", "ctrl+s"}, "", nil, uitest.TwoLineHow},
 		{"add a third line", []string{"r", "e", "enter"}, "echo third-line", nil, uitest.TwoLineHow + "\necho third-line"},
@@ -231,15 +232,16 @@ func TestMultiLineHowEditRunsExactText(t *testing.T) {
 				t.Fatal("ctrl+s did not end editing")
 			}
 			v := d.View()
-			if !strings.Contains(v, "You edited it") {
-				t.Fatalf("no review after editing:\n%s", v)
+			edited := tc.want != uitest.TwoLineHow
+			if strings.Contains(v, "You edited it") != edited {
+				t.Fatalf("the review after editing (edited: %v):\n%s", edited, v)
 			}
 			uitest.HasLines(t, v, strings.Split(tc.want, "\n")...)
 			d.Keys("y")
 			if len(rr.Got) != 1 {
 				t.Fatalf("ran %d commands", len(rr.Got))
 			}
-			if got := rr.Got[0]; got.Command != tc.want || got.FromSender {
+			if got := rr.Got[0]; got.Command != tc.want || got.FromSender == edited {
 				t.Fatalf("ran %q (from sender %v), want %q", got.Command, got.FromSender, tc.want)
 			}
 		})
@@ -374,5 +376,36 @@ func TestLongLineContinuationMarked(t *testing.T) {
 	}
 	if !strings.Contains(v, "continues the line above") {
 		t.Fatalf("no legend for the mark:\n%s", v)
+	}
+}
+
+// e then ctrl+s with no change is not an edit: the command stays the
+// sender's, and says so; on a command with control characters only the
+// escapes became text, and the dialog says that instead of "You edited
+// it" (issue 17).
+func TestEditWithoutChangeIsNotAnEdit(t *testing.T) {
+	for _, tc := range []struct {
+		how, want, not string
+		fromSender     bool
+	}{
+		{"true unchanged", "It was written by the sender", "You edited it", true},
+		{"printf '\x1b[2J'", "You changed nothing but its control characters", "You edited it", false},
+	} {
+		var got howrun.Confirmed
+		c := uitest.Common(t, common.Deps{Lander: &fakeLander{plan: uitest.PlanWithHow(tc.how)}, RunHow: func(ctx context.Context, cf howrun.Confirmed, o howrun.Options) (howrun.Result, error) {
+			got = cf
+			return howrun.Result{Command: cf.Command}, nil
+		}})
+		c.WorkDir = t.TempDir()
+		d := uitest.NewDriver(t, &uitest.Screen{C: New(c, "x")})
+		d.Keys("tab", "r", "e", "ctrl+s")
+		v := d.View()
+		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
+			t.Errorf("%q: review after e, ctrl+s:\n%s", tc.how, v)
+		}
+		d.Keys("y")
+		if got.FromSender != tc.fromSender {
+			t.Errorf("%q: ran %+v", tc.how, got)
+		}
 	}
 }
