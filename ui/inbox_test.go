@@ -359,7 +359,7 @@ func TestInboxSurprises(t *testing.T) {
 }
 
 // The inbox matches keys through its keymap only: every key it acts on is
-// one ? can show (issue 17; STYLE.md: no raw key strings).
+// one ? can show (issue 17: no raw key strings).
 func TestInboxNoRawKeys(t *testing.T) {
 	src, err := os.ReadFile("inbox.go")
 	if err != nil {
