@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench-land-many.sh: land a pack of 5,000 small files (70–1,500 bytes, in 50
-# folders) with tp and, when node and the reference are available, with
-# task-passport 0.3.0, alternating, under /usr/bin/time.
+# folders) with tp against its floor — unzip + sha256sum + sync of the same
+# files — in alternating paired runs (scripts/pairbench, ratios pair by
+# pair), then, when node and the reference are available, tp and
+# task-passport 0.3.0 alternating under /usr/bin/time.
 #
 #   scripts/bench-land-many.sh
 #   TP_REFERENCE_DIR=DIR scripts/bench-land-many.sh   # DIR holds the reference's cli.js
@@ -36,6 +38,12 @@ id=$("$tp" --store "$work/S" new --title "land many" --goal "measure" --json | p
 (cd "$work" && find lug -type f | sort | sed 's/^/--file\n/' | tr '\n' '\0' | xargs -0 "$tp" --store S pack "$id" --out many.taskpack > /dev/null)
 echo "machine: $(nproc) cores, $(uname -sr), stores on $(df -T "$work" | awk 'NR==2 {print $2}'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 ls -l "$work/many.taskpack" | awk -v n="$files" '{printf "pack: %d files, %d bytes\n", n, $5}'
+
+go build -o "$work/pairbench" ./scripts/pairbench
+echo "== tp land against the floor (unzip + sha256sum + sync), a fresh folder each run"
+"$work/pairbench" -n "$runs" -warmup 1 -- \
+  sh -c 'd=$(mktemp -d -p "$1") && exec env TP_MACHINE=otherbox "$2" --store "$d/S" land "$1/many.taskpack" --plain' _ "$work" "$tp" ::: \
+  sh -c 'd=$(mktemp -d -p "$1") && unzip -q "$1/many.taskpack" -d "$d" && find "$d" -type f -exec sha256sum {} + > /dev/null && sync' _ "$work"
 
 t() { # label, command...
   local label=$1; shift

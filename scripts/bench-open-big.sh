@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench-open-big.sh: tp open ID --json and tp show ID --plain of a passport of
 # 110,000 facts (about 10 MB), against python3 reading the same file and
-# writing it back indented (json.load + json.dump), in alternating runs
-# under /usr/bin/time; prints each run's CPU and peak memory and the ratio
-# of the CPU medians.
+# writing it back indented (json.load + json.dump), in alternating paired
+# runs (scripts/pairbench); prints each one's wall, CPU, peak memory and page
+# faults and the median A/B ratios.
 #
 #   scripts/bench-open-big.sh
 #   TP_BENCH_RUNS=5 TP_BENCH_FACTS=110000 scripts/bench-open-big.sh
@@ -29,19 +29,9 @@ p = {"spec": "2origin/0.1", "kind": "task.origin", "id": "TP-BIGG-0001", "title"
 open(path, "w").write(json.dumps(p, indent=2, ensure_ascii=False) + "\n")
 PY
 echo "passport: $(wc -c < "$TP_STORE/TP-BIGG-0001.json") bytes, $facts facts; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+go build -o "$work/pairbench" ./scripts/pairbench
 yard=(python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1])), sys.stdout, indent=2, ensure_ascii=False)' "$TP_STORE/TP-BIGG-0001.json")
-cpu() { /usr/bin/time -f '%U %S %M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.2f %d\n", $1 + $2, $3 / 1024}'; }
-row() {
-	local name=$1; shift
-	local a=() b=()
-	for _ in $(seq "$runs"); do
-		read -r c m < <(cpu "$@"); a+=("$c"); echo "  $name: ${c} s CPU, ${m} MiB"
-		read -r c m < <(cpu "${yard[@]}"); b+=("$c"); echo "  yardstick: ${c} s CPU, ${m} MiB"
-	done
-	local ma mb
-	ma=$(printf '%s\n' "${a[@]}" | sort -n | awk '{r[NR]=$1} END {print r[int((NR+1)/2)]}')
-	mb=$(printf '%s\n' "${b[@]}" | sort -n | awk '{r[NR]=$1} END {print r[int((NR+1)/2)]}')
-	echo "$name: CPU median $ma s vs $mb s: ratio $(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.2f", a / b}')"
-}
-row "tp open --json" "$work/tp" open TP-BIGG-0001 --json
-row "tp show --plain" "$work/tp" show TP-BIGG-0001 --plain
+echo "== tp open --json"
+"$work/pairbench" -n "$runs" -warmup 1 -- "$work/tp" open TP-BIGG-0001 --json ::: "${yard[@]}"
+echo "== tp show --plain"
+"$work/pairbench" -n "$runs" -warmup 1 -- "$work/tp" show TP-BIGG-0001 --plain ::: "${yard[@]}"
