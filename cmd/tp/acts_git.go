@@ -7,7 +7,6 @@ import (
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
-	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // The acts dir over git (D20) is the acts session's (actsession): commands
@@ -20,7 +19,7 @@ import (
 // stderr.
 func actsSession(io *IO, g *globalOpts, l *acts.Log) *actsession.Session {
 	return actsession.New(l, actsession.Options{Offline: g.offline, Warn: func(err error) {
-		fmt.Fprintf(io.Err, "tp: warning: %s\n", sanitize.Line(err.Error()))
+		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error()))
 	}})
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/actsession"
-	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/sshsign"
 )
 
@@ -40,18 +40,18 @@ is trusted with tp acts principal trust --project P KEY.`,
 				if err := os.MkdirAll(l.Dir, 0o755); err != nil {
 					return err
 				}
-				fmt.Fprintf(io.Out, "acts dir %s\n", sanitize.Line(l.Dir))
+				fmt.Fprintf(io.Out, "acts dir %s\n", display.Line(l.Dir))
 				return nil
 			}
 			created, err := actsession.InitRepo(context.Background(), l.Dir, url)
 			if err != nil {
-				return fmt.Errorf("%s", sanitize.Line(err.Error()))
+				return fmt.Errorf("%s", display.Line(err.Error()))
 			}
 			what := "a clone of"
 			if created {
 				what = "a clone of the empty repository (first commit pushed)"
 			}
-			fmt.Fprintf(io.Out, "acts dir %s is %s %s\n", sanitize.Line(l.Dir), what, sanitize.Line(url))
+			fmt.Fprintf(io.Out, "acts dir %s is %s %s\n", display.Line(l.Dir), what, display.Line(url))
 			if principal == "" {
 				return nil
 			}
@@ -67,10 +67,10 @@ is trusted with tp acts principal trust --project P KEY.`,
 				}
 				trusted++
 				fmt.Fprintf(io.Out, "trusted %s %s as the first principal of project %s (project id %s) on this machine\n",
-					sanitize.Line(c.Principal), sshsign.Fingerprint(actsKeyOf(c.PublicKey)), sanitize.Line(p), c.ProjectID)
+					display.Line(c.Principal), sshsign.Fingerprint(actsKeyOf(c.PublicKey)), display.Line(p), c.ProjectID)
 			}
 			if trusted == 0 {
-				fmt.Fprintf(io.Err, "tp: warning: no project of %s starts with that principal yet: once one does, trust it with tp acts principal trust --project P KEY\n", sanitize.Line(url))
+				fmt.Fprintf(io.Err, "tp: warning: no project of %s starts with that principal yet: once one does, trust it with tp acts principal trust --project P KEY\n", display.Line(url))
 			}
 			return nil
 		},

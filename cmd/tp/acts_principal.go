@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/actsession"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/sshsign"
 )
@@ -54,7 +55,7 @@ func actsWriteAndReport(io *IO, g *globalOpts, s *actsession.Session, st *acts.A
 	}
 	signer := ""
 	for i, r := range rs {
-		fmt.Fprintf(io.Out, "%s %s %s (%s)\n", outcomes[i], r.Type, sanitize.Line(r.ID), r.Key)
+		fmt.Fprintf(io.Out, "%s %s %s (%s)\n", outcomes[i], r.Type, display.Line(r.ID), r.Key)
 		if r.Sig != "" {
 			if k, err := sshsign.SignerOf(r.Sig); err == nil {
 				signer = sshsign.Fingerprint(k)
@@ -64,7 +65,7 @@ func actsWriteAndReport(io *IO, g *globalOpts, s *actsession.Session, st *acts.A
 	if signer != "" {
 		fmt.Fprintf(io.Out, "signed with key %s\n", signer)
 	}
-	fmt.Fprintf(io.Out, "%s %s %s %s\n", sanitize.Line(next.Project), next.Key, actsStatusText(next), q(next.Text))
+	fmt.Fprintf(io.Out, "%s %s %s %s\n", display.Line(next.Project), next.Key, actsStatusText(next), q(next.Text))
 	return nil
 }
 
@@ -108,8 +109,8 @@ revision it answers. The next "tp acts sync" strikes the act's line.`,
 						return nil, err
 					}
 					if !found {
-						return nil, withHint(fmt.Errorf("--same-as %s: no act with that key in project %s; nothing was written", sanitize.Line(sameAs), sanitize.Line(st.Project)),
-							"tp acts list --project "+sanitize.Line(st.Project)+" shows its acts")
+						return nil, withHint(fmt.Errorf("--same-as %s: no act with that key in project %s; nothing was written", display.Line(sameAs), display.Line(st.Project)),
+							"tp acts list --project "+display.Line(st.Project)+" shows its acts")
 					}
 				} else if outcome == "already_done" {
 					fmt.Fprintf(io.Err, "tp: warning: already_done without --same-as: §2 says the settlement should name the item it repeats (--same-as KEY), if there is one\n")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/sshsign"
@@ -160,7 +161,7 @@ func actsParseKeyArg(arg string, p *acts.Principals) (ssh.PublicKey, string, err
 	}
 	k, comment, _, _, err := ssh.ParseAuthorizedKey(data)
 	if err != nil {
-		return nil, "", fmt.Errorf("%q is not a public key (a .pub file or an \"ssh-ed25519 AAAA…\" line)", sanitize.Line(arg))
+		return nil, "", fmt.Errorf("%q is not a public key (a .pub file or an \"ssh-ed25519 AAAA…\" line)", display.Line(arg))
 	}
 	return k, comment, nil
 }
@@ -237,9 +238,9 @@ when a current principal adds it again.`,
 				past = "removed"
 			}
 			if _, held := before.Holds(key); held && typ == acts.PrincipalAdded {
-				fmt.Fprintf(io.Out, "%s rewritten from the signed principal changes\n", sanitize.Line(after.Path))
+				fmt.Fprintf(io.Out, "%s rewritten from the signed principal changes\n", display.Line(after.Path))
 			} else {
-				fmt.Fprintf(io.Out, "%s principal %s %s (signed with %s)\n", past, sanitize.Line(name), sshsign.Fingerprint(key), sshsign.Fingerprint(f.Signer.PublicKey()))
+				fmt.Fprintf(io.Out, "%s principal %s %s (signed with %s)\n", past, display.Line(name), sshsign.Fingerprint(key), sshsign.Fingerprint(f.Signer.PublicKey()))
 			}
 			printPrincipals(io, rep)
 			return nil
@@ -295,7 +296,7 @@ settlement).`,
 				return writeJSON(io.Out, rep)
 			}
 			fmt.Fprintf(io.Out, "trusted %s %s as the first principal of project %s (project id %s) on this machine, in %s\n",
-				sanitize.Line(first.Principal), sshsign.Fingerprint(actsKeyOf(first.PublicKey)), sanitize.Line(project), first.ProjectID, sanitize.Line(l.Trust.Path()))
+				display.Line(first.Principal), sshsign.Fingerprint(actsKeyOf(first.PublicKey)), display.Line(project), first.ProjectID, display.Line(l.Trust.Path()))
 			printPrincipals(io, rep)
 			return nil
 		},
@@ -317,7 +318,7 @@ func actsTrustFirst(l *acts.Log, project, arg string) (acts.PrincipalChange, err
 		return acts.PrincipalChange{}, err
 	}
 	if len(p.Firsts) == 0 {
-		return acts.PrincipalChange{}, withHint(fmt.Errorf("project %s has no principal change in %s yet: there is nothing to trust", sanitize.Line(project), sanitize.Line(l.PrincipalsDir(project))),
+		return acts.PrincipalChange{}, withHint(fmt.Errorf("project %s has no principal change in %s yet: there is nothing to trust", display.Line(project), display.Line(l.PrincipalsDir(project))),
 			"the principal's first tp acts settle makes one; pull (tp acts list) once it is pushed, then trust it")
 	}
 	var match []acts.PrincipalChange
@@ -341,9 +342,9 @@ func actsTrustFirst(l *acts.Log, project, arg string) (acts.PrincipalChange, err
 	if len(match) == 0 {
 		var have []string
 		for _, c := range p.Firsts {
-			have = append(have, sanitize.Line(c.Principal)+" "+sshsign.Fingerprint(actsKeyOf(c.PublicKey)))
+			have = append(have, display.Line(c.Principal)+" "+sshsign.Fingerprint(actsKeyOf(c.PublicKey)))
 		}
-		return acts.PrincipalChange{}, withHint(fmt.Errorf("%q is not the key of project %s's first principal (%s); nothing was trusted", sanitize.Line(arg), sanitize.Line(project), strings.Join(have, ", ")),
+		return acts.PrincipalChange{}, withHint(fmt.Errorf("%q is not the key of project %s's first principal (%s); nothing was trusted", display.Line(arg), display.Line(project), strings.Join(have, ", ")),
 			"ask the principal for the fingerprint tp acts principal list shows on their machine")
 	}
 	c := match[0]
@@ -394,9 +395,9 @@ until their person resolves or trusts.`,
 				return writeJSON(io.Out, rep)
 			}
 			for _, id := range res.Removed {
-				fmt.Fprintf(io.Out, "removed principal change %s\n", sanitize.Line(id))
+				fmt.Fprintf(io.Out, "removed principal change %s\n", display.Line(id))
 			}
-			fmt.Fprintf(io.Out, "kept the principal history through %s (%s)\n", sanitize.Line(keep), plural.N(len(res.Kept), "change"))
+			fmt.Fprintf(io.Out, "kept the principal history through %s (%s)\n", display.Line(keep), plural.N(len(res.Kept), "change"))
 			printPrincipals(io, rep)
 			if res.After.Blocked != "" {
 				return silentExit(exitError)

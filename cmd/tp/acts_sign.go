@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/gitexec"
-	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/internal/store"
 	"golang.org/x/crypto/ssh"
@@ -31,10 +31,10 @@ func actsFindSigner(io *IO, g *globalOpts, prefer func(ssh.PublicKey) bool) (ssh
 		Prefer:        prefer,
 	}.Find()
 	if errors.Is(err, sshsign.ErrNoKey) {
-		return f, withHint(errors.New(sanitize.Line(err.Error())+"; nothing was written"), sshsign.NoKeyHelp)
+		return f, withHint(errors.New(display.Line(err.Error())+"; nothing was written"), sshsign.NoKeyHelp)
 	}
 	if err != nil {
-		return f, fmt.Errorf("signing key: %s; nothing was written", sanitize.Line(err.Error()))
+		return f, fmt.Errorf("signing key: %s; nothing was written", display.Line(err.Error()))
 	}
 	return f, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
@@ -78,9 +79,9 @@ machine to forget the vanished record with --forget RECORD_ID (with
 						return err
 					}
 					if !found {
-						return fmt.Errorf("this machine has no applied record %s of project %s to forget", sanitize.Line(id), sanitize.Line(project))
+						return fmt.Errorf("this machine has no applied record %s of project %s to forget", display.Line(id), display.Line(project))
 					}
-					fmt.Fprintf(io.Err, "tp: forgot the applied record %s: sync treats its act by the log as it now is\n", sanitize.Line(id))
+					fmt.Fprintf(io.Err, "tp: forgot the applied record %s: sync treats its act by the log as it now is\n", display.Line(id))
 				}
 				if err := actsCommitPush(io, g, l, fmt.Sprintf("tp acts verify --forget: %s: %s", project, strings.Join(forget, ", "))); err != nil {
 					return err
