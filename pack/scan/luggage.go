@@ -311,6 +311,14 @@ func (t *textScan) flush() {
 	if len(t.batch) == 0 {
 		return
 	}
+	if t.instrCount >= instrCountCap {
+		// A flood: the first few are kept and the count is "at least"
+		// from here on; looking further would cost time in proportion to
+		// the flood and change nothing the person is told (issue 18).
+		t.capped = true
+		t.batch = t.batch[:0]
+		return
+	}
 	for _, f := range instructions(string(t.batch), false) {
 		if f.Rule == RuleMoreInstructions {
 			// The batch's own count of what it left out.
