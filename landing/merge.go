@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,6 +148,9 @@ func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, 
 	} else if err := neverSent(p, st, lin, target, into, pl); err != nil {
 		return nil, err
 	}
+	if err := pl.receiptKey(st, lin, target, into); err != nil {
+		return nil, err
+	}
 	pl.Merge = preview(stored, pl)
 	pl.Warnings = append(pl.Warnings, pl.Merge.Notes...)
 	pl.checkOwnLineage(st)
@@ -227,6 +231,68 @@ func neverSent(p *pack.Pack, st *store.Store, lin model.Lineage, target, into st
 		pl.Warnings = append(pl.Warnings, fmt.Sprintf("merging into %s as --into says, though this store never sent a pack from version %d of it (%s) (§4.4.1, D6)", target, v, sentVersions(st, target)))
 		return nil
 	}
+}
+
+// receiptKey is issue 19's rule (D22): receipts coming home are checked
+// against the key the handoff went to. The keys expected for the version a
+// receipt answers are the SSH keys its packs were sealed to (--to), and
+// otherwise the key that signed the first receipt merged for it (trust on
+// first use). A receipt signed by another key, or unsigned, when a key is
+// expected is refused unless --into names the target, and then warned
+// about. With nothing expected, a signed receipt's key is recorded once it
+// is merged.
+func (pl *Plan) receiptKey(st *store.Store, lin model.Lineage, target, into string) error {
+	if len(lin.Chain) < 2 {
+		return nil
+	}
+	id, v, ok := model.SplitChainEntry(lin.Chain[len(lin.Chain)-2])
+	if !ok || id != target {
+		return nil
+	}
+	packs, _, err := st.Sent(target)
+	if err != nil {
+		return err
+	}
+	var expected []string
+	how := ""
+	for _, sp := range packs {
+		if sp.Version != v {
+			continue
+		}
+		for _, fp := range sp.SealedTo {
+			if !slices.Contains(expected, fp) {
+				expected = append(expected, fp)
+				how = "sealed to"
+			}
+		}
+		if fp := sp.ReceiptSigner; fp != "" && !slices.Contains(expected, fp) {
+			expected = append(expected, fp)
+			if how == "" {
+				how = "first answered by a receipt signed by"
+			}
+		}
+	}
+	signed := pl.Signer.State != SignerUnsigned && pl.Signer.Fingerprint != ""
+	if len(expected) == 0 {
+		if signed {
+			pl.pin, pl.pinVersion = pl.Signer.Fingerprint, v
+		}
+		return nil
+	}
+	if signed && slices.Contains(expected, pl.Signer.Fingerprint) {
+		return nil
+	}
+	got := "unsigned"
+	if signed {
+		got = "signed by " + pl.Signer.Fingerprint
+	}
+	what := fmt.Sprintf("this receipt answers %s@%d, which was %s %s; the receipt is %s, not the key this handoff went to", target, v, how, strings.Join(expected, ", "), got)
+	if into == "" {
+		return &pack.Error{File: pl.File, Rule: RuleReceiptKey,
+			Detail: what + ": anyone can write a receipt; merge it only if you know who sent it, with --into " + target + " (D22)"}
+	}
+	pl.Warnings = append(pl.Warnings, "merging as --into says, though "+what+" (D22)")
+	return nil
 }
 
 func sentVersions(st *store.Store, id string) string {
@@ -536,6 +602,11 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 	}
 	out.Version, _ = saved.Get("version").Int()
 	out.Changed = true
+	if plan.pin != "" {
+		if err := st.PinReceiptSigner(mp.Target, plan.pinVersion, plan.pin); err != nil {
+			out.Warnings = append(out.Warnings, "merged, but the key that signed this receipt was not recorded for the receipts to come: "+err.Error())
+		}
+	}
 	return out, nil
 }
 

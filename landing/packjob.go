@@ -11,9 +11,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/sanitize"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -36,6 +39,10 @@ type PackRequest struct {
 	// receivers (D22): it copies src, the pack's bytes, into dst sealed.
 	// Out is then the sealed file; the plain pack never appears there.
 	Seal func(dst io.Writer, src io.Reader) error
+	// SealedTo are the recipients Seal encrypts to, as given (age1… or an
+	// SSH public key line): the SSH ones are recorded with the pack, so
+	// the receipts that come back are checked against them (D22).
+	SealedTo []string
 }
 
 // PackReport says what was packed and recorded.
@@ -118,7 +125,7 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	// The pack is recorded as sent before it appears (issue 18, D6): a
 	// receipt answering a version never sent is refused, and a ✓ is
 	// restored only for packs whose lineage passes through one of these.
-	if err := recordSent(s, rep.PassportID, stored.Version, tmp); err != nil {
+	if err := recordSent(s, rep.PassportID, stored.Version, tmp, sshFingerprints(req.SealedTo)); err != nil {
 		os.Remove(tmp)
 		return rep, err
 	}
@@ -208,7 +215,7 @@ func refuseExisting(path string) error {
 
 // recordSent records the pack at tmp, made from version of passport id, in
 // the store's record of packs sent.
-func recordSent(s *store.Store, id string, version int64, tmp string) error {
+func recordSent(s *store.Store, id string, version int64, tmp string, sealedTo []string) error {
 	p, err := pack.Open(tmp, pack.Options{DeferLuggage: true})
 	if err != nil {
 		return err
@@ -216,5 +223,17 @@ func recordSent(s *store.Store, id string, version int64, tmp string) error {
 	defer p.Close()
 	po := model.PackObject{V: p.Object}
 	return s.RecordSent(id, store.SentPack{Version: version, Kind: po.Kind(), PackedAt: po.PackedAt(),
-		ContentSHA256: contentDigest(objectDigest(p.Raw), p.Luggage)})
+		ContentSHA256: contentDigest(objectDigest(p.Raw), p.Luggage), SealedTo: sealedTo})
+}
+
+// sshFingerprints are the fingerprints of the SSH public keys among
+// recipients (an age recipient is not a key anyone signs with).
+func sshFingerprints(recipients []string) []string {
+	var out []string
+	for _, r := range recipients {
+		if k, _, _, _, err := ssh.ParseAuthorizedKey([]byte(r)); err == nil {
+			out = append(out, sshsign.Fingerprint(k))
+		}
+	}
+	return out
 }

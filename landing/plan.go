@@ -117,6 +117,10 @@ type Plan struct {
 	luggage []pack.Luggage
 	open    func(name string) (io.ReadCloser, error)
 	env     Env
+	// pin is the receipt signer to record for the version answered once
+	// the merge is saved (D22: trust on first use); "" for none.
+	pin        string
+	pinVersion int64
 }
 
 // Sender is who packed and from which passport (§3).
@@ -297,6 +301,7 @@ const (
 	RuleTargetMissing    = "§4.4.1 target-missing"     // the target is not in the store
 	RuleAlreadyLanded    = "already-landed"            // the same file landed before
 	RuleNeverSent        = "§4.4.1 never-sent"         // a receipt answers a version this store never sent
+	RuleReceiptKey       = "D22 receipt-key"           // a receipt not signed by the key its handoff went to
 	RuleDecision         = "decision"                  // a decision naming no check or ask
 )
 

@@ -175,7 +175,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 		}
 	}
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
-		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign, Seal: seal,
+		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign, Seal: seal, SealedTo: sealedFor,
 		Build: landing.BuildOptions{
 			Kind:    kind,
 			Files:   o.files,

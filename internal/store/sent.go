@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/tp-dev/tp/internal/sanitize"
 )
@@ -20,6 +21,19 @@ type SentPack struct {
 	Kind          string `json:"kind"`
 	PackedAt      string `json:"packed_at"`
 	ContentSHA256 string `json:"content_sha256"`
+	// SealedTo are the fingerprints (SHA256:…) of the SSH keys the pack
+	// was sealed to (D22): the keys its receipts are expected to be signed
+	// with. An age recipient (age1…) signs nothing and is not listed.
+	SealedTo []string `json:"sealed_to,omitempty"`
+	// ReceiptSigner is the fingerprint of the key that signed the first
+	// receipt merged for this version when it was sealed to no SSH key
+	// (trust on first use, D22).
+	ReceiptSigner string `json:"receipt_signer,omitempty"`
+}
+
+func (p SentPack) same(q SentPack) bool {
+	return p.Version == q.Version && p.Kind == q.Kind && p.PackedAt == q.PackedAt && p.ContentSHA256 == q.ContentSHA256 &&
+		p.ReceiptSigner == q.ReceiptSigner && slices.Equal(p.SealedTo, q.SealedTo)
 }
 
 // MaxSentBytes bounds a passport's record of packs sent (D10): about
@@ -66,11 +80,14 @@ func (s *Store) RecordSent(id string, p SentPack) error {
 		return err
 	}
 	for _, q := range packs {
-		if q == p {
+		if q.same(p) {
 			return nil
 		}
 	}
-	packs = append(packs, p)
+	return s.writeSent(id, append(packs, p))
+}
+
+func (s *Store) writeSent(id string, packs []SentPack) error {
 	data, err := json.MarshalIndent(packs, "", "  ")
 	if err != nil {
 		return err
@@ -79,6 +96,36 @@ func (s *Store) RecordSent(id string, p SentPack) error {
 		return fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
 	}
 	return s.writeAtomic(s.SentPath(id), append(data, '\n'))
+}
+
+// PinReceiptSigner records fp as the key that signed the first receipt
+// merged for version v of passport id, on every record of that version
+// that was sealed to no SSH key and names no signer yet (D22). A version
+// with no record is left as it is.
+func (s *Store) PinReceiptSigner(id string, v int64, fp string) error {
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	unlock, err := s.Lock(id + "-sent")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	packs, _, err := s.Sent(id)
+	if err != nil {
+		return err
+	}
+	changed := false
+	for i := range packs {
+		if packs[i].Version == v && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
+			packs[i].ReceiptSigner = fp
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return s.writeSent(id, packs)
 }
 
 // SentVersion reports whether a record names version v of passport id, and
