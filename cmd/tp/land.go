@@ -29,6 +29,8 @@ type landOptions struct {
 	MaxPassport   int64  // --max-passport-bytes: the canonical pack object's limit (D10)
 	TrustSender   string // --trust-sender NAME: trust the pack's unknown signer (D22)
 	Identity      string // --identity FILE: opens a sealed pack (D22)
+
+	in *unsealed // the file opened: a sealed one is named as given (D22)
 }
 
 // limits is what the reader may take, with --max-passport-bytes applied.
@@ -93,7 +95,8 @@ listed.
 				if err := pack.Precheck(in.Path); err != nil {
 					return safeErr(in.renamed(err)) // a line and exit 1, not a screen
 				}
-				return landTUI(cmd, io, g, in.Path, o)
+				o.in = in
+				return safeErr(in.renamed(landTUI(cmd, io, g, in.Path, o)))
 			}
 			return safeErr(in.renamed(runLandPlain(io, g, in, o)))
 		},

@@ -169,9 +169,13 @@ func listTUI(io *IO, g *globalOpts, st *store.Store) error {
 // --check and --trust-own-facts: decisions already given as flags are the
 // headless path's to apply, not to be asked again.
 func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptions) error {
+	in := o.in
+	if in == nil || in.Path != file {
+		in = &unsealed{Path: file, Name: file}
+	}
 	if o.DryRun || len(o.Checks) > 0 || o.TrustOwnFacts || o.TrustSender != "" {
 		// Decisions given as flags are the headless path's to apply.
-		return runLandPlain(io, g, &unsealed{Path: file, Name: file}, o)
+		return runLandPlain(io, g, in, o)
 	}
 	st, err := openStore(io, g)
 	if err != nil {
@@ -182,13 +186,18 @@ func landTUI(cmd *cobra.Command, io *IO, g *globalOpts, file string, o landOptio
 	if ring, err := senderRing(io); err == nil {
 		lander.Senders = ring // the summary names a known signer (D22)
 	}
+	if in.Sealed {
+		// The screens name the .age file the person gave; the backend
+		// reads its decrypted copy (D22).
+		lander.Sealed = map[string]string{in.Name: in.Path}
+	}
 	defer lander.Close()
 	deps := common.Deps{Lander: lander, Asks: &backend.Asks{Store: st, Actor: actor, Machine: machine}}
-	app, err := runUI(io, g, deps, func(c *common.Common) common.Component { return uilanding.New(c, file) })
+	app, err := runUI(io, g, deps, func(c *common.Common) common.Component { return uilanding.New(c, in.Name) })
 	if err != nil {
 		return err
 	}
-	return landOutcome(io, file, app.Top())
+	return landOutcome(io, in.Name, app.Top())
 }
 
 // landOutcome leaves a line behind the alternate screen saying what

@@ -38,6 +38,10 @@ type Lander struct {
 	// Senders is the person's ring of trusted pack senders (D22): the
 	// summary names a known signer by the name the person gave it.
 	Senders landing.Senders
+	// Sealed maps a file the person named that is a sealed pack (age) to
+	// its decrypted copy (D22): the screens and every message name the
+	// file given, the backend reads the copy.
+	Sealed map[string]string
 
 	mu     sync.Mutex
 	packs  []*pack.Pack
@@ -136,9 +140,10 @@ func (l *Lander) Plan(ctx context.Context, file string, progress common.Progress
 func (l *Lander) plan(ctx context.Context, file string, progress common.Progress) (*common.Plan, error) {
 	opts := l.Options
 	opts.Progress = func(done, total int64) { progress("verifying", done, total) }
-	p, err := pack.Open(file, opts)
+	path := l.pathOf(file)
+	p, err := pack.Open(path, opts)
 	if err != nil {
-		return nil, err
+		return nil, renameFile(err, path, file)
 	}
 	if ctx.Err() != nil {
 		p.Close()
@@ -158,8 +163,9 @@ func (l *Lander) plan(ctx context.Context, file string, progress common.Progress
 	}
 	if err != nil {
 		p.Close()
-		return nil, err
+		return nil, renameFile(err, path, file)
 	}
+	pl.File = file // the file the person named, in the plan and the records
 	pl.ResolveSigner(l.Senders)
 	out := convertPlan(p, pl)
 	out.ThisMachine = l.Env.Machine
@@ -171,6 +177,39 @@ func (l *Lander) plan(ctx context.Context, file string, progress common.Progress
 	l.packs = append(l.packs, p)
 	l.mu.Unlock()
 	return out, nil
+}
+
+// pathOf is the file to read for the one the person named: a sealed
+// pack's decrypted copy, or the file itself.
+func (l *Lander) pathOf(file string) string {
+	if p, ok := l.Sealed[file]; ok {
+		return p
+	}
+	return file
+}
+
+// renameFile makes an error about path name file instead (a sealed pack's
+// decrypted copy is not a file the person knows).
+func renameFile(err error, path, file string) error {
+	if err == nil || path == file {
+		return err
+	}
+	var pe *pack.Error
+	if errors.As(err, &pe) && pe.File == path {
+		pe.File = file
+	}
+	var re *pack.RefusalError
+	if errors.As(err, &re) {
+		for _, it := range re.Items {
+			if it.File == path {
+				it.File = file
+			}
+		}
+	}
+	if strings.Contains(err.Error(), path) {
+		return errors.New(strings.ReplaceAll(err.Error(), path, file))
+	}
+	return err
 }
 
 func refusedPlan(file string, p *pack.Pack, kind string, pe *pack.Error) *common.Plan {
@@ -315,8 +354,9 @@ func (l *Lander) Judge(ctx context.Context, file string) ([]common.Conformance, 
 	}
 	done := make(chan result, 1)
 	go func() {
-		rep, err := judge.Conformance(file, pack.Options{Limits: l.Options.Limits})
-		done <- result{rep, err}
+		path := l.pathOf(file)
+		rep, err := judge.Conformance(path, pack.Options{Limits: l.Options.Limits})
+		done <- result{rep, renameFile(err, path, file)}
 	}()
 	select {
 	case r := <-done:

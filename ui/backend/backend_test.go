@@ -304,3 +304,38 @@ func TestPassportsAdapter(t *testing.T) {
 		t.Fatalf("%v %+v", err, pv)
 	}
 }
+
+// TestSealedPackNamedAsGiven (issue 19, D22): for a sealed pack the
+// screens are given the file the person named and the backend reads the
+// decrypted copy; the plan, and every error, name the .age file, never the
+// copy's temporary path.
+func TestSealedPackNamedAsGiven(t *testing.T) {
+	ctx := context.Background()
+	a, b := newStore(t), newStore(t)
+	v, err := a.Create("Image pipeline", "Generate product images", store.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyPath := filepath.Join(dir, "tp-open-123", "plain.taskpack")
+	os.MkdirAll(filepath.Dir(copyPath), 0o700)
+	packFrom(t, a, model.Passport{V: v}.ID(), copyPath)
+	given := filepath.Join(dir, "deck.taskpack.age")
+	lb := &Lander{Store: b, Env: landing.Env{Actor: "bob", Machine: "beta"}, Sealed: map[string]string{given: copyPath}}
+	defer lb.Close()
+	plan, err := lb.Plan(ctx, given, func(string, int64, int64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.File != given {
+		t.Fatalf("plan.File = %q, want %q", plan.File, given)
+	}
+	if conf, err := lb.Judge(ctx, given); err != nil || len(conf) != 11 {
+		t.Fatalf("judge: %d rows, %v", len(conf), err)
+	}
+	os.WriteFile(copyPath, []byte("PK\x03\x04 not a zip"), 0o600)
+	_, err = lb.Plan(ctx, given, func(string, int64, int64) {})
+	if err == nil || !strings.Contains(err.Error(), given) || strings.Contains(err.Error(), copyPath) {
+		t.Fatalf("error %v: want it to name %s, not the copy", err, given)
+	}
+}
