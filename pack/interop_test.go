@@ -20,6 +20,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -37,7 +39,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/landing"
@@ -1991,6 +1996,70 @@ func TestInteropJudgesAgreeOnRedPacks(t *testing.T) {
 			}
 			if _, fails := theirs.failing()[c.id]; !fails || theirs.OK {
 				t.Errorf("the reference passes %s on a pack made to fail it: %v", c.id, theirs.failing())
+			}
+		})
+	}
+}
+
+// TestInteropReferenceReadsSignedPacks: a signed pack is still a TaskPack
+// 0.1 pack to a reader that knows nothing of D22. The reference judges tp's
+// signed pack exactly as it judges the same pack unsigned (the tag file
+// taskpack.sshsig and the flat member "signature" change no verdict) and
+// lands it, in both encodings (issue 19: "the reference implementation
+// still reads a signed pack").
+func TestInteropReferenceReadsSignedPacks(t *testing.T) {
+	cli := refCLI(t)
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(msg []byte) (string, error) { return sshsign.Sign(signer, pack.SignatureNamespace, msg) }
+	dir := t.TempDir()
+	in := filepath.Join(dir, "notes.md")
+	if err := os.WriteFile(in, []byte("# Notes\n\nThe close is in the CSV.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 9, 3, 14, 20, 0, 0, time.UTC)
+	stored := store.NewState("TP-SIGN-2345", "Board deck Q3", "Carry the work", store.CreateOptions{}, now)
+	built, err := landing.Build(context.Background(), stored, landing.BuildOptions{Actor: "alice", Machine: "box-a", Now: now,
+		Files: []string{in}, Asks: []*ojson.Value{landing.ParseAsk("Send the close|a CSV with three regions|slide 2")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range []pack.Encoding{pack.EncodingBag, pack.EncodingFlat} {
+		t.Run(string(enc), func(t *testing.T) {
+			name := "p.taskpack"
+			if enc == pack.EncodingFlat {
+				name += ".json"
+			}
+			signed, plain := filepath.Join(dir, string(enc)+"-signed-"+name), filepath.Join(dir, string(enc)+"-plain-"+name)
+			res, err := pack.WriteReport(signed, built.Source, enc, pack.WriteOptions{Sign: sign})
+			if err != nil || res.Signature == nil {
+				t.Fatalf("signed write: %v (%+v)", err, res)
+			}
+			if err := pack.Write(plain, built.Source, enc, pack.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			got, want := refJudge(t, cli, signed).failing(), refJudge(t, cli, plain).failing()
+			if len(got) != len(want) {
+				t.Fatalf("the reference fails %v on the signed pack, %v on the same pack unsigned", got, want)
+			}
+			for id := range want {
+				if _, ok := got[id]; !ok {
+					t.Errorf("the reference fails %s only on the unsigned pack: %v against %v", id, want, got)
+				}
+			}
+			out, code := runRef(t, cli, filepath.Join(dir, string(enc)+"-refstore"), "land", signed)
+			var landed struct {
+				OK         bool   `json:"ok"`
+				PassportID string `json:"passport_id"`
+			}
+			if err := json.Unmarshal(out, &landed); err != nil || code != 0 || !landed.OK || landed.PassportID == "" {
+				t.Fatalf("the reference does not land the signed pack (exit %d): %s", code, out)
 			}
 		})
 	}
