@@ -67,6 +67,20 @@ func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
 // RecordSent appends p to the record of packs sent from passport id, under
 // a lock of its own, replacing the file atomically.
 func (s *Store) RecordSent(id string, p SentPack) error {
+	return s.updateSent(id, func(packs []SentPack) ([]SentPack, bool) {
+		for _, q := range packs {
+			if q.same(p) {
+				return packs, false
+			}
+		}
+		return append(packs, p), true
+	})
+}
+
+// updateSent is the one read-modify-write of passport id's record of packs
+// sent: under the record's own lock, change returns the new list and
+// whether it differs; the file is replaced atomically only then.
+func (s *Store) updateSent(id string, change func([]SentPack) ([]SentPack, bool)) error {
 	if err := ValidID(id); err != nil {
 		return err
 	}
@@ -79,12 +93,11 @@ func (s *Store) RecordSent(id string, p SentPack) error {
 	if err != nil {
 		return err
 	}
-	for _, q := range packs {
-		if q.same(p) {
-			return nil
-		}
+	packs, changed := change(packs)
+	if !changed {
+		return nil
 	}
-	return s.writeSent(id, append(packs, p))
+	return s.writeSent(id, packs)
 }
 
 func (s *Store) writeSent(id string, packs []SentPack) error {
@@ -103,29 +116,16 @@ func (s *Store) writeSent(id string, packs []SentPack) error {
 // that was sealed to no SSH key and names no signer yet (D22). A version
 // with no record is left as it is.
 func (s *Store) PinReceiptSigner(id string, v int64, fp string) error {
-	if err := ValidID(id); err != nil {
-		return err
-	}
-	unlock, err := s.Lock(id + "-sent")
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	packs, _, err := s.Sent(id)
-	if err != nil {
-		return err
-	}
-	changed := false
-	for i := range packs {
-		if packs[i].Version == v && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
-			packs[i].ReceiptSigner = fp
-			changed = true
+	return s.updateSent(id, func(packs []SentPack) ([]SentPack, bool) {
+		changed := false
+		for i := range packs {
+			if packs[i].Version == v && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
+				packs[i].ReceiptSigner = fp
+				changed = true
+			}
 		}
-	}
-	if !changed {
-		return nil
-	}
-	return s.writeSent(id, packs)
+		return packs, changed
+	})
 }
 
 // SentVersion reports whether a record names version v of passport id, and
