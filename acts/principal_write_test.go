@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -82,7 +83,7 @@ func TestWriteAsPrincipalRefusesNonPrincipal(t *testing.T) {
 	l, st, _ := signedSetup(t)
 	before := recordCount(t, l)
 	signers, _ := os.ReadFile(l.SignersPath("demo"))
-	mallory := testSigner(t)
+	mallory := sshtest.Signer(t)
 	_, err := WriteAsPrincipal(context.Background(), l, PrincipalWrite{Project: st.Project, Key: st.Key,
 		Records: settlement(t, st), Signer: keyOf(mallory), Register: true})
 	if err == nil || !strings.Contains(err.Error(), "is not a principal of project demo") || !strings.Contains(err.Error(), "nothing was written") {
@@ -105,7 +106,7 @@ func TestWriteAsPrincipalRefusesNonPrincipal(t *testing.T) {
 func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
 	for _, register := range []bool{false, true} {
 		l, st := raisedOnly(t)
-		alice := testSigner(t)
+		alice := sshtest.Signer(t)
 		rep, err := WriteAsPrincipal(context.Background(), l, PrincipalWrite{Project: st.Project, Key: st.Key,
 			Records: settlement(t, st), Signer: keyOf(alice), Register: register})
 		if err != nil {
@@ -172,7 +173,7 @@ func TestWriteAsPrincipalAgentRecordsNeedNoKey(t *testing.T) {
 func TestFirstPrincipalRegisteredOnceUnderRace(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		l, _ := raisedOnly(t)
-		alice := testSigner(t)
+		alice := sshtest.Signer(t)
 		errs := make(chan error, 4)
 		for i := 0; i < 4; i++ {
 			k := keyOf(alice)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // Acts 0.3 §10: in a project with a principal, a forged (unsigned)
@@ -17,7 +18,7 @@ import (
 // same settlement signed by the principal is then applied.
 func TestSyncForgedSettlementNotApplied(t *testing.T) {
 	l, doc, req := syncFixture(t) // the fixture's settlement is unsigned
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestRecordSignatureSSHKeygenInterop(t *testing.T) {
 // The verifier of record bytes never panics, and never accepts anything
 // against a principal whose key did not sign it.
 func FuzzVerifyRecord(f *testing.F) {
-	s := testSigner(f)
+	s := sshtest.Signer(f)
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
 	SignRecord(&r, s, testProjectID)
@@ -128,7 +129,7 @@ func FuzzVerifyRecord(f *testing.F) {
 	f.Add(raw)
 	f.Add([]byte(`{"sig": 1}`))
 	f.Add([]byte(`{"a": "b", "sig": "-----BEGIN SSH SIGNATURE-----\n-----END SSH SIGNATURE-----\n"}`))
-	other := testSigner(f)
+	other := sshtest.Signer(f)
 	allowed := sshsign.ParseAllowedSigners([]byte(sshsign.Line("bob", SigNamespace, other.PublicKey(), "")))
 	alice := sshsign.ParseAllowedSigners([]byte(sshsign.Line("alice", SigNamespace, s.PublicKey(), "")))
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -153,7 +154,7 @@ func FuzzVerifyRecord(f *testing.F) {
 func TestSyncTrustRootSurvivesWipe(t *testing.T) {
 	l, doc, req := syncFixture(t)
 	l.Trust = testTrust(t)
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	if _, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestFirstPrincipalAdoptsAppliedUnsigned(t *testing.T) {
 			applied = r
 		}
 	}
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	p, err := l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
 	if err != nil || len(p.Changes) != 1 || len(p.Changes[0].Adopts) != 1 || !strings.HasPrefix(p.Changes[0].Adopts[0], applied.ID+" ") {
 		t.Fatalf("%v %+v", err, p.Changes)

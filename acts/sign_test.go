@@ -1,8 +1,6 @@
 package acts
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,22 +9,10 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/trust"
 	"golang.org/x/crypto/ssh"
 )
-
-func testSigner(t testing.TB) ssh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 const signNow = "2026-11-30T10:00:00Z"
 
@@ -40,7 +26,7 @@ func signedSetup(t *testing.T) (*Log, *ActState, ssh.Signer) {
 		By: "registrar:demo", Key: key, Project: "demo", TS: signNow, Terms: &Terms{Text: "Renew the domain"}, TermsRev: 1}); err != nil {
 		t.Fatal(err)
 	}
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp@test", signNow, "a1"); err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +110,10 @@ func TestSignedSettlements(t *testing.T) {
 			return r.ID
 		}, "does not match"},
 		{"wrong key", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
-			return settleSigned(t, l, st, testSigner(t), "n1").ID
+			return settleSigned(t, l, st, sshtest.Signer(t), "n1").ID
 		}, "not a principal"},
 		{"removed principal", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
-			bob := testSigner(t)
+			bob := sshtest.Signer(t)
 			if _, err := l.ChangePrincipal("demo", PrincipalAdded, "bob", bob.PublicKey(), alice, "ps:tp@test", "2026-11-30T10:00:01Z", "b1"); err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +138,7 @@ func TestSignedSettlements(t *testing.T) {
 			return id
 		}, "does not match"},
 		{"allowed_signers edited by hand", func(t *testing.T, l *Log, st *ActState, alice ssh.Signer) string {
-			mallory := testSigner(t)
+			mallory := sshtest.Signer(t)
 			f, _ := os.OpenFile(l.SignersPath("demo"), os.O_APPEND|os.O_WRONLY, 0)
 			f.WriteString("mallory " + string(ssh.MarshalAuthorizedKey(mallory.PublicKey())))
 			f.Close()
@@ -219,7 +205,7 @@ func TestUnsignedProjectAcceptsUnsigned(t *testing.T) {
 
 func TestPrincipalChanges(t *testing.T) {
 	l, _, alice := signedSetup(t)
-	bob, mallory := testSigner(t), testSigner(t)
+	bob, mallory := sshtest.Signer(t), sshtest.Signer(t)
 	// Only a principal changes the principals.
 	if _, err := l.ChangePrincipal("demo", PrincipalAdded, "mallory", mallory.PublicKey(), mallory, "x", signNow, "m1"); err == nil || !strings.Contains(err.Error(), "not a principal") {
 		t.Fatalf("self-added mallory: %v", err)
@@ -263,7 +249,7 @@ func TestPrincipalChanges(t *testing.T) {
 }
 
 func BenchmarkSignRecord(b *testing.B) {
-	s := testSigner(b)
+	s := sshtest.Signer(b)
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
 	c := startCPU()
@@ -276,7 +262,7 @@ func BenchmarkSignRecord(b *testing.B) {
 }
 
 func BenchmarkVerifyRecord(b *testing.B) {
-	s := testSigner(b)
+	s := sshtest.Signer(b)
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
 	l := OpenLog(b.TempDir())
@@ -304,7 +290,7 @@ func benchSignedLog(b *testing.B, n int) *Log {
 		dir = b.TempDir()
 	}
 	l := OpenLog(dir)
-	s := testSigner(b)
+	s := sshtest.Signer(b)
 	if _, err := l.ChangePrincipal("bench", PrincipalAdded, "alice", s.PublicKey(), s, "ps:tp", signNow, "a"); err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/trust"
 	"golang.org/x/crypto/ssh"
 )
@@ -30,7 +31,7 @@ type trustedProject struct {
 func newTrustedProject(t *testing.T) *trustedProject {
 	t.Helper()
 	dir := t.TempDir()
-	p := &trustedProject{l: OpenLog(filepath.Join(dir, "acts")), doc: filepath.Join(dir, "STATE.md"), alice: testSigner(t)}
+	p := &trustedProject{l: OpenLog(filepath.Join(dir, "acts")), doc: filepath.Join(dir, "STATE.md"), alice: sshtest.Signer(t)}
 	p.l.Trust = testTrust(t)
 	must(t, os.WriteFile(p.doc, []byte("## Tasks\n\n- [ ] [owner] Collect the shed key\n- [ ] [owner] Oil the gate\n"), 0o644))
 	prof, err := ProfileByName("en", nil)
@@ -142,7 +143,7 @@ func changePath(l *Log, id string) string {
 // addAndRemoveBob: alice adds bob, then removes him as compromised.
 func (p *trustedProject) addAndRemoveBob(t *testing.T) (bob ssh.Signer, added, removed PrincipalChange) {
 	t.Helper()
-	bob = testSigner(t)
+	bob = sshtest.Signer(t)
 	pr, err := p.l.ChangePrincipal("garden", PrincipalAdded, "bob", bob.PublicKey(), p.alice, "ps:tp", "2026-12-01T10:00:00Z", "b")
 	must(t, err)
 	added = pr.Changes[len(pr.Changes)-1]
@@ -345,7 +346,7 @@ func TestHeadlessNeverAdopts(t *testing.T) {
 	}
 	// Another machine registered alice (its own trust store); the
 	// settlement she signs arrives here.
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	other := OpenLog(l.Dir)
 	other.Trust = testTrust(t)
 	pr, err := other.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
@@ -423,7 +424,7 @@ func TestRetiredAndCompromised(t *testing.T) {
 	for _, reason := range []string{Retired, Compromised} {
 		t.Run(reason, func(t *testing.T) {
 			p := newTrustedProject(t)
-			bob := testSigner(t)
+			bob := sshtest.Signer(t)
 			_, err := p.l.ChangePrincipal("garden", PrincipalAdded, "bob", bob.PublicKey(), p.alice, "ps:tp", "2026-12-01T10:00:00Z", "b")
 			must(t, err)
 			st := p.act(t, "shed key")
@@ -513,7 +514,7 @@ func TestForgetVanished(t *testing.T) {
 func TestOldFormatPrincipalRefused(t *testing.T) {
 	l, doc, req := syncFixture(t) // one act, an unsigned settlement, no principal
 	l.Trust = testTrust(t)
-	old := testSigner(t)
+	old := sshtest.Signer(t)
 	must(t, os.MkdirAll(l.PrincipalsDir("garden"), 0o755))
 	path := filepath.Join(l.PrincipalsDir("garden"), EncodeName("p:old")+".json")
 	must(t, os.WriteFile(path, []byte(`{"ph":"0.3","ext":"tp-principals/0.1","id":"p:old","type":"principal_added","by":"ps:tp","project":"garden","ts":"2026-11-01T10:00:00Z","seq":1,"principal":"alice","public_key":"`+strings.TrimSpace(string(ssh.MarshalAuthorizedKey(old.PublicKey())))+`"}`), 0o644))
@@ -536,7 +537,7 @@ func TestOldFormatPrincipalRefused(t *testing.T) {
 	// The principal registers again with their own key (what
 	// `tp acts principal add` does in a project without a principal:
 	// a first change, trusted on this machine), and settles.
-	alice := testSigner(t)
+	alice := sshtest.Signer(t)
 	pr, err = l.ChangePrincipal("garden", PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
 	must(t, err)
 	st := logStateIn(t, l, "garden")

@@ -2,28 +2,13 @@ package actsession
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
-	"golang.org/x/crypto/ssh"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
-
-func newSigner(t *testing.T) ssh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 // A project with a principal (alice), one act, and in its log a settlement
 // of that act signed by mallory, who is not a principal: the attack any
@@ -31,7 +16,7 @@ func newSigner(t *testing.T) ssh.Signer {
 func forgedFixture(t *testing.T) (*Session, string, acts.Record) {
 	t.Helper()
 	s, key := agentFixture(t)
-	alice, mallory := newSigner(t), newSigner(t)
+	alice, mallory := sshtest.Signer(t), sshtest.Signer(t)
 	pr, err := s.Log.ChangePrincipal("garden", acts.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-12-01T09:00:30Z", "n1")
 	if err != nil {
 		t.Fatal(err)

@@ -20,8 +20,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -39,10 +37,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/judge"
 	"github.com/tp-dev/tp/landing"
@@ -2009,14 +2006,7 @@ func TestInteropJudgesAgreeOnRedPacks(t *testing.T) {
 // still reads a signed pack").
 func TestInteropReferenceReadsSignedPacks(t *testing.T) {
 	cli := refCLI(t)
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	signer := sshtest.Signer(t)
 	sign := func(msg []byte) (string, error) { return sshsign.Sign(signer, pack.SignatureNamespace, msg) }
 	dir := t.TempDir()
 	in := filepath.Join(dir, "notes.md")

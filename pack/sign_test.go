@@ -2,8 +2,6 @@ package pack
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -17,21 +15,8 @@ import (
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
-
-// testSigner is a fresh ed25519 SSH key.
-func testSigner(t testing.TB) ssh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func signWith(s ssh.Signer, namespace string) func([]byte) (string, error) {
 	return func(msg []byte) (string, error) { return sshsign.Sign(s, namespace, msg) }
@@ -92,7 +77,7 @@ func TestContentIdentityIsUnambiguous(t *testing.T) {
 // keeps it through tp convert both ways; the content identity is the same
 // in each file.
 func TestSignedRoundTrip(t *testing.T) {
-	s := testSigner(t)
+	s := sshtest.Signer(t)
 	fp := sshsign.Fingerprint(s.PublicKey())
 	for _, enc := range []Encoding{EncodingBag, EncodingFlat} {
 		t.Run(string(enc), func(t *testing.T) {
@@ -155,7 +140,7 @@ func TestSignedRoundTrip(t *testing.T) {
 // The bag lists its signature in the tag manifest, between the tag
 // manifest and the pack object (D22).
 func TestTagSignatureIsListed(t *testing.T) {
-	path := writeSigned(t, testSigner(t), EncodingBag)
+	path := writeSigned(t, sshtest.Signer(t), EncodingBag)
 	zr, files := packtest.ReadZip(t, path)
 	defer zr.Close()
 	var names []string
@@ -304,14 +289,14 @@ var tamperings = []struct {
 		delete(files, "data/files/outline.md")
 	}, want: "changed after"},
 	{name: "other namespace", sig: func(t *testing.T) string {
-		a, err := sshsign.Sign(testSigner(t), "tp-acts", []byte("x"))
+		a, err := sshsign.Sign(sshtest.Signer(t), "tp-acts", []byte("x"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return a
 	}, want: "namespace"},
 	{name: "another pack's signature", sig: func(t *testing.T) string {
-		a, err := sshsign.Sign(testSigner(t), SignatureNamespace, []byte("taskpack-content/1\nobject 00\n"))
+		a, err := sshsign.Sign(sshtest.Signer(t), SignatureNamespace, []byte("taskpack-content/1\nobject 00\n"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +304,7 @@ var tamperings = []struct {
 	}, want: "changed after"},
 	{name: "not a signature", sig: func(t *testing.T) string { return "trust me\n" }, want: "unreadable"},
 	{name: "two signatures", sig: func(t *testing.T) string {
-		a, _ := sshsign.Sign(testSigner(t), SignatureNamespace, []byte("x"))
+		a, _ := sshsign.Sign(sshtest.Signer(t), SignatureNamespace, []byte("x"))
 		return a + a
 	}, want: "unreadable"},
 }
@@ -327,7 +312,7 @@ var tamperings = []struct {
 // A pack edited after signing is refused with the reason, in both
 // encodings, even when the attacker recomputed every digest.
 func TestEditedAfterSigningIsRefused(t *testing.T) {
-	s := testSigner(t)
+	s := sshtest.Signer(t)
 	bag := writeSigned(t, s, EncodingBag)
 	flat := writeSigned(t, s, EncodingFlat)
 	for _, c := range tamperings {
@@ -436,7 +421,7 @@ func refused(t *testing.T, path, entry, want string) {
 // Stripping the signature leaves an unsigned pack, which opens as such:
 // the landing says "unsigned" aloud (D22).
 func TestStrippedSignatureIsUnsigned(t *testing.T) {
-	bag := writeSigned(t, testSigner(t), EncodingBag)
+	bag := writeSigned(t, sshtest.Signer(t), EncodingBag)
 	path := rezip(t, bag, func(files map[string][]byte) { delete(files, TagSignature) })
 	p, err := Open(path, Options{})
 	if err != nil {
@@ -469,7 +454,7 @@ func TestFlatSignatureMemberNotAString(t *testing.T) {
 // A signer whose signature does not verify (wrong namespace, a broken
 // agent) is refused before anything is written.
 func TestWriteRefusesABadSignature(t *testing.T) {
-	s := testSigner(t)
+	s := sshtest.Signer(t)
 	for name, sign := range map[string]func([]byte) (string, error){
 		"wrong namespace": signWith(s, "tp-acts"),
 		"other bytes":     func([]byte) (string, error) { return sshsign.Sign(s, SignatureNamespace, []byte("x")) },
@@ -486,7 +471,7 @@ func TestWriteRefusesABadSignature(t *testing.T) {
 // Convert of a signed pack whose content the lenient read repairs (a fact
 // that arrived verified is sealed) cannot carry the signature, and says so.
 func TestConvertDropsSignatureOverRepairedContent(t *testing.T) {
-	s := testSigner(t)
+	s := sshtest.Signer(t)
 	obj := packtest.Mutate(t, func(o *ojson.Value) {
 		f := o.Get("passport").Get("facts").Items()[2]
 		f.Set("verified", ojson.NewBool(true))
@@ -531,7 +516,7 @@ func TestConvertDropsSignatureOverRepairedContent(t *testing.T) {
 // rule) or opens the pack as signed only when that signature verifies over
 // the pack's content identity against the key it names; never a panic.
 func FuzzSignature(f *testing.F) {
-	s := testSigner(f)
+	s := sshtest.Signer(f)
 	obj := packtest.RefObject(f)
 	ls := []Luggage{}
 	for _, l := range packtest.TestLuggage {

@@ -1,10 +1,9 @@
 package sshsign
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/pem"
 	"errors"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,19 +12,6 @@ import (
 
 	"golang.org/x/crypto/ssh"
 )
-
-func newSigner(t testing.TB) ssh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func allowedFor(t testing.TB, principal string, s ssh.Signer) *AllowedSigners {
 	t.Helper()
@@ -37,7 +23,7 @@ func allowedFor(t testing.TB, principal string, s ssh.Signer) *AllowedSigners {
 }
 
 func TestSignVerify(t *testing.T) {
-	alice, mallory := newSigner(t), newSigner(t)
+	alice, mallory := sshtest.Signer(t), sshtest.Signer(t)
 	msg := []byte(`{"id": "s:1"}` + "\n")
 	sig, err := Sign(alice, "tp-acts", msg)
 	if err != nil {
@@ -85,7 +71,7 @@ func TestSignVerify(t *testing.T) {
 
 // A line limited to another namespace does not admit tp-acts.
 func TestAllowedNamespaces(t *testing.T) {
-	s := newSigner(t)
+	s := sshtest.Signer(t)
 	key := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(s.PublicKey())))
 	a := ParseAllowedSigners([]byte(`alice namespaces="git,file" ` + key + "\n"))
 	if a.Find(s.PublicKey(), "tp-acts") != nil || a.Find(s.PublicKey(), "git") == nil {
@@ -98,7 +84,7 @@ func TestAllowedNamespaces(t *testing.T) {
 }
 
 func TestParseAllowedSignersProblems(t *testing.T) {
-	s := newSigner(t)
+	s := sshtest.Signer(t)
 	key := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(s.PublicKey())))
 	cases := map[string]string{
 		"alice":                                   "no key",
@@ -124,7 +110,7 @@ func TestParseAllowedSignersProblems(t *testing.T) {
 }
 
 func TestParseStrict(t *testing.T) {
-	s := newSigner(t)
+	s := sshtest.Signer(t)
 	sig, err := Sign(s, "tp-acts", []byte("m"))
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +190,7 @@ func TestSSHKeygenInterop(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	s := newSigner(f)
+	s := sshtest.Signer(f)
 	sig, _ := Sign(s, "tp-acts", []byte("m"))
 	f.Add(sig)
 	f.Add("-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n")
@@ -223,7 +209,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzParseAllowedSigners(f *testing.F) {
-	s := newSigner(f)
+	s := sshtest.Signer(f)
 	f.Add(Line("alice", "tp-acts", s.PublicKey(), "c"))
 	f.Add(`"a b" namespaces="x,y" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIE`)
 	f.Fuzz(func(t *testing.T, in string) {
