@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/internal/ojson"
+	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
@@ -52,6 +53,41 @@ type BuildOptions struct {
 	Actor   string    // origin.actor (D14)
 	Machine string    // origin.machine (D14)
 	Now     time.Time // packed_at; zero means time.Now()
+	// HomelessReceipt lets a receipt be built from a passport it would go
+	// home to itself: one never landed from a pack (D6 homeless). Only the
+	// reference's own entry points set it (task_passport_pack, the
+	// task-passport command line), which pack such receipts; tp's own
+	// refuse them (NoHomeError).
+	HomelessReceipt bool
+}
+
+// NoHomeError is a receipt refused because the passport it is packed from
+// was never landed from a pack: its lineage names no passport before it, so
+// the receipt's target (§4.4.1, D6) would be this very passport and the
+// receipt could go nowhere (D6 homeless).
+type NoHomeError struct{ ID string }
+
+func (e *NoHomeError) Error() string {
+	return fmt.Sprintf("%s was not landed from a pack (its lineage names no passport before it), so a receipt from it has no passport to go home to (TaskPack 0.1 §4.4.1, D6); nothing was written", sanitize.Line(e.ID))
+}
+
+// Homeless is the warning for such a receipt packed anyway (the
+// reference's entry points, HomelessReceipt).
+func (e *NoHomeError) Homeless() string {
+	return fmt.Sprintf("%s was not landed from a pack, so this receipt has no passport to go home to (TaskPack 0.1 §4.4.1, D6): it could merge only into %s itself", sanitize.Line(e.ID), sanitize.Line(e.ID))
+}
+
+// Hint says what the person may have meant.
+func (e *NoHomeError) Hint() string {
+	return "a receipt answers the asks of a pack you landed: pack it from the passport tp land made; to hand this work over, pack it without --receipt"
+}
+
+// ReceiptHasHome reports whether a receipt packed from stored would go home
+// to another passport (§4.4.1, D6): false for a passport never landed from
+// a pack, whose receipt would answer itself.
+func ReceiptHasHome(stored *ojson.Value) bool {
+	pp := model.Passport{V: stored}
+	return model.LineageOf(stored.Get("lineage")).Extend(pp.ID(), pp.Version()).ReceiptTarget() != pp.ID()
 }
 
 // Built is a pack ready to write plus what must be recorded at home.
@@ -175,6 +211,9 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	annotateOrgFacts(state, o.Actor)
 
 	lin := model.LineageOf(stored.Get("lineage")).Extend(id, pp.Version())
+	if kind == model.KindReceipt && lin.ReceiptTarget() == id && !o.HomelessReceipt {
+		return nil, &NoHomeError{ID: id}
+	}
 
 	var asks []*ojson.Value
 	if kind == model.KindReceipt {

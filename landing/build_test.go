@@ -2,6 +2,7 @@ package landing
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,9 @@ func TestBuildLineage(t *testing.T) {
 }
 
 func TestBuildObject(t *testing.T) {
+	// Landed from TP-A's pack: a receipt from it goes home to TP-A (D6).
 	state := mustParse(t, `{"id":"TP-B","version":4,"goal":"g","x-unknown":{"kept":true},
+	  "lineage":{"root_id":"TP-A","from_version":3,"chain":["TP-A@3"]},
 	  "asks":[{"id":"a1","to":"peer","what":"received","why":"","accept":"acc","status":"answered","answer":"yes","answered_by":"b@m","answered_at":"2026-09-03T14:20:00Z"},
 	          {"id":"a2","to":"peer","what":"sent earlier","why":"","accept":"acc","status":"open","answer":null,"asked_at":"2026-09-01T00:00:00Z"}],
 	  "landed_from":{"file":"x.taskpack","sha256":"ab"},
@@ -235,5 +238,39 @@ func TestBuildAnnotatesOrgFacts(t *testing.T) {
 	}
 	if state.Get("facts").Items()[0].Has(SourceActor) {
 		t.Error("Build changed the stored passport")
+	}
+}
+
+// A receipt from a passport never landed from a pack would go home to that
+// very passport (§4.4.1, D6): Build refuses it with NoHomeError unless the
+// caller is one of the reference's entry points (HomelessReceipt).
+func TestReceiptNeedsAHome(t *testing.T) {
+	for _, tc := range []struct {
+		name, state string
+		kind        string
+		homeless    bool
+		refused     bool
+	}{
+		{"root passport, receipt", `{"id":"TP-A","version":2}`, model.KindReceipt, false, true},
+		{"root with its own root_id, receipt", `{"id":"TP-A","version":2,"lineage":{"root_id":"TP-A","from_version":0,"chain":[]}}`, model.KindReceipt, false, true},
+		{"root passport, receipt, reference entry point", `{"id":"TP-A","version":2}`, model.KindReceipt, true, false},
+		{"root passport, handoff", `{"id":"TP-A","version":2}`, model.KindHandoff, false, false},
+		{"landed passport, receipt", `{"id":"TP-B","version":1,"lineage":{"root_id":"TP-A","from_version":3,"chain":["TP-A@3"]}}`, model.KindReceipt, false, false},
+		{"root_id elsewhere, empty chain, receipt", `{"id":"TP-B","version":1,"lineage":{"root_id":"TP-A","from_version":3,"chain":[]}}`, model.KindReceipt, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustParse(t, tc.state)
+			_, err := Build(context.Background(), st, BuildOptions{Kind: tc.kind, HomelessReceipt: tc.homeless, Now: t0})
+			var nh *NoHomeError
+			if got := errors.As(err, &nh); got != tc.refused {
+				t.Fatalf("refused = %v (%v), want %v", got, err, tc.refused)
+			}
+			if tc.refused && !strings.Contains(err.Error(), "no passport to go home to") {
+				t.Errorf("error does not say why: %v", err)
+			}
+			if want := !tc.refused && !tc.homeless; tc.kind == model.KindReceipt && ReceiptHasHome(st) != want {
+				t.Errorf("ReceiptHasHome = %v", ReceiptHasHome(st))
+			}
+		})
 	}
 }

@@ -93,6 +93,11 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	}
 	rep := &PackReport{Built: built, Encoding: req.Encoding, PassportID: stored.Passport().ID(),
 		Version: stored.Version, HomeVersion: stored.Version, Recorded: []string{}, Warnings: Preflight(built)}
+	if req.Build.Kind == model.KindReceipt && !ReceiptHasHome(stored.V) {
+		// Only the reference's entry points get here (HomelessReceipt): the
+		// pack is made as the reference makes it, and said to go nowhere.
+		rep.Warnings = append(rep.Warnings, (&NoHomeError{ID: stored.Passport().ID()}).Homeless())
+	}
 	if rep.PassportID == "" {
 		rep.PassportID = req.ID
 	}

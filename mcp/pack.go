@@ -58,6 +58,9 @@ type packArgs struct {
 	Files         []string          `json:"files"`
 	Asks          []json.RawMessage `json:"asks"`
 	LandingChecks []json.RawMessage `json:"landing_checks"`
+	// homeless: the reference's tool, which packs a receipt from a
+	// passport never landed (with a warning, D6 homeless).
+	homeless bool
 }
 
 // packResult is the reference's pack document plus tp's members.
@@ -77,6 +80,10 @@ type packResult struct {
 }
 
 func (s *Server) packTool(ctx context.Context, in packArgs) (*packResult, error) {
+	// The reference packs a receipt from any passport; a harness set up for
+	// it keeps working, and the result warns when the receipt has no home
+	// (D6 homeless). tp_receipt_pack refuses it.
+	in.homeless = true
 	return s.pack(ctx, in)
 }
 
@@ -136,7 +143,7 @@ func (s *Server) pack(ctx context.Context, in packArgs) (*packResult, error) {
 		ID: in.PassportID, Out: out, Encoding: enc, Replace: in.Force,
 		Build: landing.BuildOptions{
 			Kind: in.Kind, Files: files, Asks: asks, Checks: checks, Note: in.Note,
-			Actor: s.actor(in.Actor), Machine: s.machine(),
+			Actor: s.actor(in.Actor), Machine: s.machine(), HomelessReceipt: in.homeless,
 		},
 	})
 	if err != nil {

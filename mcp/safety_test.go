@@ -29,8 +29,16 @@ func writeFile(t *testing.T, path, body string) {
 func TestPackOutIsNeverReplacedUnasked(t *testing.T) {
 	w := newWorld(t, "m1")
 	cs := w.serve(t)
-	id := newPassport(t, cs)
+	root := newPassport(t, cs)
+	// A receipt goes home from a passport landed from a pack (D6 homeless).
+	h := filepath.Join(w.Work, "handoff.taskpack")
+	ok(t, cs, "task_passport_pack", map[string]any{"passport_id": root, "out": h})
+	landed, _ := ok(t, cs, "task_passport_land", map[string]any{"path": h}).Doc["passport_id"].(string)
 	for _, tool := range []string{"task_passport_pack", "tp_receipt_pack"} {
+		id := root
+		if tool == "tp_receipt_pack" {
+			id = landed
+		}
 		t.Run(tool, func(t *testing.T) {
 			existing := filepath.Join(w.Work, tool+".taskpack")
 			writeFile(t, existing, "the user's file")
@@ -288,4 +296,32 @@ func section(md, title string) string {
 		return rest[:j+2]
 	}
 	return rest
+}
+
+// A receipt from a passport never landed has no passport to go home to
+// (TaskPack 0.1 §4.4.1, D6 homeless): tp's own tool refuses it, writing
+// nothing; the reference's task_passport_pack packs it as the reference
+// does, and its result warns.
+func TestReceiptWithNoHome(t *testing.T) {
+	w := newWorld(t, "m1")
+	cs := w.serve(t)
+	id := newPassport(t, cs)
+	out := filepath.Join(w.Work, "r.taskpack.json")
+	r := fails(t, cs, "tp_receipt_pack", map[string]any{"passport_id": id, "out": out, "encoding": "flat"}, "failed")
+	if !strings.Contains(r.Text, "no passport to go home to") {
+		t.Errorf("the refusal does not say why: %s", r.Text)
+	}
+	if _, err := os.Lstat(out); err == nil {
+		t.Fatal("a refused receipt was written")
+	}
+	r = ok(t, cs, "task_passport_pack", map[string]any{"passport_id": id, "out": out, "kind": "receipt", "encoding": "flat"})
+	ws, _ := r.Doc["warnings"].([]any)
+	found := false
+	for _, x := range ws {
+		s, _ := x.(string)
+		found = found || strings.Contains(s, "no passport to go home to")
+	}
+	if !found {
+		t.Errorf("task_passport_pack's receipt with no home does not warn: %s", r.Text)
+	}
 }

@@ -210,6 +210,11 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		return s, nil
 	case asksOffer:
 		switch {
+		case s.sheet.NoReceipt != "":
+			// Nothing to offer: any of the offer's keys goes back.
+			if key.Matches(msg, k.Yes, k.No, k.Finish) {
+				return s, common.Pop
+			}
 		case key.Matches(msg, k.Yes):
 			s.mode = asksPath
 			if s.path.Value() == "" {
@@ -325,6 +330,9 @@ func (s *AsksScreen) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{kb([]string{"y"}, "y", "save"), no}
 	case asksOffer:
+		if s.sheet != nil && s.sheet.NoReceipt != "" {
+			return []key.Binding{kb([]string{"enter"}, "enter/esc", "back")}
+		}
 		return []key.Binding{kb([]string{"y"}, "y", "pack a receipt"), kb([]string{"n"}, "n/esc", "not now")}
 	case asksPath:
 		return []key.Binding{kb([]string{"enter"}, "enter", "write it"), kb([]string{"esc"}, "esc", "back")}
@@ -378,8 +386,17 @@ func (s *AsksScreen) View() string {
 		if s.saved > 0 {
 			done = th.Pass.Render(fmt.Sprintf("✓ saved as version %d (%s changed)", sh.Version, components.Count(s.saved, "ask", "asks")))
 		}
-		out = append(out, "", done, "",
-			"Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
+		out = append(out, "", done, "")
+		if sh.NoReceipt != "" {
+			// A root passport's receipt would go nowhere (D6 homeless):
+			// say so instead of offering it.
+			for _, ln := range components.Wrap("No receipt to pack: "+sh.NoReceipt+".", s.w) {
+				out = append(out, th.Muted.Render(ln))
+			}
+			out = append(out, "", th.Key.Render("enter")+" back")
+			return components.Pad(s.withErr(out), s.w, s.h)
+		}
+		out = append(out, "Pack a receipt now, so the answers travel back to whoever asked (§4.4.1)?", "",
 			th.Key.Render("y")+" pack a receipt · "+th.Key.Render("n")+" not now")
 		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksPath:

@@ -311,3 +311,25 @@ func TestHomeListsA2APacks(t *testing.T) {
 		t.Fatalf("enter on a withdrawn A2A pack opened %T", d.app().Top())
 	}
 }
+
+// A passport never landed from a pack has no passport for a receipt to go
+// home to (D6 homeless): after saving, the screen says so and offers no
+// receipt; y packs nothing.
+func TestAsksOffersNoReceiptWithoutHome(t *testing.T) {
+	sh := sampleSheet()
+	sh.NoReceipt = "TP-AB23-CD45 was not landed from a pack (its lineage names no passport before it), so a receipt from it has no passport to go home to (TaskPack 0.1 §4.4.1, D6); nothing was written"
+	f := &fakeAsks{sheet: sh}
+	d := newAsksApp(t, f)
+	d.keys("d", "w", "y")
+	v := d.view()
+	if !strings.Contains(squash(v), "no passport to go home to") || strings.Contains(v, "pack a receipt") {
+		t.Fatalf("the offer does not say why there is no receipt:\n%s", v)
+	}
+	d.keys("y", "enter")
+	if len(f.packed) != 0 {
+		t.Fatalf("a receipt with no home was packed: %v", f.packed)
+	}
+}
+
+// squash is a view's words in one line: wrapped text reads whole.
+func squash(v string) string { return strings.Join(strings.Fields(stripANSI(v)), " ") }

@@ -72,6 +72,9 @@ func dropInPack(a dropArgs, io *IO, st *store.Store) error {
 		Build: landing.BuildOptions{
 			Kind: kind, Files: files, Asks: asks, Checks: checks, Note: a.opt("--note"),
 			Actor: store.Actor(a.opt("--actor"), io.Env), Machine: store.Machine(io.Env),
+			// The reference packs a receipt from any passport; its drop-in
+			// does too, and warns when it has no home (D6 homeless).
+			HomelessReceipt: true,
 		},
 	})
 	if rep != nil {

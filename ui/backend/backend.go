@@ -450,6 +450,9 @@ func (a *Asks) LoadAsks(ctx context.Context, id string) (*common.AskSheet, error
 	if sh.ID == "" {
 		sh.ID = id
 	}
+	if !landing.ReceiptHasHome(st.V) {
+		sh.NoReceipt = (&landing.NoHomeError{ID: sh.ID}).Error()
+	}
 	for _, x := range store.Asks(st.V) {
 		sh.Asks = append(sh.Asks, common.Ask{ID: x.ID(), To: x.To(), What: x.What(), Why: x.Why(), Accept: x.Accept(),
 			Status: store.AskStatus(x), Answer: x.Answer(), AnsweredBy: x.AnsweredBy(), AnsweredAt: x.AnsweredAt()})

@@ -269,6 +269,10 @@ type AskSheet struct {
 	Asks      []Ask
 	// ReceiptName is the default file name for a receipt.
 	ReceiptName string
+	// NoReceipt, when set, says why no receipt can be packed from this
+	// passport (it was never landed from a pack: a receipt would have no
+	// passport to go home to, D6 homeless); the screen offers none.
+	NoReceipt string
 	Raw         any
 }
 
