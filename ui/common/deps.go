@@ -273,7 +273,7 @@ type AskSheet struct {
 	// passport (it was never landed from a pack: a receipt would have no
 	// passport to go home to, D6 homeless); the screen offers none.
 	NoReceipt string
-	Raw         any
+	Raw       any
 }
 
 // AskEdit is what the person did to one ask.
