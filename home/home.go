@@ -11,12 +11,14 @@ package home
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 )
 
@@ -39,6 +41,11 @@ type Summary struct {
 	OpenActs      int        `json:"open_acts"`
 	Dir           string     `json:"dir"`
 	Packs         []string   `json:"packs"` // file names in Dir, sorted
+	// PackStates say, for each of Packs in order, what it is to this
+	// store (issue 17): "to land", a receipt "merged" into a passport, a
+	// handoff "landed" as one, or a pack "sent by you" from one. Only a
+	// pack to land is offered for landing.
+	PackStates []landing.PackState `json:"pack_states"`
 	// Incoming are the packs that arrived over A2A (tp a2a serve, D23),
 	// newest first: kept in the store's incoming folder, never landed on
 	// arrival.
@@ -101,10 +108,13 @@ func IsPackName(name string) bool {
 // error: whatever else cannot be read becomes a line in Problems, so the
 // home view still shows the rest.
 func Summarize(ctx context.Context, src Sources) (*Summary, error) {
-	s := &Summary{Passports: []Passport{}, Projects: []Project{}, Packs: []string{}, Incoming: []Incoming{}, Problems: []string{}, Dir: src.Dir}
+	s := &Summary{Passports: []Passport{}, Projects: []Project{}, Packs: []string{}, PackStates: []landing.PackState{}, Incoming: []Incoming{}, Problems: []string{}, Dir: src.Dir}
+	var entries []store.Entry
 	if src.Store != nil {
 		s.Store = src.Store.Dir()
-		entries, skipped, err := src.Store.List()
+		var skipped []store.Skipped
+		var err error
+		entries, skipped, err = src.Store.List()
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +173,11 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 			}
 		}
 		sort.Strings(s.Packs)
+		paths := make([]string, len(s.Packs))
+		for i, n := range s.Packs {
+			paths[i] = filepath.Join(src.Dir, n)
+		}
+		s.PackStates = append(s.PackStates, landing.PackStates(src.Store, entries, paths)...)
 	}
 	return s, nil
 }

@@ -333,3 +333,45 @@ func TestAsksOffersNoReceiptWithoutHome(t *testing.T) {
 
 // squash is a view's words in one line: wrapped text reads whole.
 func squash(v string) string { return strings.Join(strings.Fields(stripANSI(v)), " ") }
+
+// Home offers to land only a pack to land (issue 17): a receipt already
+// merged, a handoff already landed and one's own pack say what they are and
+// open their passport; none of them says "enter to land".
+func TestHomeDoesNotOfferToLandWhatNeedNotBe(t *testing.T) {
+	data := &common.HomeData{
+		Packs: []string{"merged.taskpack", "landed.taskpack", "mine.taskpack", "new.taskpack"},
+		PackStates: []common.PackState{{State: "merged", Passport: "TP-AB23-CD45"}, {State: "landed", Passport: "TP-AB23-CD46"},
+			{State: "sent by you", Passport: "TP-AB23-CD47"}, {State: common.PackToLand}},
+	}
+	c := testCommon(t, common.Deps{Home: &fakeHome{data}, Passports: fakePassports{}, Lander: &fakeLander{plan: samplePlan()}})
+	d := newDriver(t, New(c, NewHome(c)))
+	v := stripANSI(d.view())
+	for _, row := range []struct{ name, want string }{
+		{"merged.taskpack", "merged into TP-AB23-CD45"}, {"landed.taskpack", "landed as TP-AB23-CD46"},
+		{"mine.taskpack", "sent by you from TP-AB23-CD47"}, {"new.taskpack", "enter to land"},
+	} {
+		var line string
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, row.name) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, row.want) {
+			t.Errorf("%s: row %q does not say %q", row.name, line, row.want)
+		}
+		if row.want != "enter to land" && strings.Contains(line, "enter to land") {
+			t.Errorf("%s is offered for landing: %q", row.name, line)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		d.keys("enter")
+		if _, ok := d.app().Top().(*PassportScreen); !ok {
+			t.Fatalf("enter on %s opened %T, want its passport", data.Packs[i], d.app().Top())
+		}
+		d.keys("esc", "down")
+	}
+	d.keys("enter")
+	if _, ok := d.app().Top().(*landing.Landing); !ok {
+		t.Fatalf("enter on a pack to land opened %T", d.app().Top())
+	}
+}

@@ -132,7 +132,16 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 				in.pendingProject = h.data.Projects[it.i].Project
 				return h, common.Push(in)
 			case 2:
-				return h, common.Push(landing.New(h.c, h.data.Packs[it.i]))
+				// Only a pack to land is landed; a merged receipt, a
+				// landed handoff and one's own pack open the passport
+				// they belong to (issue 17).
+				st := h.packState(it.i)
+				if st.State == common.PackToLand {
+					return h, common.Push(landing.New(h.c, h.data.Packs[it.i]))
+				}
+				if st.Passport != "" {
+					return h, common.Push(NewPassport(h.c, st.Passport))
+				}
 			case 3:
 				// A pack that came over A2A lands as any file, and only
 				// when the person says so (D23); a landed one opens its
@@ -148,6 +157,15 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	}
 	return h, nil
+}
+
+// packState is what pack i is to the store; a pack nothing says about is
+// one to land.
+func (h *Home) packState(i int) common.PackState {
+	if i < len(h.data.PackStates) {
+		return h.data.PackStates[i]
+	}
+	return common.PackState{State: common.PackToLand}
 }
 
 // packName is how a pack is named on the list: its path from the folder tp
@@ -223,8 +241,23 @@ func (h *Home) View() string {
 	if len(d.Packs) == 0 {
 		ls = append(ls, th.Muted.Render("  none"))
 	}
-	for _, p := range d.Packs {
-		row(idx, components.Line(h.packName(p))+th.Muted.Render(" · enter to land"))
+	for i, p := range d.Packs {
+		name := components.Line(h.packName(p))
+		// A pack already merged, landed or sent says so first (so a long
+		// name never pushes it off), and is not offered for landing.
+		opens := th.Muted.Render(" · " + name + " · enter opens it")
+		switch st := h.packState(i); st.State {
+		case common.PackToLand:
+			row(idx, name+th.Muted.Render(" · enter to land"))
+		case "merged":
+			row(idx, th.Pass.Render("✓ merged into "+components.Line(st.Passport))+opens)
+		case "landed":
+			row(idx, th.Pass.Render("✓ landed as "+components.Line(st.Passport))+opens)
+		case "sent by you":
+			row(idx, th.Muted.Render("↗ sent by you from "+components.Line(st.Passport))+opens)
+		default:
+			row(idx, th.Muted.Render(components.Line(st.State)+" · "+name))
+		}
 		idx++
 	}
 	if len(d.Incoming) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/home"
 	"github.com/tp-dev/tp/internal/plural"
+	"github.com/tp-dev/tp/landing"
 )
 
 // homeCmd is what `tp` with no command does: the home screen on a terminal
@@ -119,8 +120,10 @@ func renderHome(w io.Writer, s *home.Summary) {
 		fmt.Fprintf(w, "packs here none in %s\n", l(s.Dir))
 	} else {
 		fmt.Fprintf(w, "packs here %s in %s\n", plural.N(len(s.Packs), "pack"), l(s.Dir))
-		for _, p := range s.Packs {
-			fmt.Fprintf(w, "  %s\n", l(p))
+		for i, p := range s.Packs {
+			// What each pack is to this store (issue 17): only a pack
+			// to land is suggested below.
+			fmt.Fprintf(w, "  %s  %s\n", l(p), packStateText(s.PackStates, i))
 		}
 	}
 	if len(s.Incoming) > 0 {
@@ -136,8 +139,11 @@ func renderHome(w io.Writer, s *home.Summary) {
 		tw.Flush()
 	}
 	var next []string
-	if len(s.Packs) > 0 {
-		next = append(next, "tp land "+shellWord(s.Packs[0]))
+	for i, p := range s.Packs {
+		if i < len(s.PackStates) && s.PackStates[i].State == landing.PackToLand {
+			next = append(next, "tp land "+shellWord(p))
+			break
+		}
 	}
 	for _, in := range s.Incoming {
 		if in.State == "waiting" {
@@ -174,4 +180,21 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// packStateText says what pack i of a home summary is to this store.
+func packStateText(states []landing.PackState, i int) string {
+	if i >= len(states) {
+		return landing.PackToLand
+	}
+	st := states[i]
+	switch st.State {
+	case landing.PackMerged:
+		return "merged into " + display.Line(st.Passport)
+	case landing.PackLanded:
+		return "landed as " + display.Line(st.Passport)
+	case landing.PackSent:
+		return "sent by you from " + display.Line(st.Passport)
+	}
+	return display.Line(st.State)
 }

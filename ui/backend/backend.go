@@ -513,8 +513,13 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, FailedChecks: p.FailedChecks, UpdatedAt: p.UpdatedAt})
 	}
 	d.Errors = append(d.Errors, sum.Problems...)
-	for _, n := range sum.Packs {
+	for i, n := range sum.Packs {
 		d.Packs = append(d.Packs, filepath.Join(h.Dir, n))
+		st := common.PackState{State: common.PackToLand}
+		if i < len(sum.PackStates) {
+			st = common.PackState{State: sum.PackStates[i].State, Passport: sum.PackStates[i].Passport}
+		}
+		d.PackStates = append(d.PackStates, st)
 	}
 	for _, in := range sum.Incoming {
 		d.Incoming = append(d.Incoming, common.IncomingRow{TaskID: in.TaskID, Kind: in.Kind, Title: in.Title,

@@ -402,12 +402,25 @@ type HomeSource interface {
 type HomeData struct {
 	Passports []PassportRow
 	Projects  []ProjectRow
-	Packs     []string // packs waiting in the current folder
+	Packs     []string // packs in the current folder
+	// PackStates say what each of Packs is (issue 17): only a pack whose
+	// State is "to land" is offered for landing; a receipt merged, a
+	// handoff landed, a pack sent by you say so and name the passport.
+	PackStates []PackState
 	// Incoming are the packs that arrived over A2A (tp a2a serve, D23),
 	// newest first: kept in the store, never landed until the person does.
 	Incoming []IncomingRow
 	Errors   []string // stray files the store skipped
 }
+
+// PackState is what one pack in the folder is to this store.
+type PackState struct {
+	State    string // "to land", "merged", "landed" or "sent by you"
+	Passport string // merged into, landed as, or packed from
+}
+
+// PackToLand is the State of a pack to land.
+const PackToLand = "to land"
 
 // IncomingRow is one pack that arrived over A2A (D23). State is waiting,
 // landed (LandedAs names the passport), answered or withdrawn.
