@@ -48,6 +48,12 @@ type Loaded struct {
 	// that are no longer in the log: tampering, reported; sync changes
 	// nothing for their keys until the person decides (D19).
 	Vanished []Vanished
+	// Withheld are principal-side records this machine applied (its
+	// ledger, or acked/) that are now in Rejected: their key was removed
+	// as compromised, or the principal history they rest on is rolled
+	// back or forked. Sync leaves their acts as they are (no vanish claim
+	// for a line such a record struck) until a principal decides again.
+	Withheld []Rejected
 }
 
 // Vanished is an applied record that is gone from the log.
@@ -203,6 +209,11 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	sort.Slice(out.Rejected, func(i, j int) bool { return out.Rejected[i].Path < out.Rejected[j].Path })
 	if l.Trust != nil {
 		out.Vanished = l.vanished(out, ledger, changedIDs)
+	}
+	for _, rj := range out.Rejected {
+		if _, mine := ledger[rj.ID]; (mine || out.Acked[rj.ID]) && rj.Key != "" {
+			out.Withheld = append(out.Withheld, rj)
+		}
 	}
 	return out, nil
 }

@@ -212,6 +212,19 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 	for k := range ld.Frozen() {
 		delete(byKey, k)
 	}
+	// An applied record of theirs is no longer trusted (D19: its key was
+	// removed as compromised, or the history it rests on was rolled back):
+	// its line may be gone because that record struck it, so the act is
+	// left as it is too, unless a principal has decided again since (a
+	// trusted settlement or reopening not applied yet).
+	for _, w := range ld.Withheld {
+		st, ok := byKey[w.Key]
+		if !ok || (st.SettlementID != "" && !ld.Acked[st.SettlementID]) {
+			continue
+		}
+		delete(byKey, w.Key)
+		probs = append(probs, sanitize.Line(fmt.Sprintf("act %s is left as it is: this machine applied %s %s, which is no longer trusted (%s); nothing is sent or changed for it until a principal settles or reopens it again", w.Key, w.Type, w.ID, w.Why)))
+	}
 	// Run reads restore_text from reopened records only (§3); the report
 	// names the applied settlements. Neither needs the whole log by id.
 	reopened := map[string]Record{}

@@ -555,3 +555,56 @@ func TestOldFormatPrincipalRefused(t *testing.T) {
 		}
 	}
 }
+
+// An applied settlement that this machine no longer trusts — its key was
+// removed as compromised, or the principal history it rests on was rolled
+// back — must not make the registrar claim the act done as a vanished
+// line (its line is gone because that settlement struck it): the act is
+// left as it is and reported, until a principal settles it again.
+func TestWithheldSettlementSendsNoVanishClaim(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		attack func(t *testing.T, p *trustedProject, bob ssh.Signer, removal string)
+	}{
+		{"removed as compromised", func(t *testing.T, p *trustedProject, bob ssh.Signer, removal string) {}},
+		{"removal deleted (rollback)", func(t *testing.T, p *trustedProject, bob ssh.Signer, removal string) {
+			must(t, os.Remove(changePath(p.l, removal)))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newTrustedProject(t)
+			bob := sshtest.Signer(t)
+			_, err := p.l.ChangePrincipal("garden", PrincipalAdded, "bob", bob.PublicKey(), p.alice, "ps:tp", "2026-12-01T10:00:00Z", "b")
+			must(t, err)
+			st := p.act(t, "shed key")
+			p.settle(t, st, bob, "s")
+			if rep := p.sync(t); len(rep.Applied) != 1 {
+				t.Fatalf("bob's settlement not applied: %+v", rep)
+			}
+			pr, err := p.l.ChangePrincipalWhy("garden", PrincipalRemoved, "bob", bob.PublicKey(), Compromised, p.alice, "ps:tp", "2026-12-01T11:00:00Z", "r")
+			must(t, err)
+			tc.attack(t, p, bob, pr.Changes[len(pr.Changes)-1].ID)
+			before, _ := os.ReadFile(p.doc)
+			rep := p.sync(t)
+			for _, r := range rep.Sent {
+				if r.Key == st.Key {
+					t.Fatalf("sync sent %s for the act whose applied settlement is no longer trusted", r.Type)
+				}
+			}
+			if after, _ := os.ReadFile(p.doc); string(after) != string(before) {
+				t.Fatalf("sync changed the document:\n%s", after)
+			}
+			if !strings.Contains(strings.Join(rep.LogProblems, "\n"), st.Key+" is left as it is") {
+				t.Fatalf("not reported: %q", rep.LogProblems)
+			}
+			if tc.name != "removed as compromised" {
+				return
+			}
+			// alice settles it again: applied as usual
+			p.settle(t, p.act(t, "shed key"), p.alice, "a")
+			if rep := p.sync(t); len(rep.Applied) != 1 {
+				t.Fatalf("alice's settlement after the removal: %+v", rep)
+			}
+		})
+	}
+}
