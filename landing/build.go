@@ -47,6 +47,10 @@ const GeneratedSteps = store.GeneratedSteps
 type BuildOptions struct {
 	Kind    string         // model.KindHandoff (the default) or model.KindReceipt
 	Files   []string       // luggage on this machine: files, or folders that keep their shape
+	// Listed is luggage already listed and checked (CheckLuggage): carried
+	// under its Name, read from its Path, with no second look-up of a path
+	// a link could have changed meanwhile.
+	Listed []LuggageCheck
 	Asks    []*ojson.Value // asks sent with this pack (§4.3); a missing id is minted
 	Checks  []*ojson.Value // landing checks (§4.4); a missing id is minted, required defaults to true
 	Note    string
@@ -197,6 +201,14 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	files, err := collectLuggage(o.Files)
 	if err != nil {
 		return nil, err
+	}
+	for _, l := range o.Listed {
+		for _, f := range files {
+			if f.Name == l.Name {
+				return nil, fmt.Errorf("luggage %q comes from both %s and %s", l.Name, f.Path, l.Path)
+			}
+		}
+		files = append(files, LocalFile{Name: l.Name, Path: l.Path, Size: l.Size})
 	}
 
 	state := stored.Clone()

@@ -30,26 +30,39 @@ type ReceiptPackedMsg struct {
 	Err  error
 }
 
+// ReceiptFilesMsg is sent by the asks screen when files picked for a
+// receipt were listed and checked (confined, scanned, issue 17).
+type ReceiptFilesMsg struct {
+	Files []common.ReceiptFile
+	Err   error
+}
+
 // AsksKeys are the asks screen's keys.
 type AsksKeys struct {
 	List                       ListKeys
 	Answer, Drop, Leave, Write key.Binding
 	Yes, No                    key.Binding
 	Back, Finish               key.Binding
+	// AddFile and RemoveFile pick the files a receipt carries; Pack
+	// writes it.
+	AddFile, RemoveFile, Pack key.Binding
 }
 
 // DefaultAsksKeys returns the asks screen's keys.
 func DefaultAsksKeys() AsksKeys {
 	return AsksKeys{
-		List:   DefaultListKeys(),
-		Answer: kb([]string{"enter", "a"}, "enter", "answer"),
-		Drop:   kb([]string{"d"}, "d", "drop"),
-		Leave:  kb([]string{"o"}, "o", "leave as it is"),
-		Write:  kb([]string{"w"}, "w", "review and save…"),
-		Yes:    kb([]string{"y"}, "y", "yes"),
-		No:     kb([]string{"n", "esc"}, "n/esc", "no"),
-		Back:   kb([]string{"esc"}, "esc", "back"),
-		Finish: kb([]string{"enter"}, "enter", "finish"),
+		List:       DefaultListKeys(),
+		Answer:     kb([]string{"enter", "a"}, "enter", "answer"),
+		Drop:       kb([]string{"d"}, "d", "drop"),
+		Leave:      kb([]string{"o"}, "o", "leave as it is"),
+		Write:      kb([]string{"w"}, "w", "review and save…"),
+		Yes:        kb([]string{"y"}, "y", "yes"),
+		No:         kb([]string{"n", "esc"}, "n/esc", "no"),
+		Back:       kb([]string{"esc"}, "esc", "back"),
+		Finish:     kb([]string{"enter"}, "enter", "finish"),
+		AddFile:    kb([]string{"f"}, "f", "add a file or folder"),
+		RemoveFile: kb([]string{"x"}, "x", "remove the last file"),
+		Pack:       kb([]string{"enter", "y"}, "enter", "pack it"),
 	}
 }
 
@@ -59,6 +72,8 @@ const (
 	asksReview
 	asksOffer
 	asksPath
+	asksReceipt // what the receipt carries, before it is packed
+	asksFile    // typing a file to add
 	asksDone
 )
 
@@ -70,30 +85,36 @@ type AsksScreen struct {
 	id   string
 	w, h int
 
-	sheet  *common.AskSheet
-	err    error
-	edits  map[string]common.AskEdit
-	list   components.AskList // the asks, shared with the landing's asks step
-	revOff int                // scroll offset of the review list
-	mode   int
-	path   textinput.Model
-	packed string
-	saving bool
-	saved  int // changes saved, for the offer that follows
+	sheet   *common.AskSheet
+	err     error
+	edits   map[string]common.AskEdit
+	list    components.AskList // the asks, shared with the landing's asks step
+	revOff  int                // scroll offset of the review list
+	mode    int
+	path    textinput.Model
+	file    textinput.Model
+	files   []common.ReceiptFile // what the receipt carries, checked
+	fileOff int
+	packed  string
+	saving  bool
+	saved   int // changes saved, for the offer that follows
 }
 
 // NewAsks returns the asks screen for passport id.
 func NewAsks(c *common.Common, id string) *AsksScreen {
 	p := components.NewTextInput(c.Theme)
 	p.Prompt = "file: "
-	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]common.AskEdit{}, list: components.NewAskList(c.Theme, "answer"), path: p}
+	f := components.NewTextInput(c.Theme)
+	f.Prompt = "add: "
+	f.Placeholder = "a file or folder in this folder"
+	s := &AsksScreen{c: c, keys: DefaultAsksKeys(), id: id, edits: map[string]common.AskEdit{}, list: components.NewAskList(c.Theme, "answer"), path: p, file: f}
 	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
 
 func (s *AsksScreen) Title() string { return "asks " + components.Line(s.id) }
 func (s *AsksScreen) Capturing() bool {
-	return s.mode == asksAnswer || s.mode == asksPath
+	return s.mode == asksAnswer || s.mode == asksPath || s.mode == asksFile
 }
 func (s *AsksScreen) Busy() bool { return false }
 func (s *AsksScreen) SetSize(w, h int) {
@@ -103,6 +124,7 @@ func (s *AsksScreen) SetSize(w, h int) {
 		s.list.Cursor.Fit(len(s.sheet.Asks), s.listHeight())
 	}
 	s.path.Width = max(w-10, 10)
+	s.file.Width = max(w-10, 10)
 }
 
 func (s *AsksScreen) setSheet(sh *common.AskSheet) {
@@ -153,10 +175,28 @@ func (s *AsksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		s.edits = map[string]common.AskEdit{}
 		s.mode = asksOffer
 		return s, nil
+	case ReceiptFilesMsg:
+		s.mode = asksReceipt
+		if msg.Err != nil {
+			s.err = msg.Err
+			return s, nil
+		}
+		s.err = nil
+		for _, f := range msg.Files {
+			for _, g := range s.files {
+				if g.Name == f.Name {
+					s.err = fmt.Errorf("%s is carried already; nothing was added", f.Name)
+					return s, nil
+				}
+			}
+		}
+		s.files = append(s.files, msg.Files...)
+		s.fileOff = max(len(s.fileRows())-s.fileRoom(), 0) // show what was added
+		return s, nil
 	case ReceiptPackedMsg:
 		if msg.Err != nil {
-			s.err, s.mode = msg.Err, asksPath
-			return s, s.path.Focus()
+			s.err, s.mode = msg.Err, asksReceipt
+			return s, nil
 		}
 		s.packed, s.err, s.mode = msg.Path, nil, asksDone
 		return s, nil
@@ -170,6 +210,10 @@ func (s *AsksScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case asksPath:
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
+		return s, cmd
+	case asksFile:
+		var cmd tea.Cmd
+		s.file, cmd = s.file.Update(msg)
 		return s, cmd
 	}
 	return s, nil
@@ -229,8 +273,10 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	case asksPath:
 		switch {
 		case key.Matches(msg, k.Finish):
+			// What the receipt carries is shown before it is packed.
 			s.path.Blur()
-			return s, s.packCmd(strings.TrimSpace(s.path.Value()))
+			s.err, s.mode = nil, asksReceipt
+			return s, nil
 		case key.Matches(msg, k.Back):
 			s.path.Blur()
 			s.mode = asksOffer
@@ -238,6 +284,53 @@ func (s *AsksScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
+		return s, cmd
+	case asksReceipt:
+		if off, ok := k.List.move(msg, s.fileOff, len(s.fileRows()), s.fileRoom()); ok {
+			s.fileOff = components.Clamp(off, len(s.fileRows()), s.fileRoom())
+			return s, nil
+		}
+		switch {
+		case key.Matches(msg, k.Pack):
+			if n := s.refused(); n > 0 {
+				s.err = fmt.Errorf("%s cannot travel (✗ above): x removes the last file; nothing was written", components.Count(n, "file", "files"))
+				return s, nil
+			}
+			return s, s.packCmd(strings.TrimSpace(s.path.Value()), s.files)
+		case key.Matches(msg, k.AddFile):
+			s.err, s.mode = nil, asksFile
+			s.file.SetValue("")
+			return s, s.file.Focus()
+		case key.Matches(msg, k.RemoveFile) && len(s.files) > 0:
+			// A folder's files go together, as they were added.
+			last := s.files[len(s.files)-1].Group
+			for len(s.files) > 0 && s.files[len(s.files)-1].Group == last {
+				s.files = s.files[:len(s.files)-1]
+			}
+			s.err = nil
+			s.fileOff = components.Clamp(s.fileOff, len(s.fileRows()), s.fileRoom())
+		case key.Matches(msg, k.Back):
+			s.mode = asksPath
+			return s, s.path.Focus()
+		}
+		return s, nil
+	case asksFile:
+		switch {
+		case key.Matches(msg, k.Finish):
+			s.file.Blur()
+			v := strings.TrimSpace(s.file.Value())
+			if v == "" {
+				s.mode = asksReceipt
+				return s, nil
+			}
+			return s, s.checkFilesCmd(v)
+		case key.Matches(msg, k.Back):
+			s.file.Blur()
+			s.mode = asksReceipt
+			return s, nil
+		}
+		var cmd tea.Cmd
+		s.file, cmd = s.file.Update(msg)
 		return s, cmd
 	case asksDone:
 		if key.Matches(msg, k.Back, k.Finish) {
@@ -298,13 +391,70 @@ func (s *AsksScreen) saveCmd() tea.Cmd {
 	}
 }
 
-func (s *AsksScreen) packCmd(out string) tea.Cmd {
+func (s *AsksScreen) packCmd(out string, files []common.ReceiptFile) tea.Cmd {
 	src, ctx, id := s.c.Deps.Asks, s.c.Ctx, s.sheet.ID
+	files = append([]common.ReceiptFile(nil), files...)
 	return func() tea.Msg {
-		p, err := src.PackReceipt(ctx, id, out)
+		p, err := src.PackReceipt(ctx, id, out, files)
 		return ReceiptPackedMsg{Path: p, Err: err}
 	}
 }
+
+// checkFilesCmd lists and checks what path carries (confined, scanned).
+func (s *AsksScreen) checkFilesCmd(path string) tea.Cmd {
+	src, ctx := s.c.Deps.Asks, s.c.Ctx
+	group := len(s.files)
+	return func() tea.Msg {
+		fs, err := src.CheckFiles(ctx, []string{path})
+		for i := range fs {
+			fs[i].Group = group
+		}
+		return ReceiptFilesMsg{Files: fs, Err: err}
+	}
+}
+
+// Files are the files the receipt will carry, as listed and checked.
+func (s *AsksScreen) Files() []common.ReceiptFile { return s.files }
+
+func (s *AsksScreen) refused() int {
+	n := 0
+	for _, f := range s.files {
+		if len(f.Refused) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// fileRows are the receipt's files as the review draws them, each reason a
+// file cannot travel wrapped under it: the scroll counts every row.
+func (s *AsksScreen) fileRows() []string {
+	th := s.c.Theme
+	var rows []string
+	for _, f := range s.files {
+		mark := th.Pass.Render("✓ ")
+		if len(f.Refused) > 0 {
+			mark = th.Fail.Render("✗ ")
+		}
+		for i, ln := range components.WrapPath(f.Name, max(s.w-16, 10)) {
+			if i == 0 {
+				rows = append(rows, "  "+mark+ln+th.Muted.Render(" "+components.HumanBytes(f.Size)))
+			} else {
+				rows = append(rows, "    "+ln)
+			}
+		}
+		for _, r := range f.Refused {
+			for _, ln := range components.Wrap("cannot travel: "+r, max(s.w-6, 10)) {
+				rows = append(rows, "      "+th.Fail.Render(ln))
+			}
+		}
+	}
+	return rows
+}
+
+// fileRoom is how many file rows the review shows at once: the screen less
+// the header, the receipt's name, the headings, the position and the keys.
+func (s *AsksScreen) fileRoom() int { return max(s.h-12, 1) }
 
 // reviewHeight is how many changes the review shows at once: the screen less
 // the header, the question, the "more" line and the closing prompt.
@@ -335,7 +485,14 @@ func (s *AsksScreen) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{kb([]string{"y"}, "y", "pack a receipt"), kb([]string{"n"}, "n/esc", "not now")}
 	case asksPath:
-		return []key.Binding{kb([]string{"enter"}, "enter", "write it"), kb([]string{"esc"}, "esc", "back")}
+		return []key.Binding{kb([]string{"enter"}, "enter", "next: the files it carries"), kb([]string{"esc"}, "esc", "back")}
+	case asksReceipt:
+		if len(s.files) > 0 {
+			return []key.Binding{k.Pack, k.AddFile, k.RemoveFile, kb([]string{"esc"}, "esc", "back")}
+		}
+		return []key.Binding{k.Pack, k.AddFile, kb([]string{"esc"}, "esc", "back")}
+	case asksFile:
+		return []key.Binding{kb([]string{"enter"}, "enter", "add it"), kb([]string{"esc"}, "esc", "cancel")}
 	case asksDone:
 		return []key.Binding{kb([]string{"enter"}, "enter", "finish")}
 	}
@@ -400,7 +557,34 @@ func (s *AsksScreen) View() string {
 			th.Key.Render("y")+" pack a receipt · "+th.Key.Render("n")+" not now")
 		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksPath:
-		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter writes it · esc goes back"))
+		out = append(out, "", "Write the receipt to:", s.path.View(), "", th.Muted.Render("enter shows what it carries before it is written · esc goes back"))
+		return components.Pad(s.withErr(out), s.w, s.h)
+	case asksReceipt, asksFile:
+		out = append(out, "", th.Warn.Render("Pack this receipt?"))
+		for i, ln := range components.WrapPath(strings.TrimSpace(s.path.Value()), max(s.w-3, 10)) {
+			lead := "   "
+			if i == 0 {
+				lead = th.Muted.Render("to ")
+			}
+			out = append(out, lead+ln)
+		}
+		for _, ln := range components.Wrap(fmt.Sprintf("files it carries back (%d, from this folder only; each is scanned for credentials):", len(s.files)), s.w) {
+			out = append(out, th.Muted.Render(ln))
+		}
+		rows := s.fileRows()
+		if len(rows) == 0 {
+			out = append(out, th.Muted.Render("  none · f adds a file or a folder"))
+		}
+		vis, off := components.Window(rows, s.fileOff, s.fileRoom())
+		out = append(out, vis...)
+		if len(rows) > len(vis) {
+			out = append(out, th.Muted.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ scroll", off+1, off+len(vis), len(rows))))
+		}
+		if s.mode == asksFile {
+			out = append(out, "", s.file.View())
+		} else {
+			out = append(out, "", th.Key.Render("enter")+" pack it · "+th.Key.Render("f")+" add a file · "+th.Key.Render("x")+" remove the last · "+th.Key.Render("esc")+" back")
+		}
 		return components.Pad(s.withErr(out), s.w, s.h)
 	case asksDone:
 		out = append(out, "", th.Pass.Render("✓ receipt written to"))

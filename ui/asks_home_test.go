@@ -16,7 +16,22 @@ type fakeAsks struct {
 	sheet    *common.AskSheet
 	saved    [][]common.AskEdit
 	packed   []string
+	carried  [][]common.ReceiptFile
 	conflict bool
+	// files are what CheckFiles lists per path; a path not here is outside.
+	files map[string][]common.ReceiptFile
+}
+
+func (f *fakeAsks) CheckFiles(ctx context.Context, paths []string) ([]common.ReceiptFile, error) {
+	var out []common.ReceiptFile
+	for _, p := range paths {
+		fs, ok := f.files[p]
+		if !ok {
+			return nil, fmt.Errorf("luggage %s leads outside /work (through a link or ..): only files inside the folder tp runs in are carried from this screen; nothing was added", p)
+		}
+		out = append(out, fs...)
+	}
+	return out, nil
 }
 
 func (f *fakeAsks) LoadAsks(ctx context.Context, id string) (*common.AskSheet, error) {
@@ -36,8 +51,9 @@ func (f *fakeAsks) SaveAsks(ctx context.Context, s *common.AskSheet, e []common.
 	return &n, nil
 }
 
-func (f *fakeAsks) PackReceipt(ctx context.Context, id, out string) (string, error) {
+func (f *fakeAsks) PackReceipt(ctx context.Context, id, out string, files []common.ReceiptFile) (string, error) {
 	f.packed = append(f.packed, out)
+	f.carried = append(f.carried, files)
 	return out, nil
 }
 
@@ -62,7 +78,7 @@ func TestAsksFlow(t *testing.T) {
 		saved  string
 		packed []string
 	}{
-		{"answer, drop, save, pack", []string{"enter", "b", "1", "ctrl+s", "down", "d", "w", "y", "y", "enter"},
+		{"answer, drop, save, pack", []string{"enter", "b", "1", "ctrl+s", "down", "d", "w", "y", "y", "enter", "enter"},
 			"[[{a1 answer b1} {a2 drop }]]", []string{"TP-AB23-CD45-receipt.taskpack"}},
 		{"save, no receipt", []string{"d", "w", "y", "n"}, "[[{a1 drop }]]", nil},
 		{"review declined writes nothing", []string{"d", "w", "n"}, "[]", nil},
@@ -373,5 +389,73 @@ func TestHomeDoesNotOfferToLandWhatNeedNotBe(t *testing.T) {
 	d.keys("enter")
 	if _, ok := d.app().Top().(*landing.Landing); !ok {
 		t.Fatalf("enter on a pack to land opened %T", d.app().Top())
+	}
+}
+
+// A receipt packed from the asks screen carries files (issue 17), picked on
+// the screen and shown before it is packed: each with its name in the pack
+// and size; a file the credential scan refuses is marked ✗ with why and
+// keeps the receipt from being packed until it is removed; a path outside
+// the folder is refused and nothing is added.
+func TestReceiptCarriesFiles(t *testing.T) {
+	f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{
+		"notes.md": {{Name: "notes.md", Path: "/work/notes.md", Size: 8}},
+		"figs":     {{Name: "figs/a.svg", Path: "/work/figs/a.svg", Size: 6}, {Name: "figs/b.svg", Path: "/work/figs/b.svg", Size: 7}},
+		"token.txt": {{Name: "token.txt", Path: "/work/token.txt", Size: 50,
+			Refused: []string{"credential (github-token) at byte 11: deploy key ghp_…"}}},
+	}}
+	d := newAsksApp(t, f)
+	d.keys("w", "y", "enter")
+	v := squash(d.view())
+	if !strings.Contains(v, "files it carries back (0") || !strings.Contains(v, "f adds a file") {
+		t.Fatalf("the receipt's review does not say what it carries:\n%s", d.view())
+	}
+	d.keys("f").typeText("../secret").keys("enter")
+	if v := squash(d.view()); !strings.Contains(v, "leads outside") || len(f.packed) != 0 {
+		t.Fatalf("a path outside the folder was not refused:\n%s", d.view())
+	}
+	d.keys("f").typeText("notes.md").keys("enter", "f").typeText("figs").keys("enter", "f").typeText("token.txt").keys("enter")
+	v = squash(d.view())
+	for _, want := range []string{"✓ notes.md 8 B", "✓ figs/a.svg", "✓ figs/b.svg", "✗ token.txt", "cannot travel: credential (github-token)"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the review does not show %q:\n%s", want, d.view())
+		}
+	}
+	d.keys("enter")
+	if len(f.packed) != 0 || !strings.Contains(squash(d.view()), "cannot travel") {
+		t.Fatalf("a receipt was packed with a refused file: %v", f.packed)
+	}
+	d.keys("x", "x") // token.txt, then the folder's two files together
+	d.keys("enter")
+	if len(f.carried) != 1 || len(f.carried[0]) != 1 || f.carried[0][0].Name != "notes.md" {
+		t.Fatalf("carried %+v, want notes.md alone", f.carried)
+	}
+}
+
+// receiptFilesApp is the asks screen at the receipt's review, carrying a
+// few files, one of them refused.
+func receiptFilesApp(t *testing.T, w, h int) *driver {
+	f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{
+		"notes.md": {{Name: "notes.md", Path: "/work/notes.md", Size: 8}},
+		"figures":  {{Name: "figures/logo.svg", Path: "/work/figures/logo.svg", Size: 2048}, {Name: "figures/" + hostile + ".svg", Path: "/work/figures/x.svg", Size: 7}},
+		"token.txt": {{Name: "token.txt", Path: "/work/token.txt", Size: 50,
+			Refused: []string{"credential (github-token) at byte 11: deploy key ghp_…"}}},
+	}}
+	d := newAsksApp(t, f)
+	d.send(tea.WindowSizeMsg{Width: w, Height: h})
+	d.keys("w", "y", "enter")
+	for _, p := range []string{"notes.md", "figures", "token.txt"} {
+		d.keys("f").typeText(p).keys("enter")
+	}
+	return d
+}
+
+func TestReceiptFilesGoldens(t *testing.T) {
+	for _, sz := range [][2]int{{100, 30}, {80, 24}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			v := receiptFilesApp(t, sz[0], sz[1]).view()
+			assertSafe(t, v)
+			requireGolden(t, v)
+		})
 	}
 }

@@ -267,6 +267,27 @@ func TestNothingHiddenAsks(t *testing.T) {
 	}
 }
 
+// The receipt's review lists every file it carries and every reason one
+// cannot travel (issue 17): 40 files, long names, a refused one with a long
+// reason, scrolled to the end at each size.
+func TestNothingHiddenReceiptFiles(t *testing.T) {
+	for _, sz := range hiddenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			var ts tokens
+			var fs []common.ReceiptFile
+			for i := 1; i <= 40; i++ {
+				fs = append(fs, common.ReceiptFile{Name: "figs/" + word40(ts.add(fmt.Sprintf("FILE%02d", i))), Size: int64(i)})
+			}
+			fs = append(fs, common.ReceiptFile{Name: ts.add("BADFILE"), Refused: []string{word40("credential") + " " + word40(ts.add("REASONEND"))}})
+			f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{"figs": fs}}
+			d := newAsksApp(t, f)
+			d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			d.keys("w", "y", "enter", "f").typeText("figs").keys("enter", "g")
+			requireShown(t, sz[0], sz[1], walk(d, "down"), ts)
+		})
+	}
+}
+
 func TestNothingHiddenHome(t *testing.T) {
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {

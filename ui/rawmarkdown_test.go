@@ -61,6 +61,10 @@ func TestDoneScreensDrawMarkdownAndWholePaths(t *testing.T) {
 		as := ad.app().Top().(*AsksScreen)
 		as.path.SetValue(longPath + ".taskpack")
 		ad.keys("enter")
+		if v := stripANSI(ad.view()); !strings.Contains(joined(v), longPath+".taskpack") {
+			t.Errorf("at %d columns the receipt's review cuts the path:\n%s", w, v)
+		}
+		ad.keys("enter")
 		plain = stripANSI(ad.view())
 		if !strings.Contains(plain, "receipt written") || strings.Contains(plain, "`") {
 			t.Errorf("at %d columns the receipt screen shows raw Markdown:\n%s", w, plain)

@@ -214,7 +214,7 @@ func TestGoldens60x20(t *testing.T) {
 	}{
 		{"asks/unsaved", []string{"d"}},
 		{"asks/review", []string{"d", "w"}},
-		{"asks/receipt", []string{"d", "w", "y", "y", "enter"}},
+		{"asks/receipt", []string{"d", "w", "y", "y", "enter", "enter"}},
 	} {
 		ad := newAsksApp(t, &fakeAsks{sheet: sampleSheet()})
 		ad.send(tea.WindowSizeMsg{Width: 60, Height: 20})

@@ -437,6 +437,34 @@ type Asks struct {
 	Store   *store.Store
 	Actor   string // answered_by is Actor@Machine (D14)
 	Machine string
+	// Dir is the folder a receipt's files must stay in; empty is the
+	// working directory.
+	Dir string
+}
+
+func (a *Asks) dir() (string, error) {
+	if a.Dir != "" {
+		return a.Dir, nil
+	}
+	return os.Getwd()
+}
+
+// CheckFiles lists the files paths carry (landing.CheckLuggage): confined
+// to Dir, links out refused, each file scanned for what pack.Write refuses.
+func (a *Asks) CheckFiles(ctx context.Context, paths []string) ([]common.ReceiptFile, error) {
+	dir, err := a.dir()
+	if err != nil {
+		return nil, err
+	}
+	ls, err := landing.CheckLuggage(paths, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]common.ReceiptFile, len(ls))
+	for i, l := range ls {
+		out[i] = common.ReceiptFile{Name: l.Name, Path: l.Path, Size: l.Size, Refused: l.Refused}
+	}
+	return out, nil
 }
 
 // LoadAsks reads a passport's asks.
@@ -476,16 +504,31 @@ func (a *Asks) SaveAsks(ctx context.Context, sheet *common.AskSheet, edits []com
 // PackReceipt writes a receipt carrying the passport's asks and answers
 // home (§4.4.1) with landing.Pack, the job tp pack runs too; a name ending
 // .json is the flat form.
-func (a *Asks) PackReceipt(ctx context.Context, id, out string) (string, error) {
+func (a *Asks) PackReceipt(ctx context.Context, id, out string, files []common.ReceiptFile) (string, error) {
 	if out == "" {
 		return "", errors.New("no file name")
+	}
+	dir, err := a.dir()
+	if err != nil {
+		return "", err
+	}
+	var listed []landing.LuggageCheck
+	for _, f := range files {
+		if len(f.Refused) > 0 {
+			return "", fmt.Errorf("luggage %s cannot travel: %s; nothing was written", f.Name, f.Refused[0])
+		}
+		// Still the file listed, inside the folder, and no link now.
+		if err := landing.StillInside(f.Path, dir); err != nil {
+			return "", err
+		}
+		listed = append(listed, landing.LuggageCheck{Name: f.Name, Path: f.Path, Size: f.Size})
 	}
 	enc := pack.EncodingBag
 	if strings.HasSuffix(out, ".json") {
 		enc = pack.EncodingFlat
 	}
-	_, err := landing.Pack(ctx, a.Store, landing.PackRequest{ID: id, Out: out, Encoding: enc,
-		Build: landing.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine}})
+	_, err = landing.Pack(ctx, a.Store, landing.PackRequest{ID: id, Out: out, Encoding: enc,
+		Build: landing.BuildOptions{Kind: model.KindReceipt, Actor: a.Actor, Machine: a.Machine, Listed: listed}})
 	if err != nil {
 		return "", err
 	}

@@ -124,8 +124,43 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("%+v", sheet.Asks[0])
 	}
 	r := filepath.Join(dir, "r.taskpack")
-	if _, err := ab.PackReceipt(ctx, landed.ID, r); err != nil {
+	// The receipt carries a file picked on the screen (issue 17): listed
+	// and checked in the folder, then packed as listed; a path that became
+	// a link out of the folder since it was listed is refused.
+	work := t.TempDir()
+	ab.Dir = work
+	if err := os.WriteFile(filepath.Join(work, "answer.csv"), []byte("a,b\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	files, err := ab.CheckFiles(ctx, []string{"answer.csv"})
+	if err != nil || len(files) != 1 || files[0].Name != "answer.csv" || files[0].Size != 4 || len(files[0].Refused) != 0 {
+		t.Fatalf("CheckFiles: %v %+v", err, files)
+	}
+	swapped := filepath.Join(work, "swapped.csv")
+	if err := os.WriteFile(swapped, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moved, err := ab.CheckFiles(ctx, []string{"swapped.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(swapped)
+	if err := os.Symlink(filepath.Join(dir, "created-by-how"), swapped); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ab.PackReceipt(ctx, landed.ID, r, moved); err == nil {
+		t.Fatal("a file swapped for a link out of the folder was packed")
+	}
+	if _, err := os.Lstat(r); err == nil {
+		t.Fatal("a refused receipt was written")
+	}
+	if _, err := ab.PackReceipt(ctx, landed.ID, r, files); err != nil {
+		t.Fatal(err)
+	}
+	if rp, err := pack.Open(r, pack.Options{DeferLuggage: true}); err != nil || len(rp.Luggage) != 1 || rp.Luggage[0].Name != "answer.csv" {
+		t.Fatalf("the receipt does not carry answer.csv: %v", err)
+	} else {
+		rp.Close()
 	}
 
 	// A lands the receipt: the plan is a merge into aid.

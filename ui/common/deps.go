@@ -258,8 +258,24 @@ type AsksStore interface {
 	LoadAsks(ctx context.Context, id string) (*AskSheet, error)
 	// SaveAsks applies the changes with an expected-version save.
 	SaveAsks(ctx context.Context, sheet *AskSheet, changes []AskEdit) (*AskSheet, error)
-	// PackReceipt writes a receipt for the passport and returns the path.
-	PackReceipt(ctx context.Context, id, out string) (string, error)
+	// CheckFiles lists the luggage the paths carry, confined to the folder
+	// tp runs in, each file with what would keep it from travelling (a
+	// credential, D5), before anything is packed.
+	CheckFiles(ctx context.Context, paths []string) ([]ReceiptFile, error)
+	// PackReceipt writes a receipt for the passport carrying files (as
+	// CheckFiles listed them) and returns the path.
+	PackReceipt(ctx context.Context, id, out string, files []ReceiptFile) (string, error)
+}
+
+// ReceiptFile is one file a receipt would carry.
+type ReceiptFile struct {
+	Name    string // its name in the pack
+	Path    string // where it is read from
+	Size    int64
+	Refused []string // why it cannot travel; empty when it can
+	// Group numbers the paths the person added: a folder's files share
+	// one, and are removed together.
+	Group int
 }
 
 // AskSheet is one passport's asks.
