@@ -45,12 +45,12 @@ const GeneratedSteps = store.GeneratedSteps
 
 // BuildOptions is everything a pack carries besides the passport (§3).
 type BuildOptions struct {
-	Kind    string         // model.KindHandoff (the default) or model.KindReceipt
-	Files   []string       // luggage on this machine: files, or folders that keep their shape
+	Kind  string   // model.KindHandoff (the default) or model.KindReceipt
+	Files []string // luggage on this machine: files, or folders that keep their shape
 	// Listed is luggage already listed and checked (CheckLuggage): carried
 	// under its Name, read from its Path, with no second look-up of a path
 	// a link could have changed meanwhile.
-	Listed []LuggageCheck
+	Listed  []LuggageCheck
 	Asks    []*ojson.Value // asks sent with this pack (§4.3); a missing id is minted
 	Checks  []*ojson.Value // landing checks (§4.4); a missing id is minted, required defaults to true
 	Note    string
