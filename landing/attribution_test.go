@@ -3,6 +3,8 @@ package landing
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -174,9 +176,13 @@ func TestReceiptForAVersionNeverSent(t *testing.T) {
 func TestPackRecordsWhatItSent(t *testing.T) {
 	st := testStore(t)
 	p := newPassport(t, st, nil)
+	lug := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(lug, []byte("luggage counts in the content identity\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, enc := range []pack.Encoding{pack.EncodingBag, pack.EncodingFlat} {
 		out := t.TempDir() + "/x." + string(enc)
-		rep, err := Pack(context.Background(), st, PackRequest{ID: p, Out: out, Encoding: enc, Build: BuildOptions{Actor: "maria", Machine: "home"}})
+		rep, err := Pack(context.Background(), st, PackRequest{ID: p, Out: out, Encoding: enc, Build: BuildOptions{Actor: "maria", Machine: "home", Files: []string{lug}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,9 +192,10 @@ func TestPackRecordsWhatItSent(t *testing.T) {
 		}
 		pk := openPack(t, out)
 		want := contentDigest(objectDigest(pk.Raw), pk.Luggage)
+		po := model.PackObject{V: pk.Object}
 		found := false
 		for _, got := range packs {
-			found = found || got.Version == rep.Version && got.ContentSHA256 == want
+			found = found || got.Version == rep.Version && got.ContentSHA256 == want && got.Kind == po.Kind() && got.PackedAt == po.PackedAt()
 		}
 		if !found {
 			t.Fatalf("recorded %+v, want version %d content %s", packs, rep.Version, want)

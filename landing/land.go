@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -393,9 +392,15 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	// §4.5, D25): the sender's own steps and facts as they arrived, and
 	// the text the plan found reading like instructions, so every later
 	// open shows them as the sender's, flagged, not as this side's.
+	// A set, not a search of the list per step: a pack of 110,000 facts
+	// makes 55,000 re-verification steps (issue 20).
+	gen := make(map[string]struct{}, len(generated))
+	for _, s := range generated {
+		gen[s] = struct{}{}
+	}
 	var senderSteps, senderFacts []string
 	for _, s := range steps {
-		if !slices.Contains(generated, s) {
+		if _, ok := gen[s]; !ok {
 			senderSteps = append(senderSteps, s)
 		}
 	}

@@ -172,9 +172,10 @@ func BagEntries(src Source) []string {
 // writeBag streams the bag as a ZIP in D2's entry order. sums are the
 // scanning pass's results; the writing pass re-reads each luggage file and
 // checks it is still the same bytes.
-func writeBag(w *bufio.Writer, src Source, sums []luggageSum, opts WriteOptions) error {
+//
+// passport is ojson.Canonical(src.Object), which the caller has made.
+func writeBag(w *bufio.Writer, src Source, passport []byte, sums []luggageSum, opts WriteOptions) error {
 	obj := src.Object
-	passport := ojson.Canonical(obj)
 	ps := sha256.Sum256(passport)
 	payload := []payloadSum{{path: payloadObject, sha256: hex.EncodeToString(ps[:]), size: int64(len(passport))}}
 	for i, l := range src.Luggage {

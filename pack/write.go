@@ -32,6 +32,8 @@ type WriteOptions struct {
 type WriteResult struct {
 	// ContentSHA256 is the written pack's content identity (D22).
 	ContentSHA256 string
+	// Object is the pack object written (sealed, §4.2).
+	Object *ojson.Value
 	// Signature is the signature the written pack carries; nil: unsigned.
 	Signature *Signature
 	// SignatureDropped says why a signature in Source.Tags (one carried
@@ -83,16 +85,18 @@ func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (Writ
 	for i, l := range src.Luggage {
 		ls[i] = Luggage{Name: l.Name, Size: sums[i].size, SHA256: sums[i].sha256}
 	}
-	identity := ContentIdentity(ojson.Canonical(obj), ls)
+	canon := ojson.Canonical(obj)
+	identity := ContentIdentity(canon, ls)
 	res.ContentSHA256 = sha(identity)
+	res.Object = obj
 	if src.Tags, res.Signature, res.SignatureDropped, err = signTags(path, identity, src.Tags, opts); err != nil {
 		return res, err
 	}
 	err = atomicWrite(path, func(w *bufio.Writer) error {
 		if enc == EncodingBag {
-			return writeBag(w, src, sums, opts)
+			return writeBag(w, src, canon, sums, opts)
 		}
-		return writeFlat(w, src, sums)
+		return writeFlat(w, src, canon, sums)
 	})
 	if err != nil {
 		return WriteResult{}, err

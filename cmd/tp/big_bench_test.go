@@ -76,3 +76,43 @@ func TestOpenDocIsEncodingJSONsDocument(t *testing.T) {
 		}
 	}
 }
+
+// bigEnv is a store holding the big passport, and the IO that runs tp on it.
+func bigEnv(b *testing.B, n int) (bio *IO, id, dir string) {
+	dir = b.TempDir()
+	storeDir, id := writeBigPassport(b, dir, n)
+	env := map[string]string{"TP_STORE": storeDir, "TP_MACHINE": "bench", "TP_ACTOR": "bench", "HOME": b.TempDir()}
+	return &IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Env: func(k string) string { return env[k] }}, id, dir
+}
+
+// BenchmarkPackBigPassport is `tp pack ID --out F` of the 110,000-fact
+// passport (issue 20: ≤ 1 s and ≤ 100 MB, like open --json).
+func BenchmarkPackBigPassport(b *testing.B) {
+	bio, id, dir := bigEnv(b, 110_000)
+	out := filepath.Join(dir, "big.taskpack")
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}, bio); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkLandBigPassport is `tp land F --plain` of the pack of the
+// 110,000-fact passport, into a fresh store each time.
+func BenchmarkLandBigPassport(b *testing.B) {
+	bio, id, dir := bigEnv(b, 110_000)
+	out := filepath.Join(dir, "big.taskpack")
+	if code := run([]string{"pack", id, "--out", out, "--sign=false", "--plain"}, bio); code != 0 {
+		b.Fatalf("pack: exit %d", code)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		store := filepath.Join(dir, fmt.Sprintf("land%d", i))
+		if code := run([]string{"--store", store, "land", out, "--plain"}, bio); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}

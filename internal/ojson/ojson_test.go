@@ -425,3 +425,39 @@ func BenchmarkParseWideObject(b *testing.B) {
 		}
 	}
 }
+
+// Clone is a deep copy cut from shared slabs (issue 20): equal to the
+// original, and changing either one (setting, deleting, appending to an
+// array or to a neighbouring array of the same slab) leaves the other
+// as it was.
+func TestCloneIsIndependent(t *testing.T) {
+	t.Parallel()
+	doc := `{"a":[1,[2,3],{"b":"c"}],"d":{"e":[],"f":{}},"g":[4],"h":[5,6],"i":null,"j":true,"k":"ü"}`
+	orig, _, err := Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := orig.Clone()
+	if got := string(Canonical(c)); got != string(Canonical(orig)) {
+		t.Fatalf("clone %s, want %s", got, Canonical(orig))
+	}
+	c.Get("g").Append(NewInt(7))
+	c.Get("a").Items()[1].Append(NewInt(8))
+	c.Get("a").Items()[2].Set("b", NewString("changed"))
+	c.Get("d").Obj().Delete("e")
+	c.Set("new", NewBool(false))
+	if got := string(Compact(orig)); got != doc {
+		t.Errorf("original changed: %s", got)
+	}
+	want := `{"a":[1,[2,3,8],{"b":"changed"}],"d":{"f":{}},"g":[4,7],"h":[5,6],"i":null,"j":true,"k":"ü","new":false}`
+	if got := string(Compact(c)); got != want {
+		t.Errorf("clone %s, want %s", got, want)
+	}
+	orig.Get("h").Append(NewInt(9))
+	if got := string(Compact(c.Get("h"))); got != `[5,6]` {
+		t.Errorf("clone's h %s after appending to the original's", got)
+	}
+	if (*Value)(nil).Clone() != nil {
+		t.Error("nil clones to non-nil")
+	}
+}

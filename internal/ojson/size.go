@@ -1,5 +1,7 @@
 package ojson
 
+import "unicode/utf8"
+
 // CanonicalSize returns len(Canonical(v)) without building it, stopping as
 // soon as the size passes limit (then the result is some size > limit).
 // The canonical form indents every element by its depth (D1), so a small
@@ -26,7 +28,16 @@ func (c *countWriter) Write(p []byte) (int, error)       { c.n += int64(len(p));
 func (c *countWriter) WriteByte(byte) error              { c.n++; return nil }
 func (c *countWriter) WriteString(p string) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
+// stringSize is what writeString writes for str. Plain ASCII (the common
+// case) is counted here, without an allocation per string.
 func stringSize(str string) int64 {
+	plain := true
+	for i := 0; i < len(str) && plain; i++ {
+		plain = str[i] < utf8.RuneSelf && !NeedsEscape(str[i])
+	}
+	if plain {
+		return int64(len(str)) + 2
+	}
 	var c countWriter
 	writeString(&c, str)
 	return c.n

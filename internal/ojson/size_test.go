@@ -8,7 +8,7 @@ import (
 func TestCanonicalSize(t *testing.T) {
 	for _, doc := range []string{
 		`null`, `true`, `false`, `0`, `-0`, `1e21`, `"a\u0001\"\\é\ud800"`, `[]`, `{}`,
-		`[1,[2,[3,[]]],{"a":{}}]`,
+		`[1,[2,[3,[]]],{"a":{}}]`, `"plain ascii ~\u007f"`, `{"key":"value","é":"\u00e9"}`,
 		`{"b":1,"a":[true,false,null],"c":{"d":"\n\t"},"2":"x","1":[]}`,
 		strings.Repeat("[", 50) + "1,2,3" + strings.Repeat("]", 50),
 	} {

@@ -183,20 +183,75 @@ func (v *Value) Clone() *Value {
 	if v == nil {
 		return nil
 	}
-	c := *v
+	// Counted first, then cut from four slabs: cloning a passport of
+	// 110,000 facts was half a million allocations (issue 20).
+	var c cloner
+	c.count(v)
+	c.vals = make([]Value, c.nvals)
+	c.objs = make([]Obj, c.nobjs)
+	c.elems = make([]*Value, c.nelems)
+	c.members = make([]Member, c.nmembers)
+	return c.clone(v)
+}
+
+// cloner makes a deep copy of a tree from slabs sized by count. Each array
+// and member list is cut with its capacity at its length, so appending to
+// a copy never writes into its neighbour's part of the slab.
+type cloner struct {
+	nvals, nobjs, nelems, nmembers int
+	vals                           []Value
+	objs                           []Obj
+	elems                          []*Value
+	members                        []Member
+}
+
+func (c *cloner) count(v *Value) {
+	if v == nil {
+		return
+	}
+	c.nvals++
 	if v.arr != nil {
-		c.arr = make([]*Value, len(v.arr))
-		for i, e := range v.arr {
-			c.arr[i] = e.Clone()
+		c.nelems += len(v.arr)
+		for _, e := range v.arr {
+			c.count(e)
 		}
 	}
 	if v.obj != nil {
-		c.obj = &Obj{members: make([]Member, len(v.obj.members))}
-		for i, m := range v.obj.members {
-			c.obj.members[i] = Member{Key: m.Key, Value: m.Value.Clone()}
+		c.nobjs++
+		c.nmembers += len(v.obj.members)
+		for _, m := range v.obj.members {
+			c.count(m.Value)
 		}
 	}
-	return &c
+}
+
+func (c *cloner) clone(v *Value) *Value {
+	if v == nil {
+		return nil
+	}
+	n := &c.vals[0]
+	c.vals = c.vals[1:]
+	*n = *v
+	if v.arr != nil {
+		k := len(v.arr)
+		n.arr = c.elems[:k:k]
+		c.elems = c.elems[k:]
+		for i, e := range v.arr {
+			n.arr[i] = c.clone(e)
+		}
+	}
+	if v.obj != nil {
+		o := &c.objs[0]
+		c.objs = c.objs[1:]
+		k := len(v.obj.members)
+		o.members = c.members[:k:k]
+		c.members = c.members[k:]
+		for i, m := range v.obj.members {
+			o.members[i] = Member{Key: m.Key, Value: c.clone(m.Value)}
+		}
+		n.obj = o
+	}
+	return n
 }
 
 // Len is the number of members.

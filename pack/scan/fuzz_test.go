@@ -107,6 +107,12 @@ func FuzzInstructions(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		fs := Instructions(s)
+		// The needle prefilter drops no finding (issue 20).
+		for _, strong := range []bool{false, true} {
+			if got, want := instructionsIn(s, strong, true), instructionsIn(s, strong, false); !reflect.DeepEqual(got, want) {
+				t.Fatalf("strong only %v: prefiltered %+v, whole %+v", strong, got, want)
+			}
+		}
 		for _, x := range fs {
 			if x.Offset < 0 || x.Offset > int64(len(s)) || x.Class != Instruction {
 				t.Fatalf("bad finding %+v", x)

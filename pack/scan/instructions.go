@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -71,6 +72,12 @@ const RuleMoreInstructions = "more-instructions"
 const instrCountCap = 1000
 
 func instructions(s string, strongOnly bool) []Finding {
+	return instructionsIn(s, strongOnly, true)
+}
+
+// instructionsIn is instructions; prefilter false skips candidateRules
+// (for the test holding it to the same findings).
+func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	type match struct {
 		a, b int
 		rule string
@@ -79,9 +86,13 @@ func instructions(s string, strongOnly bool) []Finding {
 	capped := false
 	low := asciiLower(s)
 	var wins [][2]int
+	cand := ^uint16(0)
+	if prefilter {
+		cand = candidateRules(low)
+	}
 	for i := range instrRules {
 		r := &instrRules[i]
-		if strongOnly && !r.strong {
+		if strongOnly && !r.strong || cand&(1<<i) == 0 {
 			continue
 		}
 		wins = needleWindows(wins[:0], s, low, r.needles)
@@ -152,6 +163,44 @@ func instructions(s string, strongOnly bool) []Finding {
 			Excerpt: n + " more sentences here read like instructions; not listed"})
 	}
 	return out
+}
+
+// needleStarts maps the first two bytes of every needle (b0<<8 | b1) to
+// the rules whose needles start so, one bit per rule in instrRules' order.
+// Built on first use (128 KiB: not at start-up).
+var (
+	needleStartsOnce sync.Once
+	needleStarts     *[1 << 16]uint16
+)
+
+func buildNeedleStarts() {
+	if len(instrRules) > 16 {
+		panic("scan: more instruction rules than needleStarts has bits")
+	}
+	t := new([1 << 16]uint16)
+	for i, r := range instrRules {
+		for _, n := range r.needles {
+			if len(n) < 2 {
+				panic("scan: a needle shorter than two bytes: " + n)
+			}
+			t[int(n[0])<<8|int(n[1])] |= 1 << i
+		}
+	}
+	needleStarts = t
+}
+
+// candidateRules has bit i set when some needle of instrRules[i] may occur
+// in low: its first two bytes do. A rule whose bit is clear has no needle in
+// low, so needleWindows would find no window for it: one pass over the
+// string instead of a search per needle (about 70), which is most of the
+// cost of scanning many short strings (issue 20).
+func candidateRules(low string) uint16 {
+	needleStartsOnce.Do(buildNeedleStarts)
+	var m uint16
+	for i := 0; i+1 < len(low); i++ {
+		m |= needleStarts[int(low[i])<<8|int(low[i+1])]
+	}
+	return m
 }
 
 // instrSpan bounds how far a match may reach from its needle. A sentence

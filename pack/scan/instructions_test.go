@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -121,6 +122,27 @@ func TestIsInstructionField(t *testing.T) {
 	for _, k := range no {
 		if IsInstructionField(k) {
 			t.Errorf("IsInstructionField(%q) = true", k)
+		}
+	}
+}
+
+// candidateRules never drops a rule whose needle is in the text: every
+// needle, alone, in a sentence, folded to upper case, at the string's end,
+// gives the same findings with the prefilter as without (issue 20).
+func TestCandidateRulesKeepEveryNeedle(t *testing.T) {
+	t.Parallel()
+	for i, r := range instrRules {
+		for _, n := range r.needles {
+			for _, s := range []string{n, "x " + n + " y", strings.ToUpper(n), "Ignore all previous " + n, "You must run " + n, n + "执行"} {
+				if cand := candidateRules(asciiLower(s)); cand&(1<<i) == 0 {
+					t.Errorf("%s: needle %q in %q: rule not a candidate", r.id, n, s)
+				}
+				for _, strong := range []bool{false, true} {
+					if got, want := instructionsIn(s, strong, true), instructionsIn(s, strong, false); !reflect.DeepEqual(got, want) {
+						t.Errorf("%q (strong only %v): prefiltered %+v, whole %+v", s, strong, got, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -20,67 +20,120 @@ import (
 // previous instructions", "curl … | sh") are reported everywhere.
 func Object(v *ojson.Value) []Finding {
 	var w walker
-	w.value(v, "", false)
+	w.value(v, false)
 	return w.out
 }
 
-type walker struct{ out []Finding }
+// walker walks a pack object. The JSON path of where it is stands as a
+// stack of steps and is only made into a string for a finding: a passport of
+// 110,000 facts has half a million strings and hardly any finding (issue 20).
+// A key's own findings are kept per key: the same few keys repeat in every
+// fact.
+type walker struct {
+	out   []Finding
+	steps []step
+	keys  map[string][]Finding
+}
 
-func (w *walker) value(v *ojson.Value, path string, quoted bool) {
+// step is one step of a JSON path: a member's key, or an array index.
+type step struct {
+	key   string
+	index int // -1: a member
+}
+
+func (w *walker) push(s step) { w.steps = append(w.steps, s) }
+func (w *walker) pop()        { w.steps = w.steps[:len(w.steps)-1] }
+
+// path is the JSON path of the current value ("passport.facts[2].claim").
+func (w *walker) path() string {
+	p := ""
+	for _, s := range w.steps {
+		if s.index >= 0 {
+			p += "[" + strconv.Itoa(s.index) + "]"
+		} else {
+			p = joinPath(p, s.key)
+		}
+	}
+	return p
+}
+
+func (w *walker) add(fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	p := w.path()
+	for _, f := range fs {
+		f.Where = p
+		w.out = append(w.out, f)
+	}
+}
+
+// keyFindings is what a member's key alone gives: credentials, an
+// instruction field's name, an injection shape (Where left empty).
+func (w *walker) keyFindings(key string) []Finding {
+	if fs, ok := w.keys[key]; ok {
+		return fs
+	}
+	fs := Credentials(key)
+	if IsInstructionField(key) {
+		fs = append(fs, Finding{Class: InstructionField, Rule: "instruction-field", Excerpt: excerptLine(key)})
+	}
+	fs = append(fs, instructions(key, true)...)
+	if w.keys == nil {
+		w.keys = map[string][]Finding{}
+	}
+	if len(w.keys) < maxKeysRemembered {
+		w.keys[key] = fs
+	}
+	return fs
+}
+
+// maxKeysRemembered bounds the keys keyFindings keeps: an object of a
+// million distinct keys is scanned key by key, not kept twice.
+const maxKeysRemembered = 4096
+
+func (w *walker) value(v *ojson.Value, quoted bool) {
 	switch v.Kind() {
 	case ojson.String:
-		w.text(v.Text(), path, quoted)
+		w.text(v.Text(), quoted)
 	case ojson.Array:
 		items := v.Items()
 		for i, it := range items {
-			w.value(it, path+"["+strconv.Itoa(i)+"]", quoted)
+			w.push(step{index: i})
+			w.value(it, quoted)
+			w.pop()
 		}
-		w.transcriptArray(items, path)
+		w.transcriptArray(items)
 	case ojson.Object:
+		top := len(w.steps) == 0
 		for _, m := range v.Obj().Members() {
-			p := joinPath(path, m.Key)
-			for _, f := range Credentials(m.Key) {
-				f.Where = p
-				w.out = append(w.out, f)
-			}
-			if IsInstructionField(m.Key) {
-				w.out = append(w.out, Finding{Class: InstructionField, Rule: "instruction-field", Where: p,
-					Excerpt: excerptLine(m.Key)})
-			}
-			for _, f := range instructions(m.Key, true) {
-				f.Where = p
-				w.out = append(w.out, f)
-			}
-			q := quoted || path == "" && (m.Key == "asks" || m.Key == "landing_checks")
-			w.value(m.Value, p, q)
+			w.push(step{key: m.Key, index: -1})
+			w.add(w.keyFindings(m.Key))
+			q := quoted || top && (m.Key == "asks" || m.Key == "landing_checks")
+			w.value(m.Value, q)
+			w.pop()
 		}
 	}
 }
 
-func (w *walker) text(s, path string, quoted bool) {
-	for _, f := range Credentials(s) {
-		f.Where = path
-		w.out = append(w.out, f)
+func (w *walker) text(s string, quoted bool) {
+	w.add(Credentials(s))
+	if mayWrap(s) {
+		// Their Where says where inside the value (a layer and an offset).
+		w.out = append(w.out, wrappedCredentials(s, w.path())...)
 	}
-	w.out = append(w.out, wrappedCredentials(s, path)...)
 	if line, ok := transcriptStart(s); ok {
-		w.out = append(w.out, Finding{Class: Transcript, Rule: "role-prefix", Where: path, Excerpt: excerptLine(line)})
+		w.add([]Finding{{Class: Transcript, Rule: "role-prefix", Excerpt: excerptLine(line)}})
 	}
-	for _, f := range instructions(s, quoted) {
-		f.Where = path
-		w.out = append(w.out, f)
-	}
-	for _, f := range hiddenInstructions(s, quoted) {
-		f.Where = path
-		w.out = append(w.out, f)
-	}
+	w.add(instructions(s, quoted))
+	w.add(hiddenInstructions(s, quoted))
 }
 
 // transcriptArray finds a conversation spread over an array: one turn per
 // string ("User: …", "Assistant: …") or one per object in the shape chat
 // APIs use ({"role": "user", "content": …}). Either counts as C8 when no
 // single element already did.
-func (w *walker) transcriptArray(items []*ojson.Value, path string) {
+func (w *walker) transcriptArray(items []*ojson.Value) {
 	if len(items) < 2 {
 		return
 	}
@@ -130,7 +183,7 @@ func (w *walker) transcriptArray(items []*ojson.Value, path string) {
 		if items[0].Kind() == ojson.Object || items[len(items)-1].Kind() == ojson.Object {
 			rule = "role-messages"
 		}
-		w.out = append(w.out, Finding{Class: Transcript, Rule: rule, Where: path, Excerpt: excerptLine(first)})
+		w.add([]Finding{{Class: Transcript, Rule: rule, Excerpt: excerptLine(first)}})
 	}
 }
 

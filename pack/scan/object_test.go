@@ -3,6 +3,7 @@ package scan
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -154,5 +155,25 @@ func TestJoinPath(t *testing.T) {
 		if got := joinPath(c[0], c[1]); got != c[2] {
 			t.Errorf("joinPath(%q,%q) = %q, want %q", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// A key's findings are worked out once per key (issue 20) and reported at
+// every member that has it, each at its own place.
+func TestObjectRepeatedKeyReportedAtEachPlace(t *testing.T) {
+	t.Parallel()
+	v, err := ojson.ParseStrict([]byte(`{"passport":{"facts":[{"how_to_use_this_file":"a"},{"claim":"b"},{"how_to_use_this_file":"c","x":{"how_to_use_this_file":1}}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range Object(v) {
+		if f.Rule == "instruction-field" {
+			got = append(got, f.Where)
+		}
+	}
+	want := []string{"passport.facts[0].how_to_use_this_file", "passport.facts[2].how_to_use_this_file", "passport.facts[2].x.how_to_use_this_file"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("places %q, want %q", got, want)
 	}
 }
