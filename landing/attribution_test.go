@@ -171,8 +171,10 @@ func TestReceiptForAVersionNeverSent(t *testing.T) {
 	})
 }
 
-// TestPackRecordsWhatItSent: tp pack (landing.Pack) records the version and
-// the content identity of every pack it makes, in either encoding.
+// TestPackRecordsWhatItSent: tp pack (landing.Pack) records the version,
+// the kind, the packed_at and the content identity of every pack it makes,
+// in either encoding, as a reader of the file finds them (the record is
+// made from what was written, not read back).
 func TestPackRecordsWhatItSent(t *testing.T) {
 	st := testStore(t)
 	p := newPassport(t, st, nil)

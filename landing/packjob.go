@@ -117,7 +117,9 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		return rep, err
 	}
 	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
-	wr, err := pack.WriteReport(tmp, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign})
+	// Staged: the pack's folder entry is made durable once, by the rename
+	// into place below.
+	wr, err := pack.WriteReport(tmp, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign, Staged: true})
 	if err != nil {
 		os.Remove(tmp)
 		return rep, err

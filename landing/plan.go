@@ -517,6 +517,9 @@ func (pl *Plan) Decide(d Decisions) {
 // it; a dry run or a UI that wants the whole picture before landing calls
 // it. It streams with bounded memory and honours ctx.
 func (pl *Plan) ScanLuggage(ctx context.Context) error {
+	if len(pl.luggage) == 0 {
+		return nil // no buffer to allocate and clear, per dry run (issue 16)
+	}
 	buf := make([]byte, 1<<20)
 	for _, l := range pl.luggage {
 		r, err := pl.open(l.Name)
@@ -604,12 +607,14 @@ func sameObjectOnly(rec *ojson.Value, id packID) bool {
 	return id.object != "" && rec.Get("object_sha256").Text() == id.object && !sameDigest(rec, id)
 }
 
-// findLanded finds the passport a pack with this digest was landed as.
+// findLanded finds the passport a pack with this digest was landed as,
+// from the store's memory of where each passport came from (LandedFrom),
+// which reads only the passports that changed since it last looked.
 func findLanded(st *store.Store, id packID) (string, []string) {
 	if id.file == "" && id.object == "" {
 		return "", nil
 	}
-	list, skipped, err := st.List()
+	list, skipped, err := st.LandedFrom()
 	var warn []string
 	if err != nil {
 		warn = append(warn, "could not look for an earlier landing of this file: "+err.Error())
@@ -619,10 +624,10 @@ func findLanded(st *store.Store, id packID) (string, []string) {
 	}
 	var similar []string
 	for _, e := range list {
-		if sameDigest(e.V.Get("landed_from"), id) {
+		if sameDigest(e.From, id) {
 			return e.ID, warn
 		}
-		if sameObjectOnly(e.V.Get("landed_from"), id) {
+		if sameObjectOnly(e.From, id) {
 			similar = append(similar, e.ID)
 		}
 	}

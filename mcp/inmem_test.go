@@ -31,7 +31,7 @@ type world struct {
 	ClientOptions *sdk.ClientOptions
 }
 
-func newWorld(t *testing.T, machine string) *world {
+func newWorld(t testing.TB, machine string) *world {
 	t.Helper()
 	base := t.TempDir()
 	w := &world{Store: filepath.Join(base, "store"), Work: filepath.Join(base, "work"), Acts: filepath.Join(base, "acts"), Log: &bytes.Buffer{}}
@@ -43,7 +43,7 @@ func newWorld(t *testing.T, machine string) *world {
 
 // serve starts tp's server in this process and connects a client to it
 // over the SDK's in-memory transports.
-func (w *world) serve(t *testing.T) *sdk.ClientSession {
+func (w *world) serve(t testing.TB) *sdk.ClientSession {
 	t.Helper()
 	st, err := store.Open(w.Store)
 	if err != nil {
@@ -96,7 +96,7 @@ func (r result) code() string {
 	return c
 }
 
-func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) result {
+func callTool(t testing.TB, cs *sdk.ClientSession, name string, args any) result {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -122,7 +122,7 @@ func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) result
 }
 
 // ok calls a tool that must succeed.
-func ok(t *testing.T, cs *sdk.ClientSession, name string, args any) result {
+func ok(t testing.TB, cs *sdk.ClientSession, name string, args any) result {
 	t.Helper()
 	r := callTool(t, cs, name, args)
 	if r.IsError {
@@ -145,7 +145,7 @@ func fails(t *testing.T, cs *sdk.ClientSession, name string, args any, code stri
 }
 
 // newPassport creates a passport and returns its id.
-func newPassport(t *testing.T, cs *sdk.ClientSession) string {
+func newPassport(t testing.TB, cs *sdk.ClientSession) string {
 	t.Helper()
 	r := ok(t, cs, "task_passport_new", map[string]any{"title": "t", "goal": "g", "next_step": "look"})
 	id, _ := r.Doc["passport_id"].(string)

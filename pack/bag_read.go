@@ -501,7 +501,8 @@ func verifyBag(l *loaded, sink entrySink, progress func(done, total int64)) erro
 		}
 		done += int64(len(l.raw))
 	}
-	buf := make([]byte, 256<<10)
+	buf, release := copyBuf(len(l.luggage))
+	defer release()
 	for _, e := range l.luggage {
 		name := payloadFiles + e.name
 		if l.deferLuggage {

@@ -232,7 +232,8 @@ func writeBag(w *bufio.Writer, src Source, passport []byte, sums []luggageSum, o
 	if err := small(payloadObject, passport, zip.Deflate); err != nil {
 		return err
 	}
-	buf := make([]byte, 256<<10)
+	buf, release := copyBuf(len(src.Luggage))
+	defer release()
 	for i, l := range src.Luggage {
 		if err := writeLuggageEntry(zw, header, l, sums[i], buf, &huffman); err != nil {
 			return err

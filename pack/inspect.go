@@ -119,7 +119,8 @@ func (in *Inspection) RoundTrip() (ok bool, why string) {
 
 // rereadFlat streams each flat attachment once more, into the sinks.
 func rereadFlat(l *loaded, sink entrySink) error {
-	buf := make([]byte, 256<<10)
+	buf, release := copyBuf(len(l.luggage))
+	defer release()
 	for _, e := range l.luggage {
 		name := payloadFiles + e.name
 		w := sink(name)

@@ -1,7 +1,6 @@
 package pack
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -441,7 +440,9 @@ func fileDigest(path string) (string, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(h, bufio.NewReaderSize(f, 1<<20)); err != nil {
+	buf, release := copyBuf(1)
+	defer release()
+	if _, err := io.CopyBuffer(h, readerOnly{f}, buf); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

@@ -153,7 +153,8 @@ func refusals(src Source, sink func(i int, name string) luggageSink) ([]luggageS
 	var items []*Error
 	items = append(items, objectRefusals(src.Object)...)
 	sums := make([]luggageSum, len(src.Luggage))
-	buf := make([]byte, 256<<10)
+	buf, release := copyBuf(len(src.Luggage))
+	defer release()
 	var all []scan.Finding
 	for i, l := range src.Luggage {
 		// A name is as visible as the bytes (issue 18, D5): a token used

@@ -26,6 +26,10 @@ type WriteOptions struct {
 	// TagSignature extension tag. A signature that does not verify over
 	// those bytes is refused before anything is written.
 	Sign func(identity []byte) (string, error)
+	// Staged says the caller renames the written file again and makes that
+	// rename durable (landing.Pack puts the pack in place only after its
+	// asks are recorded): the bytes are synced, the folder is not.
+	Staged bool
 }
 
 // WriteResult is what a write produced beyond the file.
@@ -92,7 +96,8 @@ func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (Writ
 	if src.Tags, res.Signature, res.SignatureDropped, err = signTags(path, identity, src.Tags, opts); err != nil {
 		return res, err
 	}
-	err = atomicWrite(path, func(w *bufio.Writer) error {
+	res.Object = obj
+	err = atomicWrite(path, opts.Staged, func(w *bufio.Writer) error {
 		if enc == EncodingBag {
 			return writeBag(w, src, canon, sums, opts)
 		}
@@ -182,8 +187,12 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 // atomicWrite fills a temporary file beside path and renames it into place
 // once it is complete and on disk (internal/durable). Every failure is a
 // *Error naming path.
-func atomicWrite(path string, fill func(w *bufio.Writer) error) error {
-	err := durable.Write(path, 0o644, fill)
+func atomicWrite(path string, staged bool, fill func(w *bufio.Writer) error) error {
+	write := durable.Write
+	if staged {
+		write = durable.WriteStaged
+	}
+	err := write(path, 0o644, fill)
 	if err == nil {
 		return nil
 	}

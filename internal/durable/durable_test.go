@@ -2,6 +2,7 @@ package durable
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -333,5 +334,36 @@ func TestRenameNewNeverReplaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPooledBuffersNeverCarryBytesOver: writes share pooled buffers, so a
+// small write after a big one must hold exactly its own bytes, and a write
+// whose fill fails leaves nothing for the next write to flush.
+func TestPooledBuffersNeverCarryBytesOver(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("B"), 3<<20/2)
+	if err := Write(filepath.Join(dir, "big"), 0o600, func(w *bufio.Writer) error { _, err := w.Write(big); return err }); err != nil {
+		t.Fatal(err)
+	}
+	fail := errors.New("fill failed")
+	if err := Write(filepath.Join(dir, "failed"), 0o600, func(w *bufio.Writer) error { w.WriteString("half"); return fail }); err != fail {
+		t.Fatalf("err = %v, want the fill's", err)
+	}
+	for _, write := range []func(string, fs.FileMode, func(*bufio.Writer) error) error{Write, WriteStaged} {
+		p := filepath.Join(dir, "small")
+		if err := write(p, 0o640, func(w *bufio.Writer) error { _, err := w.WriteString("small"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != "small" {
+			t.Fatalf("small file holds %q (%v), want exactly \"small\"", b, err)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 {
+			t.Errorf("mode %v, want 0640", fi.Mode().Perm())
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "failed")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed write left its file: %v", err)
 	}
 }

@@ -55,6 +55,8 @@ type Store struct {
 	beforeWrite func()
 	write       func(path string, data []byte, perm fs.FileMode) error
 	mint        func() string
+
+	landed landedCache // LandedFrom's memory of the files it read
 }
 
 // Open returns the store in dir. The directory need not exist yet: it is

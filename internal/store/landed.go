@@ -1,0 +1,144 @@
+package store
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tp-dev/tp/internal/ojson"
+)
+
+// Landed is where one passport of the store came from: its landed_from
+// record (TaskPack 0.1 §5), or nil for a passport made on this machine.
+type Landed struct {
+	ID        string
+	UpdatedAt string
+	From      *ojson.Value
+}
+
+// LandedFrom returns every passport's landed_from record, in List's order
+// (most recently updated first, ties by id), with the files List would
+// skip. A landing asks it whether a pack was landed before.
+//
+// It is List without the parsing: the store remembers each file's record
+// with the file's identity (inode, size, change time), and reads again only
+// the files whose identity changed since. Every writer that replaces a
+// passport by rename (tp, the reference) gives it a new inode; a file
+// edited in place changes its change time. A file that changed within the
+// filesystem's timestamp resolution of the moment it was looked at is
+// read again next time, since a second change in that same tick would not
+// show (git's "racily clean" rule). So a long-lived server (tp mcp) answers
+// a dry-run land without reading every passport (issue 16).
+func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
+	des, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &s.landed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[string]landedFile{}
+	}
+	seen := make(map[string]bool, len(des))
+	var out []Landed
+	var skipped []Skipped
+	for _, de := range des {
+		name := de.Name()
+		if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		id := strings.TrimSuffix(name, ".json")
+		if !idPattern().MatchString(id) || len(id) > 120 {
+			continue
+		}
+		seen[name] = true
+		// The file's identity is taken before it is read: a file replaced
+		// between the two then differs from what is remembered next time.
+		st, ok := stampOf(filepath.Join(s.dir, name))
+		if cached, hit := c.files[name]; hit && ok && cached.stamp == st {
+			cached.add(&out, &skipped)
+			continue
+		}
+		f := s.readLanded(name, id)
+		c.reads++
+		if ok && !st.racy(c.now()) {
+			f.stamp = st
+			c.files[name] = f
+		} else {
+			delete(c.files, name)
+		}
+		f.add(&out, &skipped)
+	}
+	for name := range c.files {
+		if !seen[name] {
+			delete(c.files, name)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].UpdatedAt != out[j].UpdatedAt {
+			return out[i].UpdatedAt > out[j].UpdatedAt
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, skipped, nil
+}
+
+// landedCache is what LandedFrom remembers, per file name.
+type landedCache struct {
+	mu    sync.Mutex
+	files map[string]landedFile
+	// clock and reads are test seams: the wall clock the racy rule reads
+	// (the files' own clock, never Store.Now), and a count of files read.
+	clock func() time.Time
+	reads int
+}
+
+func (c *landedCache) now() time.Time {
+	if c.clock != nil {
+		return c.clock()
+	}
+	return time.Now()
+}
+
+type landedFile struct {
+	stamp   fileStamp
+	landed  *Landed  // nil: removed while it was read
+	skipped *Skipped // unreadable, as List reports it
+}
+
+func (f landedFile) add(out *[]Landed, skipped *[]Skipped) {
+	switch {
+	case f.skipped != nil:
+		*skipped = append(*skipped, *f.skipped)
+	case f.landed != nil:
+		*out = append(*out, *f.landed)
+	}
+}
+
+// readLanded reads one passport file as List does and keeps only what
+// LandedFrom returns, detached from the parsed state so the state itself
+// is not kept.
+func (s *Store) readLanded(name, id string) landedFile {
+	st, err := readState(filepath.Join(s.dir, name), id)
+	if err != nil {
+		reason := strings.TrimPrefix(trimPath(err.Error(), s.dir), name+": ")
+		return landedFile{skipped: &Skipped{File: name, Reason: reason}}
+	}
+	if st == nil {
+		return landedFile{}
+	}
+	l := &Landed{ID: id, UpdatedAt: st.V.Get("updated_at").Text()}
+	if from := st.V.Get("landed_from"); from != nil {
+		l.From = from.Clone()
+	}
+	return landedFile{landed: l}
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tp-dev/tp/internal/ojson"
+)
+
+// landedOf is List's answer in LandedFrom's shape: what LandedFrom must
+// always equal, however much it remembers.
+func landedOf(t *testing.T, s *Store) ([]string, []Skipped) {
+	t.Helper()
+	entries, skipped, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.ID+" "+string(ojson.Compact(orNull(e.V.Get("landed_from")))))
+	}
+	return out, skipped
+}
+
+func landedNow(t *testing.T, s *Store) ([]string, []Skipped) {
+	t.Helper()
+	ls, skipped, err := s.LandedFrom()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.ID+" "+string(ojson.Compact(orNull(l.From))))
+	}
+	return out, skipped
+}
+
+func sameAsList(t *testing.T, s *Store, when string) {
+	t.Helper()
+	wantL, wantS := landedOf(t, s)
+	gotL, gotS := landedNow(t, s)
+	if !reflect.DeepEqual(gotL, wantL) || !reflect.DeepEqual(gotS, wantS) {
+		t.Fatalf("%s: LandedFrom\n%q %v\nList\n%q %v", when, gotL, gotS, wantL, wantS)
+	}
+}
+
+func landedState(id, updated, sha string) string {
+	from := ""
+	if sha != "" {
+		from = `,"landed_from":{"file":"x.taskpack","sha256":"` + sha + `"}`
+	}
+	return `{"id":"` + id + `","title":"t","version":1,"updated_at":"` + updated + `"` + from + `}`
+}
+
+// TestLandedFromIsListWithoutStaleness: whatever LandedFrom remembers, its
+// answer is List's, after every way a passport file can change under it: a
+// save by rename, an edit in place of the same size with its times put
+// back, a removal, a new file, a file turned unreadable, a stray file.
+func TestLandedFromIsListWithoutStaleness(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	// Nothing is racy: every file counts as changed long ago, so all are
+	// remembered and only the stamps can tell a change.
+	s.landed.clock = func() time.Time { return time.Now().Add(time.Hour) }
+	writeFile(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("a", 64)))
+	writeFile(t, s.Path("TP-BBBB-BBBB"), landedState("TP-BBBB-BBBB", "2026-02-01T00:00:00Z", ""))
+	writeFile(t, s.Path("broken"), `{"id":"broken",`)
+	writeFile(t, filepath.Join(s.Dir(), "notes.txt"), `hello`)
+	sameAsList(t, s, "first look")
+	before := s.landed.reads
+	sameAsList(t, s, "nothing changed")
+	if s.landed.reads != before {
+		t.Errorf("nothing changed, yet %d files were read again", s.landed.reads-before)
+	}
+
+	steps := []struct {
+		name   string
+		change func()
+	}{
+		{"saved by rename", func() {
+			tmp := filepath.Join(s.Dir(), ".tmp-x")
+			writeFile(t, tmp, landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("b", 64)))
+			if err := os.Rename(tmp, s.Path("TP-AAAA-AAAA")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"edited in place, same size, times put back", func() {
+			p := s.Path("TP-AAAA-AAAA")
+			fi, _ := os.Stat(p)
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteString(landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("c", 64))); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"removed", func() { os.Remove(s.Path("TP-BBBB-BBBB")) }},
+		{"a new passport", func() {
+			writeFile(t, s.Path("TP-CCCC-CCCC"), landedState("TP-CCCC-CCCC", "2026-03-01T00:00:00Z", strings.Repeat("d", 64)))
+		}},
+		{"turned unreadable", func() {
+			tmp := filepath.Join(s.Dir(), ".tmp-y")
+			writeFile(t, tmp, `{"id":"TP-CCCC-CCCC"`)
+			os.Rename(tmp, s.Path("TP-CCCC-CCCC"))
+		}},
+		{"readable again", func() {
+			writeFile(t, s.Path("TP-CCCC-CCCC"), landedState("TP-CCCC-CCCC", "2026-03-01T00:00:00Z", ""))
+		}},
+	}
+	for _, st := range steps {
+		st.change()
+		sameAsList(t, s, st.name)
+	}
+}
+
+// TestLandedFromRacyFilesAreReadAgain: a file that changed within the
+// timestamp resolution of the look is not remembered (a second change in
+// the same tick would leave its stamp as it was).
+func TestLandedFromRacyFilesAreReadAgain(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	writeFile(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", ""))
+	fi, err := os.Stat(s.Path("TP-AAAA-AAAA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.landed.clock = func() time.Time { return fi.ModTime().Add(time.Millisecond) } // the same tick
+	landedNow(t, s)
+	before := s.landed.reads
+	landedNow(t, s)
+	if s.landed.reads != before+1 {
+		t.Errorf("a file changed in the tick it was read was remembered (%d reads, want 1)", s.landed.reads-before)
+	}
+}
+
+func TestStampRacy(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 2, 10, 0, 0, 500_000_000, time.UTC)
+	at := func(d time.Duration) int64 { return now.Add(d).UnixNano() }
+	whole := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC).UnixNano()
+	for _, tc := range []struct {
+		name         string
+		mtime, ctime int64
+		racy         bool
+	}{
+		{"changed a tick ago", at(-5 * time.Millisecond), at(-5 * time.Millisecond), true},
+		{"written long ago, inode changed now", at(-time.Hour), at(-time.Millisecond), true},
+		{"changed a second ago", at(-time.Second), at(-time.Second), false},
+		{"in the future (another clock)", at(time.Minute), at(time.Minute), true},
+		{"whole-second stamps, 0.5 s ago", whole, whole, true},
+		{"whole-second stamps, an hour ago", whole - int64(time.Hour), whole - int64(time.Hour), false},
+	} {
+		st := fileStamp{mtime: tc.mtime, ctime: tc.ctime}
+		if got := st.racy(now); got != tc.racy {
+			t.Errorf("%s: racy = %v, want %v", tc.name, got, tc.racy)
+		}
+	}
+}
