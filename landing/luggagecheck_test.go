@@ -22,9 +22,9 @@ func TestCheckLuggage(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(within, "token.txt"), []byte("deploy key ghp_"+strings.Repeat("x1Y2", 9)+"\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(within, "figs", "sub"), 0o755))
 	must(t, os.WriteFile(filepath.Join(within, "figs", "sub", "a.svg"), []byte("<svg/>"), 0o644))
-	must(t, os.Symlink(secret, filepath.Join(within, "figs", "key")))      // inside a folder: not carried
-	must(t, os.Symlink(secret, filepath.Join(within, "key")))              // a link out
-	must(t, os.Symlink(outside, filepath.Join(within, "out")))             // a folder link out
+	must(t, os.Symlink(secret, filepath.Join(within, "figs", "key")))       // inside a folder: not carried
+	must(t, os.Symlink(secret, filepath.Join(within, "key")))               // a link out
+	must(t, os.Symlink(outside, filepath.Join(within, "out")))              // a folder link out
 	must(t, os.Symlink("notes.md", filepath.Join(within, "notes-link.md"))) // a link that stays inside
 
 	for _, p := range []string{"key", "out", "out/id_ed25519", "../" + filepath.Base(outside) + "/id_ed25519", secret, filepath.Join(within, "..", filepath.Base(outside))} {
