@@ -96,7 +96,6 @@ func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (Writ
 	if src.Tags, res.Signature, res.SignatureDropped, err = signTags(path, identity, src.Tags, opts); err != nil {
 		return res, err
 	}
-	res.Object = obj
 	err = atomicWrite(path, opts.Staged, func(w *bufio.Writer) error {
 		if enc == EncodingBag {
 			return writeBag(w, src, canon, sums, opts)
