@@ -321,7 +321,7 @@ func (l *Log) Resolve(project, keepID string) (*Resolution, error) {
 		}
 		if !ok {
 			g := p.all[root]
-			return nil, withHint(fmt.Errorf("the history through %s starts with %s %s, which this machine does not trust; nothing was changed", sanitize.Line(keepID), sanitize.Line(g.c.Principal), sshsign.Fingerprint(g.key)),
+			return nil, WithHint(fmt.Errorf("the history through %s starts with %s %s, which this machine does not trust; nothing was changed", sanitize.Line(keepID), sanitize.Line(g.c.Principal), sshsign.Fingerprint(g.key)),
 				"trust it first if it is the project's principal: tp acts principal trust --project "+sanitize.Line(project)+" "+sshsign.Fingerprint(g.key))
 		}
 	}

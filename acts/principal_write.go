@@ -94,11 +94,11 @@ func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Sign
 		return nil, nil, err
 	}
 	if pr.Blocked != "" && (pr.Has() || len(pr.all) > 0) {
-		return nil, nil, withHint(fmt.Errorf("project %s: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Blocked)),
+		return nil, nil, WithHint(fmt.Errorf("project %s: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Blocked)),
 			"tp acts verify --project "+sanitize.Line(project)+" shows the details")
 	}
 	if pr.Mismatch != "" {
-		return nil, nil, withHint(fmt.Errorf("project %s: the principals cannot be trusted: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Mismatch)),
+		return nil, nil, WithHint(fmt.Errorf("project %s: the principals cannot be trusted: %s; nothing was written", sanitize.Line(project), sanitize.Line(pr.Mismatch)),
 			"a principal repairs it: tp acts principal add --project "+sanitize.Line(project)+" THEIR_KEY.pub rewrites allowed_signers from the signed changes; tp acts verify --project "+sanitize.Line(project)+" shows the details")
 	}
 	f, err := k.Find(func(pk ssh.PublicKey) bool { _, ok := pr.Holds(pk); return ok })
@@ -112,7 +112,7 @@ func (k PrincipalKey) Authorize(l *Log, project string, register bool) (ssh.Sign
 			for _, p := range pr.Chain {
 				names = append(names, p.Name+" "+p.Fingerprint())
 			}
-			return nil, nil, withHint(fmt.Errorf("key %s (from %s) is not a principal of project %s (principals: %s): a record signed with it would never be applied; nothing was written",
+			return nil, nil, WithHint(fmt.Errorf("key %s (from %s) is not a principal of project %s (principals: %s): a record signed with it would never be applied; nothing was written",
 				sshsign.Fingerprint(pub), sanitize.Line(f.From), sanitize.Line(project), sanitize.Line(strings.Join(names, ", "))),
 				"sign with a principal's key (--signing-key FILE), or have a principal run tp acts principal add")
 		}

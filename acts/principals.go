@@ -476,7 +476,7 @@ func (l *Log) ChangePrincipalWhy(project, typ, name string, key ssh.PublicKey, r
 		return nil, fmt.Errorf("project %s has no principal yet: the first principal is added by signing with their own key", project)
 	}
 	if !first && p.Blocked != "" {
-		return nil, withHint(fmt.Errorf("project %s: %s; nothing was written", sanitize.Line(project), sanitize.Line(p.Blocked)), "tp acts verify --project "+sanitize.Line(project)+" shows the details")
+		return nil, WithHint(fmt.Errorf("project %s: %s; nothing was written", sanitize.Line(project), sanitize.Line(p.Blocked)), "tp acts verify --project "+sanitize.Line(project)+" shows the details")
 	}
 	_, signerHeld := p.Holds(signer.PublicKey())
 	if !first && !signerHeld {

@@ -90,20 +90,6 @@ type SyncDelivered struct {
 	Target   string `json:"target,omitempty"`
 }
 
-// HintError is an error with a next step for the person.
-type HintError struct {
-	Err      error
-	HintText string
-}
-
-func (e *HintError) Error() string { return e.Err.Error() }
-func (e *HintError) Unwrap() error { return e.Err }
-
-// Hint is the next step to suggest.
-func (e *HintError) Hint() string { return e.HintText }
-
-func withHint(err error, hint string) error { return &HintError{Err: err, HintText: hint} }
-
 // NoDocument is the error for a state document that cannot be found: it
 // names the file and says what the registrar expects there, rather than
 // the lstat that failed. Other errors pass through unchanged.
@@ -111,7 +97,7 @@ func NoDocument(path string, err error) error {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return withHint(fmt.Errorf("%s: no such state document: %w", sanitize.Line(path), fs.ErrNotExist),
+	return WithHint(fmt.Errorf("%s: no such state document: %w", sanitize.Line(path), fs.ErrNotExist),
 		"a state document is the Markdown file whose \"## Tasks\" section lists what only the principal can do, one \"- [ ] [owner] …\" line each (Acts 0.3 §5); check the path, or start one: printf '## Tasks\\n' > FILE")
 }
 
@@ -324,11 +310,11 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		// With Commit they are durable only once committed.
 		dirty, err := gitDirty(ctx, path)
 		if err != nil {
-			return rep, withHint(fmt.Errorf("%s: cannot tell whether the document is committed: %w", req.Document, err), "settlements stay unacknowledged; commit by hand and run sync again")
+			return rep, WithHint(fmt.Errorf("%s: cannot tell whether the document is committed: %w", req.Document, err), "settlements stay unacknowledged; commit by hand and run sync again")
 		}
 		if dirty {
 			if err := gitCommit(ctx, path, syncCommitMessage(req.Project, rep)); err != nil {
-				return rep, withHint(fmt.Errorf("%s is not committed: %w", req.Document, err), commitHint(err))
+				return rep, WithHint(fmt.Errorf("%s is not committed: %w", req.Document, err), commitHint(err))
 			}
 			rep.Committed = true
 		}
@@ -343,7 +329,7 @@ func syncWith(ctx context.Context, l *Log, req SyncRequest, hooks syncHooks) (*S
 		rep.Written = true
 		if req.Commit {
 			if err := gitCommit(ctx, path, syncCommitMessage(req.Project, rep)); err != nil {
-				return rep, withHint(fmt.Errorf("%s was written but not committed: %w", req.Document, err), commitHint(err))
+				return rep, WithHint(fmt.Errorf("%s was written but not committed: %w", req.Document, err), commitHint(err))
 			}
 			rep.Committed = true
 		}

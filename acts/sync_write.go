@@ -28,7 +28,7 @@ func replaceDocument(path string, old, data []byte, perm fs.FileMode) error {
 		return nil
 	})
 	if err == changed {
-		return withHint(fmt.Errorf("%s %w", path, errDocumentChanged), "run tp acts sync again")
+		return WithHint(fmt.Errorf("%s %w", path, errDocumentChanged), "run tp acts sync again")
 	}
 	var de *durable.Error
 	if errors.As(err, &de) && de.Op != "rename" && de.Op != "sync folder" {
