@@ -118,7 +118,7 @@ func dedupe(records []Record) ([]Record, error) {
 	for _, r := range records {
 		if i, ok := byID[r.ID]; ok {
 			// Only colliding ids pay for the content comparison.
-			if fingerprint(out[i]) != fingerprint(r) {
+			if Fingerprint(out[i]) != Fingerprint(r) {
 				return nil, &ConflictError{ID: r.ID}
 			}
 			continue
@@ -132,7 +132,7 @@ func dedupe(records []Record) ([]Record, error) {
 
 // fingerprint is the record's content, independent of how it was spelled
 // (nil and empty lists alike, thanks to omitempty).
-func fingerprint(r Record) string {
+func Fingerprint(r Record) string {
 	b, _ := json.Marshal(r)
 	return string(b)
 }

@@ -18,7 +18,7 @@ import (
 // requirements of that row of the §3 table.
 //
 //go:embed schemas/*.json
-var schemaFS embed.FS
+var SchemaFS embed.FS
 
 // SchemaBase is the URL prefix of the embedded schemas' $id.
 const SchemaBase = "https://tp-dev.github.io/schemas/acts/0.3/"
@@ -69,14 +69,14 @@ var (
 // loadSchemas compiles the embedded schemas on first use (D24).
 func loadSchemas() (*compiledSchemas, error) {
 	schemasOnce.Do(func() {
-		entries, err := schemaFS.ReadDir("schemas")
+		entries, err := SchemaFS.ReadDir("schemas")
 		if err != nil {
 			schemasErr = err
 			return
 		}
 		files := map[string][]byte{}
 		for _, e := range entries {
-			b, err := schemaFS.ReadFile("schemas/" + e.Name())
+			b, err := SchemaFS.ReadFile("schemas/" + e.Name())
 			if err != nil {
 				schemasErr = err
 				return
@@ -111,13 +111,13 @@ func loadSchemas() (*compiledSchemas, error) {
 // invalid UTF-8 and duplicate member names (a record must mean one thing to
 // every reader).
 func ValidateRecord(raw []byte) (recordType string, err error) {
-	_, _, recordType, err = validateRaw(raw)
+	_, _, recordType, err = ValidateRaw(raw)
 	return recordType, err
 }
 
 // validateRaw is ValidateRecord that also returns the parsed record, as an
 // ordered value (for writing it back) and decoded.
-func validateRaw(raw []byte) (*ojson.Value, Record, string, error) {
+func ValidateRaw(raw []byte) (*ojson.Value, Record, string, error) {
 	v, err := ojson.ParseStrict(raw)
 	if err != nil {
 		return nil, Record{}, "", &RecordError{Msg: err.Error()}
@@ -126,7 +126,7 @@ func validateRaw(raw []byte) (*ojson.Value, Record, string, error) {
 	if err != nil {
 		return nil, Record{}, "", err
 	}
-	return v, recordFromValue(v), t, nil
+	return v, RecordFromValue(v), t, nil
 }
 
 // validateValue checks an ordered value against the envelope and the
@@ -167,13 +167,13 @@ func schemaError(fails []schemaFailure) error {
 
 // DecodeRecord validates raw and decodes it into a Record.
 func DecodeRecord(raw []byte) (Record, error) {
-	_, r, _, err := validateRaw(raw)
+	_, r, _, err := ValidateRaw(raw)
 	return r, err
 }
 
 // recordFromValue fills a Record from a value the schemas accepted, so the
 // types are already known to be right. Members are matched by exact name.
-func recordFromValue(v *ojson.Value) Record {
+func RecordFromValue(v *ojson.Value) Record {
 	var r Record
 	for _, m := range v.Obj().Members() {
 		x := m.Value
@@ -346,7 +346,7 @@ func jstrs(ss []string) *ojson.Value {
 
 // encodeRecordValue validates r as built and returns its ordered value:
 // one validation, no parse.
-func encodeRecordValue(r Record) (*ojson.Value, error) {
+func EncodeRecordValue(r Record) (*ojson.Value, error) {
 	v := recordValue(r)
 	if _, err := validateValue(v); err != nil {
 		return nil, fmt.Errorf("refusing to write record %s: %w", sanitize.Line(r.ID), err)
@@ -357,7 +357,7 @@ func encodeRecordValue(r Record) (*ojson.Value, error) {
 // EncodeRecord returns r as canonical JSON (D1) after validating it, so tp
 // never writes a record it would refuse to read.
 func EncodeRecord(r Record) ([]byte, error) {
-	v, err := encodeRecordValue(r)
+	v, err := EncodeRecordValue(r)
 	if err != nil {
 		return nil, err
 	}

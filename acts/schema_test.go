@@ -170,7 +170,7 @@ func TestEncodeRecordRefusesInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := DecodeRecord(b)
-	if err != nil || fingerprint(back) != fingerprint(r) {
+	if err != nil || Fingerprint(back) != Fingerprint(r) {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
 }

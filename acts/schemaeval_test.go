@@ -82,7 +82,7 @@ func toAny(v *ojson.Value) any {
 func googleSchemas(t testing.TB) map[string]*gjs.Resolved {
 	t.Helper()
 	load := func(name string) (*gjs.Schema, error) {
-		b, err := schemaFS.ReadFile("schemas/" + name)
+		b, err := SchemaFS.ReadFile("schemas/" + name)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package actsession
 import (
 	"context"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func agentFixture(t *testing.T) (*Session, string) {
 	t.Helper()
 	dir := t.TempDir()
-	l := acts.OpenLog(filepath.Join(dir, "acts"))
+	l := recordlog.OpenLog(filepath.Join(dir, "acts"))
 	doc := filepath.Join(dir, "STATE.md")
 	if err := os.WriteFile(doc, []byte("## Tasks\n\n- [ ] [owner] Collect the shed key\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -23,7 +24,7 @@ func agentFixture(t *testing.T) (*Session, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := acts.Sync(context.Background(), l, acts.SyncRequest{Document: doc, Project: "garden", Profile: prof, Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
+	rep, err := Sync(context.Background(), l, SyncRequest{Document: doc, Project: "garden", Profile: prof, Now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)})
 	if err != nil || len(rep.Sent) != 1 {
 		t.Fatalf("sync: %+v %v", rep, err)
 	}

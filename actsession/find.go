@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -59,7 +60,7 @@ type Listing struct {
 }
 
 // Findings turns what Load reported about one project into findings.
-func Findings(ld *acts.Loaded) []Finding {
+func Findings(ld *recordlog.Loaded) []Finding {
 	var out []Finding
 	for _, p := range ld.Problems {
 		out = append(out, unreadable(ld.Project, p))
@@ -75,7 +76,7 @@ func Findings(ld *acts.Loaded) []Finding {
 	return out
 }
 
-func unreadable(project string, p acts.LogProblem) Finding {
+func unreadable(project string, p recordlog.LogProblem) Finding {
 	return Finding{Kind: FindingUnreadable, Project: sanitize.Line(project), Path: sanitize.Line(p.Path), Why: sanitize.Line(p.Msg), Text: sanitize.Line(p.String())}
 }
 
@@ -180,7 +181,7 @@ func (s *Session) Find(ctx context.Context, project, key string) (*Found, error)
 }
 
 // found is the act with key in ld.
-func found(ld *acts.Loaded, key string) (*Found, error) {
+func found(ld *recordlog.Loaded, key string) (*Found, error) {
 	out := &Found{}
 	for _, f := range Findings(ld) {
 		if f.Key == key || f.Kind == FindingUnreadable {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
@@ -17,7 +18,7 @@ func forgedFixture(t *testing.T) (*Session, string, acts.Record) {
 	t.Helper()
 	s, key := agentFixture(t)
 	alice, mallory := sshtest.Signer(t), sshtest.Signer(t)
-	pr, err := s.Log.ChangePrincipal("garden", acts.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-12-01T09:00:30Z", "n1")
+	pr, err := s.Log.ChangePrincipal("garden", recordlog.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-12-01T09:00:30Z", "n1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/gitexec"
 )
 
@@ -231,17 +231,17 @@ func describePath(p string) string {
 	if len(parts) != 3 {
 		return p
 	}
-	project, ok := acts.DecodeName(parts[0])
+	project, ok := recordlog.DecodeName(parts[0])
 	if !ok {
 		return p
 	}
 	switch parts[1] {
 	case "records":
-		if id, ok := acts.DecodeName(strings.TrimSuffix(parts[2], ".json")); ok {
+		if id, ok := recordlog.DecodeName(strings.TrimSuffix(parts[2], ".json")); ok {
 			return "record " + id + " (" + project + ")"
 		}
 	case "acked":
-		if id, ok := acts.DecodeName(parts[2]); ok {
+		if id, ok := recordlog.DecodeName(parts[2]); ok {
 			return "acknowledged " + id + " (" + project + ")"
 		}
 	case "principals":

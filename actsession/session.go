@@ -5,7 +5,7 @@
 //
 //   - Pull brings the acts dir up to date when it is a git working tree with
 //     an upstream (D20);
-//   - List and Find read the log (acts.Log.Load verifies every
+//   - List and Find read the log (recordlog.Log.Load verifies every
 //     principal-side record, D19) and return the acts with the findings: the
 //     files that were not read, the records that were not applied and why,
 //     the applied records that vanished. A front end shows the findings with
@@ -13,6 +13,15 @@
 //   - WritePrincipal, WriteAgent and Sync write records (signed by the
 //     principal, an agent's, the registrar's), then Commit commits them (one
 //     commit per command) and pushes.
+//
+// The jobs themselves live here too, beside the session: [Sync] is the
+// whole registrar job (Acts 0.3 §4: a [SyncRequest] in, a [SyncReport]
+// out) — it sends first (one batch), writes the document only after every
+// send succeeded, commits it when asked, and acknowledges applied
+// settlements only after the write is durable, so a crash at any point
+// repeats safely; [Watch] reports records as they are written to the log
+// (fsnotify). Neither the Acts format (package acts) nor the record log
+// (acts/recordlog) runs git or watches files (internal/layering).
 //
 // Git runs through internal/gitexec, which sets every program-naming key
 // where it wins (D19 revised). What a push or a fetch could not do is a
@@ -26,6 +35,7 @@ import (
 	"fmt"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -44,7 +54,7 @@ type Options struct {
 
 // Session is one command's (or one tool call's) use of the record log.
 type Session struct {
-	Log *acts.Log
+	Log *recordlog.Log
 	o   Options
 
 	repo   *Repo
@@ -52,7 +62,7 @@ type Session struct {
 }
 
 // New returns a session over l.
-func New(l *acts.Log, o Options) *Session {
+func New(l *recordlog.Log, o Options) *Session {
 	if o.Via == "" {
 		o.Via = "tp"
 	}

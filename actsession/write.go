@@ -7,19 +7,20 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // PrincipalWrite is acts.PrincipalWrite: one act's records written as the
 // principal side (settle, reopen, note, and the agents' claim and withdraw
 // from the command line).
-type PrincipalWrite = acts.PrincipalWrite
+type PrincipalWrite = recordlog.PrincipalWrite
 
-// WritePrincipal signs, writes and reloads (acts.WriteAsPrincipal), then
+// WritePrincipal signs, writes and reloads (recordlog.WriteAsPrincipal), then
 // commits and pushes (D20). A signer that may not sign for the project
 // writes nothing.
-func (s *Session) WritePrincipal(ctx context.Context, req PrincipalWrite) (*acts.PrincipalWriteReport, error) {
-	rep, err := acts.WriteAsPrincipal(ctx, s.Log, req)
+func (s *Session) WritePrincipal(ctx context.Context, req PrincipalWrite) (*recordlog.PrincipalWriteReport, error) {
+	rep, err := recordlog.WriteAsPrincipal(ctx, s.Log, req)
 	if err != nil {
 		return nil, err
 	}
@@ -58,11 +59,11 @@ func (s *Session) WriteAgent(ctx context.Context, project, key string, build fun
 	return r, next, err
 }
 
-// Sync runs the registrar over a state document (acts.Sync), then commits
+// Sync runs the registrar over a state document (Sync), then commits
 // what it sent and acknowledged (one commit) and pushes. A dry run commits
 // nothing. It does not pull: a front end calls Pull first.
-func (s *Session) Sync(ctx context.Context, req acts.SyncRequest) (*acts.SyncReport, error) {
-	rep, err := acts.Sync(ctx, s.Log, req)
+func (s *Session) Sync(ctx context.Context, req SyncRequest) (*SyncReport, error) {
+	rep, err := Sync(ctx, s.Log, req)
 	if err == nil && !req.DryRun {
 		err = s.Commit(ctx, fmt.Sprintf("%s acts sync: %s: %d sent, %d applied", s.o.Via, sanitize.Line(req.Project), len(rep.Sent), len(rep.Applied)))
 	}

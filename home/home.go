@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/incoming"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
@@ -24,9 +25,9 @@ import (
 
 // Sources are where a summary looks; any of them may be zero.
 type Sources struct {
-	Store *store.Store // the passport store (D15)
-	Acts  *acts.Log    // the acts record log (D9)
-	Dir   string       // the folder whose packs are listed (the current one)
+	Store *store.Store   // the passport store (D15)
+	Acts  *recordlog.Log // the acts record log (D9)
+	Dir   string         // the folder whose packs are listed (the current one)
 }
 
 // Summary is the home view. The JSON tags are `tp --json`'s shape.
@@ -184,7 +185,7 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 
 // openActs counts every project's open acts into s and returns what could
 // not be read.
-func openActs(ctx context.Context, l *acts.Log, s *Summary) []string {
+func openActs(ctx context.Context, l *recordlog.Log, s *Summary) []string {
 	var probs []string
 	projects, lp, err := l.Projects()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -56,12 +57,12 @@ func (s *Server) addActsTools() {
 		idempotent, schemaWait, s.actsWait)
 }
 
-func (s *Server) actsLog() (*acts.Log, error) {
+func (s *Server) actsLog() (*recordlog.Log, error) {
 	if s.cfg.ActsDir == "" {
 		return nil, errors.New("no acts folder: set --acts-dir or TP_ACTS")
 	}
-	l := acts.OpenLog(s.cfg.ActsDir)
-	l.CacheDir = acts.DefaultCacheDir(s.cfg.Env)
+	l := recordlog.OpenLog(s.cfg.ActsDir)
+	l.CacheDir = recordlog.DefaultCacheDir(s.cfg.Env)
 	// D19: the person's trust store decides whose settlements count here
 	// too; an agent through MCP never adds to it.
 	ts, err := trust.OpenDefault(s.cfg.Env)
@@ -184,7 +185,7 @@ type syncArgs struct {
 	DryRun       bool   `json:"dry_run"`
 }
 
-func (s *Server) actsSync(ctx context.Context, in syncArgs) (*acts.SyncReport, error) {
+func (s *Server) actsSync(ctx context.Context, in syncArgs) (*actsession.SyncReport, error) {
 	if err := required("document", in.Document, "project", in.Project); err != nil {
 		return nil, err
 	}
@@ -203,7 +204,7 @@ func (s *Server) actsSync(ctx context.Context, in syncArgs) (*acts.SyncReport, e
 	if err != nil {
 		return nil, err
 	}
-	rep, err := ss.Sync(ctx, acts.SyncRequest{Document: doc, Project: in.Project, Profile: prof, DryRun: in.DryRun})
+	rep, err := ss.Sync(ctx, actsession.SyncRequest{Document: doc, Project: in.Project, Profile: prof, DryRun: in.DryRun})
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 )
 
 // An attacker with write access to the acts folder plants a settlement
@@ -48,7 +49,7 @@ func TestActsToolsReportForgedSignature(t *testing.T) {
 
 	// The forgery: a settlement of the other act, properly bound to the
 	// project's id, signed by a key of the attacker's.
-	l := acts.OpenLog(actsDir)
+	l := recordlog.OpenLog(actsDir)
 	ld, err := l.Load("demo")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 )
 
@@ -65,7 +66,7 @@ func tp(t *testing.T, environ []string, args ...string) string {
 // recordTypes lists every record in a project's log as "type origin".
 func recordTypes(t *testing.T, actsDir, project string) []string {
 	t.Helper()
-	ld, err := acts.OpenLog(actsDir).Load(project)
+	ld, err := recordlog.OpenLog(actsDir).Load(project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestActsTools(t *testing.T) {
 	case r := <-done:
 		t.Fatalf("the wait returned before the act was settled: %+v %v", r.res, r.err)
 	}
-	f, err := actsession.New(acts.OpenLog(actsDir), actsession.Options{Offline: true}).Find(context.Background(), "demo", renew)
+	f, err := actsession.New(recordlog.OpenLog(actsDir), actsession.Options{Offline: true}).Find(context.Background(), "demo", renew)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestActsTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := acts.OpenLog(actsDir).WriteAll(forged); err != nil {
+	if _, err := recordlog.OpenLog(actsDir).WriteAll(forged); err != nil {
 		t.Fatal(err)
 	}
 	short, _ := call(t, cs, "tp_acts_wait", map[string]any{"key": renew, "timeout_seconds": 0}, false)

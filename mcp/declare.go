@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
@@ -34,13 +35,13 @@ type declareArgs struct {
 }
 
 type declared struct {
-	Key      string           `json:"key"`
-	Project  string           `json:"project"`
-	Text     string           `json:"text"`
-	Line     int              `json:"line"`     // the line's number in the document
-	Document string           `json:"document"` // the document's absolute path
-	Raised   bool             `json:"raised"`   // this run raised it (false: raised before for the same text)
-	Sync     *acts.SyncReport `json:"sync"`     // the registrar's report
+	Key      string                 `json:"key"`
+	Project  string                 `json:"project"`
+	Text     string                 `json:"text"`
+	Line     int                    `json:"line"`     // the line's number in the document
+	Document string                 `json:"document"` // the document's absolute path
+	Raised   bool                   `json:"raised"`   // this run raised it (false: raised before for the same text)
+	Sync     *actsession.SyncReport `json:"sync"`     // the registrar's report
 }
 
 func (s *Server) addDeclareTool() {

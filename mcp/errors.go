@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/checkpoint"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/internal/store"
@@ -62,7 +63,7 @@ func classify(err error) errorBody {
 	var ee *landing.ExistsError
 	var ce *checkpoint.Error
 	var pe *pack.Error
-	var ac *acts.LogConflictError
+	var ac *recordlog.LogConflictError
 	var acred *acts.CredentialError
 	var aset *acts.SettledError
 	var lcred *landing.CredentialError

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/store"
@@ -86,17 +87,17 @@ func newActsCmd(io *IO, g *globalOpts) *cobra.Command {
 
 // openActsLog opens the record log: --acts-dir, else $TP_ACTS, else the XDG
 // data dir; with the validation cache under the user's cache dir.
-func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
+func openActsLog(io *IO, g *globalOpts) (*recordlog.Log, error) {
 	dir := g.actsDir
 	if dir == "" {
-		d, err := acts.DefaultActsDir(io.Env)
+		d, err := recordlog.DefaultActsDir(io.Env)
 		if err != nil {
 			return nil, err
 		}
 		dir = d
 	}
-	l := acts.OpenLog(dir)
-	l.CacheDir = acts.DefaultCacheDir(io.Env)
+	l := recordlog.OpenLog(dir)
+	l.CacheDir = recordlog.DefaultCacheDir(io.Env)
 	// D19: whose settlements count is this person's trust store's say,
 	// never the acts folder's.
 	ts, err := trust.OpenDefault(io.Env)
@@ -108,7 +109,7 @@ func openActsLog(io *IO, g *globalOpts) (*acts.Log, error) {
 }
 
 // actsWarnProblems prints files of the log that were skipped.
-func actsWarnProblems(io *IO, probs []acts.LogProblem) {
+func actsWarnProblems(io *IO, probs []recordlog.LogProblem) {
 	for _, p := range probs {
 		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String()))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 )
 
 // benchSyncSetup writes a state document of `lines` owner task lines, all
@@ -22,7 +23,7 @@ func benchSyncSetup(b *testing.B, lines, records int) (doc string, env map[strin
 }
 
 func benchSyncSetupIn(b testing.TB, dir string, lines, records int) (doc string, env map[string]string) {
-	l := acts.OpenLog(filepath.Join(dir, "acts"))
+	l := recordlog.OpenLog(filepath.Join(dir, "acts"))
 	if err := os.MkdirAll(l.RecordsDir("bench"), 0o755); err != nil {
 		b.Fatal(err)
 	}

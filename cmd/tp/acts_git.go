@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 )
@@ -17,7 +17,7 @@ import (
 
 // actsSession is the command's acts session over l: its warnings go to
 // stderr.
-func actsSession(io *IO, g *globalOpts, l *acts.Log) *actsession.Session {
+func actsSession(io *IO, g *globalOpts, l *recordlog.Log) *actsession.Session {
 	return actsession.New(l, actsession.Options{Offline: g.offline, Warn: func(err error) {
 		fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(err.Error()))
 	}})
@@ -37,13 +37,13 @@ func actsOpenSession(io *IO, g *globalOpts) (*actsession.Session, error) {
 }
 
 // actsPull brings the acts dir up to date before a command reads it.
-func actsPull(io *IO, g *globalOpts, l *acts.Log) error {
+func actsPull(io *IO, g *globalOpts, l *recordlog.Log) error {
 	return actsSession(io, g, l).Pull(context.Background())
 }
 
 // actsCommitPush commits what the command wrote under the acts dir and
 // pushes it. Nothing to commit is fine. A failed push is a warning.
-func actsCommitPush(io *IO, g *globalOpts, l *acts.Log, subject string) error {
+func actsCommitPush(io *IO, g *globalOpts, l *recordlog.Log, subject string) error {
 	return actsSession(io, g, l).Commit(context.Background(), subject)
 }
 

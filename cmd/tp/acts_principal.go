@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -29,7 +30,7 @@ type actsWrittenJSON struct {
 	State   actsActJSON      `json:"state"`
 	// PrincipalRegistered is set when this command registered the signer
 	// as the project's first principal (trust on first use, D19).
-	PrincipalRegistered *acts.FirstPrincipal `json:"principal_registered,omitempty"`
+	PrincipalRegistered *recordlog.FirstPrincipal `json:"principal_registered,omitempty"`
 }
 
 // actsWriteAndReport signs the principal-side records of rs (D19), writes
@@ -70,7 +71,7 @@ func actsWriteAndReport(io *IO, g *globalOpts, s *actsession.Session, st *acts.A
 }
 
 // actsWithAct opens the log, finds the act and hands it to do.
-func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *acts.Log, st *acts.ActState) ([]acts.Record, error)) error {
+func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error)) error {
 	s, err := actsOpenSession(io, g)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ revision it answers. The next "tp acts sync" strikes the act's line.`,
 			if outcome == "" {
 				return withHint(fmt.Errorf("settle needs --outcome"), "--outcome done, dropped or already_done")
 			}
-			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
 				if sameAs != "" {
 					// §2: same_as names the item this repeats; it must be one.
 					found, err := actsHasKey(l, st.Project, sameAs)
@@ -137,7 +138,7 @@ carries the act's current terms text (restore_text), so the next
 "tp acts sync" re-adds the line if the document no longer has it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
 				r, err := acts.BuildReopen(st, actsPrincipalSender(io))
 				return []acts.Record{r}, err
 			})
@@ -155,7 +156,7 @@ func newActsNoteCmd(io *IO, g *globalOpts) *cobra.Command {
 		Long:  `Send a note about an act. Notes are delivered to the project; they never change the document or the act's state (I2).`,
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
 				r, err := acts.BuildNote(st, actsPrincipalSender(io), args[1])
 				return []acts.Record{r}, err
 			})
@@ -175,7 +176,7 @@ example the principal said "I paid it" in a session). A claim never settles
 anything: the principal side asks the principal first (I2).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
 				r, err := acts.BuildClaim(st, actsAgentSender(io), outcome, basis)
 				return []acts.Record{r}, err
 			})
@@ -198,7 +199,7 @@ until the principal settles it, because the principal may have promised it
 to someone else (§2). Deleting the line does not withdraw: it claims done.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return actsWithAct(io, g, project, args[0], func(l *acts.Log, st *acts.ActState) ([]acts.Record, error) {
+			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
 				r, err := acts.BuildWithdraw(st, actsAgentSender(io))
 				return []acts.Record{r}, err
 			})
@@ -209,7 +210,7 @@ to someone else (§2). Deleting the line does not withdraw: it claims done.`,
 }
 
 // actsHasKey reports whether project's log holds any record for key.
-func actsHasKey(l *acts.Log, project, key string) (bool, error) {
+func actsHasKey(l *recordlog.Log, project, key string) (bool, error) {
 	ld, err := l.Load(project)
 	if err != nil {
 		return false, err

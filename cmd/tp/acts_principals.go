@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -38,7 +38,7 @@ history that no longer holds the newest change this machine accepted is
 refused. A registrar never adopts a principal on its own.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(newActsPrincipalListCmd(io, g), newActsPrincipalChangeCmd(io, g, acts.PrincipalAdded), newActsPrincipalChangeCmd(io, g, acts.PrincipalRemoved),
+	cmd.AddCommand(newActsPrincipalListCmd(io, g), newActsPrincipalChangeCmd(io, g, recordlog.PrincipalAdded), newActsPrincipalChangeCmd(io, g, recordlog.PrincipalRemoved),
 		newActsPrincipalTrustCmd(io, g), newActsPrincipalResolveCmd(io, g))
 	return cmd
 }
@@ -72,7 +72,7 @@ type actsRemovedJSON struct {
 	Change      string `json:"change"`
 }
 
-func actsPrincipalsReport(p *acts.Principals) actsPrincipalsJSON {
+func actsPrincipalsReport(p *recordlog.Principals) actsPrincipalsJSON {
 	out := actsPrincipalsJSON{Project: sanitize.Line(p.Project), ProjectID: p.ProjectID, File: sanitize.Line(p.Path), Principals: []actsPrincipalJSON{},
 		Removed: []actsRemovedJSON{}, Changes: len(p.Changes), Head: p.Head, Mismatch: sanitize.Line(p.Mismatch), Blocked: sanitize.Line(p.Blocked), Problems: []string{}}
 	for _, r := range p.Removed {
@@ -147,7 +147,7 @@ func newActsPrincipalListCmd(io *IO, g *globalOpts) *cobra.Command {
 
 // actsParseKeyArg reads a public key: a .pub file, an authorized_keys line,
 // or (for remove) a SHA256 fingerprint or principal name of the project.
-func actsParseKeyArg(arg string, p *acts.Principals) (ssh.PublicKey, string, error) {
+func actsParseKeyArg(arg string, p *recordlog.Principals) (ssh.PublicKey, string, error) {
 	if p != nil {
 		for _, c := range p.Chain {
 			if arg == c.Fingerprint() || arg == c.Name {
@@ -170,7 +170,7 @@ func newActsPrincipalChangeCmd(io *IO, g *globalOpts, typ string) *cobra.Command
 	var project, name, reason string
 	verb := "add"
 	short := "Add a principal (signed by a principal's key)"
-	if typ == acts.PrincipalRemoved {
+	if typ == recordlog.PrincipalRemoved {
 		verb, short = "remove", "Remove a principal (signed by a principal's key)"
 	}
 	cmd := &cobra.Command{
@@ -190,7 +190,7 @@ when a current principal adds it again.`,
 			if project == "" {
 				return withHint(fmt.Errorf("principal %s needs --project", verb), "tp acts principal "+verb+" --project NAME KEY")
 			}
-			if typ == acts.PrincipalRemoved && reason != acts.Retired && reason != acts.Compromised {
+			if typ == recordlog.PrincipalRemoved && reason != recordlog.Retired && reason != recordlog.Compromised {
 				return withHint(fmt.Errorf("principal remove needs --reason retired or --reason compromised"), "retired keeps what the key signed and was applied; compromised distrusts all of it")
 			}
 			l, err := openActsLog(io, g)
@@ -234,10 +234,10 @@ when a current principal adds it again.`,
 				return writeJSON(io.Out, rep)
 			}
 			past := "added"
-			if typ == acts.PrincipalRemoved {
+			if typ == recordlog.PrincipalRemoved {
 				past = "removed"
 			}
-			if _, held := before.Holds(key); held && typ == acts.PrincipalAdded {
+			if _, held := before.Holds(key); held && typ == recordlog.PrincipalAdded {
 				fmt.Fprintf(io.Out, "%s rewritten from the signed principal changes\n", display.Line(after.Path))
 			} else {
 				fmt.Fprintf(io.Out, "%s principal %s %s (signed with %s)\n", past, display.Line(name), sshsign.Fingerprint(key), sshsign.Fingerprint(f.Signer.PublicKey()))
@@ -247,7 +247,7 @@ when a current principal adds it again.`,
 		},
 	}
 	cmd.Flags().StringVar(&project, "project", "", "the project")
-	if typ == acts.PrincipalAdded {
+	if typ == recordlog.PrincipalAdded {
 		cmd.Flags().StringVar(&name, "name", "", "the principal's name in allowed_signers (default: the key's comment, else your actor name)")
 	} else {
 		cmd.Flags().StringVar(&reason, "reason", "", "why: retired or compromised")
@@ -312,16 +312,16 @@ func actsKeyOf(authorized string) ssh.PublicKey {
 
 // actsTrustFirst trusts the key arg names as project's first principal:
 // it must be the key of one of the project's first principal changes.
-func actsTrustFirst(l *acts.Log, project, arg string) (acts.PrincipalChange, error) {
+func actsTrustFirst(l *recordlog.Log, project, arg string) (recordlog.PrincipalChange, error) {
 	p, err := l.LoadPrincipals(project)
 	if err != nil {
-		return acts.PrincipalChange{}, err
+		return recordlog.PrincipalChange{}, err
 	}
 	if len(p.Firsts) == 0 {
-		return acts.PrincipalChange{}, withHint(fmt.Errorf("project %s has no principal change in %s yet: there is nothing to trust", display.Line(project), display.Line(l.PrincipalsDir(project))),
+		return recordlog.PrincipalChange{}, withHint(fmt.Errorf("project %s has no principal change in %s yet: there is nothing to trust", display.Line(project), display.Line(l.PrincipalsDir(project))),
 			"the principal's first tp acts settle makes one; pull (tp acts list) once it is pushed, then trust it")
 	}
-	var match []acts.PrincipalChange
+	var match []recordlog.PrincipalChange
 	for _, c := range p.Firsts {
 		k := actsKeyOf(c.PublicKey)
 		if k == nil {
@@ -344,12 +344,12 @@ func actsTrustFirst(l *acts.Log, project, arg string) (acts.PrincipalChange, err
 		for _, c := range p.Firsts {
 			have = append(have, display.Line(c.Principal)+" "+sshsign.Fingerprint(actsKeyOf(c.PublicKey)))
 		}
-		return acts.PrincipalChange{}, withHint(fmt.Errorf("%q is not the key of project %s's first principal (%s); nothing was trusted", display.Line(arg), display.Line(project), strings.Join(have, ", ")),
+		return recordlog.PrincipalChange{}, withHint(fmt.Errorf("%q is not the key of project %s's first principal (%s); nothing was trusted", display.Line(arg), display.Line(project), strings.Join(have, ", ")),
 			"ask the principal for the fingerprint tp acts principal list shows on their machine")
 	}
 	c := match[0]
 	if err := l.TrustRoot(project, c.ProjectID, c.Principal, actsKeyOf(c.PublicKey), time.Now()); err != nil {
-		return acts.PrincipalChange{}, err
+		return recordlog.PrincipalChange{}, err
 	}
 	return c, nil
 }

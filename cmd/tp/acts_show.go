@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 )
@@ -37,7 +38,7 @@ type actsShowJSON struct {
 	Relations   []actsShowRecordJSON `json:"relations"`
 	NoteRecs    []actsShowRecordJSON `json:"note_records"`
 	StaleRecs   []actsShowRecordJSON `json:"stale_records"`
-	Rejected    []acts.Rejected      `json:"rejected"`
+	Rejected    []recordlog.Rejected `json:"rejected"`
 }
 
 func actsShowRecord(r acts.Record) actsShowRecordJSON {
@@ -88,7 +89,7 @@ func newActsShowCmd(io *IO, g *globalOpts) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := actsShowJSON{actsActJSON: toActsActJSON(st), Rejected: []acts.Rejected{}}
+			out := actsShowJSON{actsActJSON: toActsActJSON(st), Rejected: []recordlog.Rejected{}}
 			conv := func(rs []acts.Record) []actsShowRecordJSON {
 				o := []actsShowRecordJSON{}
 				for _, r := range rs {

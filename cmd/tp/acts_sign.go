@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/gitexec"
 	"github.com/tp-dev/tp/internal/sshsign"
@@ -15,7 +16,7 @@ import (
 )
 
 // The principal side's signing key (Acts 0.3 §10, D19), looked up as D19
-// says: the command line's input to acts.WriteAsPrincipal, which checks the
+// says: the command line's input to recordlog.WriteAsPrincipal, which checks the
 // project's principals before anything is written and registers the signer
 // of a project without principals (trust on first use).
 
@@ -70,9 +71,9 @@ func actsPrincipalName(io *IO) string {
 
 // actsPrincipalKey is the principal side's signing key as D19 looks it up,
 // registered (trust on first use) under actsPrincipalName as this tp.
-func actsPrincipalKey(io *IO, g *globalOpts) acts.PrincipalKey {
+func actsPrincipalKey(io *IO, g *globalOpts) recordlog.PrincipalKey {
 	s := actsPrincipalSender(io)
-	return acts.PrincipalKey{
+	return recordlog.PrincipalKey{
 		Find: func(prefer func(ssh.PublicKey) bool) (sshsign.Found, error) { return actsFindSigner(io, g, prefer) },
 		Name: actsPrincipalName(io), By: s.By, Now: s.Now, Nonce: actsNonce,
 	}
@@ -81,6 +82,6 @@ func actsPrincipalKey(io *IO, g *globalOpts) acts.PrincipalKey {
 func actsNonce() string { return acts.NewNonce() }
 
 // actsSanitizeRejected makes a rejected record's report safe to print.
-func actsSanitizeRejected(r acts.Rejected) acts.Rejected {
+func actsSanitizeRejected(r recordlog.Rejected) recordlog.Rejected {
 	return r.Sanitized()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	actsconformance "github.com/tp-dev/tp/acts/conformance"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 )
@@ -85,7 +86,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	}
 	// With the acts dir in git (D20): one commit for what this run sent
 	// and acknowledged, pushed.
-	rep, err := s.Sync(context.Background(), acts.SyncRequest{
+	rep, err := s.Sync(context.Background(), actsession.SyncRequest{
 		Document: o.doc, Project: o.project, Profile: prof, Secret: secret,
 		DryRun: o.dryRun, Commit: o.commit,
 		Waiting: func() {
@@ -100,7 +101,7 @@ func runActsSync(io *IO, g *globalOpts, o *actsSyncOpts) error {
 	return err
 }
 
-func actsReport(io *IO, g *globalOpts, rep *acts.SyncReport) error {
+func actsReport(io *IO, g *globalOpts, rep *actsession.SyncReport) error {
 	if g.json {
 		return writeJSON(io.Out, rep)
 	}
@@ -199,7 +200,7 @@ reason a person can act on. Exits 1 when there is any.`,
 			}
 			doc, err := os.ReadFile(args[0])
 			if err != nil {
-				return acts.NoDocument(args[0], err)
+				return actsession.NoDocument(args[0], err)
 			}
 			probs, err := acts.Lint(doc, prof)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 )
 
 func actsEnv(t *testing.T) (dir string, env map[string]string) {
@@ -101,7 +102,7 @@ func TestActsSyncResendAfterCrash(t *testing.T) {
 	dir, env := actsEnv(t)
 	doc := filepath.Join(dir, "STATE.md")
 	os.WriteFile(doc, []byte("## Tasks\n- [ ] [owner] Renew the domain\n"), 0o644)
-	l := acts.OpenLog(env["TP_ACTS"])
+	l := recordlog.OpenLog(env["TP_ACTS"])
 	r := acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "r:task-demo-c3d8af57d4", Type: acts.TypeRaised, Origin: "requester", By: "registrar:demo",
 		Key: "task-demo-c3d8af57d4", Project: "demo", TS: "2026-11-02T09:00:00Z", Terms: &acts.Terms{Text: "Renew the domain"}, TermsRev: 1}
 	if _, err := l.WriteRecord(r); err != nil {
@@ -123,7 +124,7 @@ func TestActsSyncResendAfterCrash(t *testing.T) {
 func TestActsListSanitises(t *testing.T) {
 	t.Parallel()
 	_, env := actsEnv(t)
-	l := acts.OpenLog(env["TP_ACTS"])
+	l := recordlog.OpenLog(env["TP_ACTS"])
 	r := acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "r:k1", Type: acts.TypeRaised, Origin: "requester", By: "registrar:demo",
 		Key: "k1", Project: "demo", TS: "2026-11-02T09:00:00Z", Terms: &acts.Terms{Text: "Pay \x1b[31mnow\u202e"}, TermsRev: 1}
 	if _, err := l.WriteRecord(r); err != nil {

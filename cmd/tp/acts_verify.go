@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -17,17 +18,17 @@ import (
 // principal-side record's signature and the principals themselves (D19).
 
 type actsVerifyProjectJSON struct {
-	Project         string          `json:"project"`
-	Records         int             `json:"records"`
-	Signed          int             `json:"signed"` // principal-side records whose signature verified
-	Unauthenticated bool            `json:"unauthenticated"`
-	Unsigned        int             `json:"unsigned_principal_records"` // principal-side records of a project without principals
-	Principals      []string        `json:"principals"`
-	Rejected        []acts.Rejected `json:"rejected"`
+	Project         string               `json:"project"`
+	Records         int                  `json:"records"`
+	Signed          int                  `json:"signed"` // principal-side records whose signature verified
+	Unauthenticated bool                 `json:"unauthenticated"`
+	Unsigned        int                  `json:"unsigned_principal_records"` // principal-side records of a project without principals
+	Principals      []string             `json:"principals"`
+	Rejected        []recordlog.Rejected `json:"rejected"`
 	// Vanished: principal-side records this machine applied that are gone
 	// from the log (D19 tamper evidence).
-	Vanished []acts.Vanished `json:"vanished"`
-	Problems []string        `json:"problems"`
+	Vanished []recordlog.Vanished `json:"vanished"`
+	Problems []string             `json:"problems"`
 }
 
 type actsVerifyJSON struct {
@@ -88,7 +89,7 @@ machine to forget the vanished record with --forget RECORD_ID (with
 				}
 			}
 			projects := []string{project}
-			var top []acts.LogProblem
+			var top []recordlog.LogProblem
 			if project == "" {
 				if projects, top, err = l.Projects(); err != nil {
 					return err
@@ -126,8 +127,8 @@ machine to forget the vanished record with --forget RECORD_ID (with
 	return cmd
 }
 
-func actsVerifyProject(l *acts.Log, project string) (actsVerifyProjectJSON, error) {
-	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []acts.Rejected{}, Vanished: []acts.Vanished{}, Problems: []string{}}
+func actsVerifyProject(l *recordlog.Log, project string) (actsVerifyProjectJSON, error) {
+	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []recordlog.Rejected{}, Vanished: []recordlog.Vanished{}, Problems: []string{}}
 	ld, err := l.Load(project)
 	if err != nil {
 		return out, err

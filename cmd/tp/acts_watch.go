@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 )
 
@@ -52,7 +54,7 @@ acts dir is a git repository with an upstream it is pulled every
 	f := cmd.Flags()
 	f.StringVar(&o.project, "project", "", "only this project")
 	f.StringVar(&o.exec, "exec", "", "run this command (sh -c) for each record, the record's JSON on stdin")
-	f.StringSliceVar(&o.types, "type", acts.WatchTypes, "record types to report")
+	f.StringSliceVar(&o.types, "type", actsession.WatchTypes, "record types to report")
 	f.IntVar(&o.count, "count", 0, "stop after this many records (0: never)")
 	f.DurationVar(&o.execTimeout, "exec-timeout", time.Minute, "time limit of each --exec run")
 	f.DurationVar(&o.pullEvery, "pull-every", time.Minute, "with the acts dir in git: how often to pull")
@@ -100,7 +102,7 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 	seen := 0
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err = l.Watch(ctx, acts.WatchRequest{
+	err = actsession.Watch(ctx, l, actsession.WatchRequest{
 		Project: o.project,
 		Types:   types,
 		Ready: func() {
@@ -109,7 +111,7 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 				io.WatchReady()
 			}
 		},
-		Problem: func(p acts.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String())) },
+		Problem: func(p recordlog.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String())) },
 		Emit: func(r acts.Record, raw []byte) error {
 			if o.exec != "" {
 				actsWatchExec(ctx, io, o, r, raw)

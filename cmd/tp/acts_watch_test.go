@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 )
 
 // watchWhile runs tp acts watch with args until it stops (--count), doing
@@ -40,7 +41,7 @@ func watchWhile(t *testing.T, env map[string]string, write func(), args ...strin
 	return r.stdout, r.stderr
 }
 
-func watchRecords(t *testing.T, l *acts.Log, project string) []acts.Record {
+func watchRecords(t *testing.T, l *recordlog.Log, project string) []acts.Record {
 	key := acts.DeriveKey(project, "Renew the domain")
 	base := acts.Record{PH: "0.3", Ext: "acts/0.3", Key: key, Project: project, TS: "2026-12-01T10:00:00Z"}
 	raised := base
@@ -58,7 +59,7 @@ func watchRecords(t *testing.T, l *acts.Log, project string) []acts.Record {
 func TestActsWatchPrints(t *testing.T) {
 	t.Parallel()
 	_, env := actsEnv(t)
-	l := acts.OpenLog(env["TP_ACTS"])
+	l := recordlog.OpenLog(env["TP_ACTS"])
 	rs := watchRecords(t, l, "garden")
 	stdout, stderr := watchWhile(t, env, func() {
 		for _, r := range rs {
@@ -82,7 +83,7 @@ func TestActsWatchPrints(t *testing.T) {
 func TestActsWatchExec(t *testing.T) {
 	t.Parallel()
 	dir, env := actsEnv(t)
-	l := acts.OpenLog(env["TP_ACTS"])
+	l := recordlog.OpenLog(env["TP_ACTS"])
 	out := filepath.Join(dir, "got")
 	other := watchRecords(t, l, "other")
 	rs := watchRecords(t, l, "garden")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/mcp"
 )
 
@@ -55,7 +55,7 @@ func runMCP(ctx context.Context, io *IO, g *globalOpts, harness string) error {
 	}
 	actsDir := g.actsDir
 	if actsDir == "" {
-		actsDir, _ = acts.DefaultActsDir(io.Env) // the acts tools say so when there is none
+		actsDir, _ = recordlog.DefaultActsDir(io.Env) // the acts tools say so when there is none
 	}
 	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Offline: g.offline, Env: io.Env, Version: version, Harness: harness, Log: io.Err})
 	return srv.Run(ctx, readCloser{io.In}, writeCloser{io.Out})

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/howrun"
@@ -126,7 +127,7 @@ func inboxOver(io *IO, g *globalOpts, s *actsession.Session) *backend.Inbox {
 // tofuProspect is the confirmation's notice of a registration that y would
 // make: said as what will happen, since nothing is registered before the
 // person presses y (issue 17).
-func tofuProspect(t *acts.FirstPrincipal) string {
+func tofuProspect(t *recordlog.FirstPrincipal) string {
 	l := display.Line
 	return fmt.Sprintf("Nothing is registered yet. Writing this registers your key first (trust on first use, D19): project %s has no principal, so your key %s (%s, from %s) will become its first principal, written to %s and trusted on this machine. Other machines will apply its settlements once their person trusts it (tp acts principal trust --project %s %s). From then on, only records signed by a principal are applied.",
 		l(t.Project), l(t.Fingerprint), l(t.Principal), l(t.KeyFrom), l(t.File), l(t.Project), l(t.Fingerprint))

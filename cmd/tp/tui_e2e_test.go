@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -218,7 +219,7 @@ func TestTUIEndToEnd(t *testing.T) {
 		}
 		text := "Pay the ACME invoice"
 		key := acts.DeriveKey("shop", text)
-		log := acts.OpenLog(actsDir)
+		log := recordlog.OpenLog(actsDir)
 		if _, err := log.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised,
 			Origin: "requester", By: "registrar", Key: key, Project: "shop", TS: "2026-11-01T10:00:00Z",
 			Terms: &acts.Terms{Text: text}, TermsRev: 1}); err != nil {

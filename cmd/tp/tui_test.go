@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/themes"
 	"github.com/tp-dev/tp/ui/common"
 	uilanding "github.com/tp-dev/tp/ui/landing"
@@ -97,7 +97,7 @@ func TestLandOutcomeOfAReceipt(t *testing.T) {
 // that it happened: nothing is written before y (issue 17).
 func TestTOFUProspectIsFuture(t *testing.T) {
 	t.Parallel()
-	got := tofuProspect(&acts.FirstPrincipal{Project: "shop\x1b[2J", Principal: "ann", Fingerprint: "SHA256:abc", KeyFrom: "ssh-agent", File: "/x/allowed_signers"})
+	got := tofuProspect(&recordlog.FirstPrincipal{Project: "shop\x1b[2J", Principal: "ann", Fingerprint: "SHA256:abc", KeyFrom: "ssh-agent", File: "/x/allowed_signers"})
 	for _, want := range []string{"Nothing is registered yet", "will become its first principal", "project shop\\x1b[2J has no principal", "SHA256:abc (ann, from ssh-agent)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the notice lacks %q: %s", want, got)

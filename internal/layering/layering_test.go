@@ -37,10 +37,18 @@ func forbidden(pkg string) []string {
 		// The acts session (issue 15): the one pull → read → verify →
 		// write → commit → push every front end runs; below them all.
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd", module + "/mcp"}, uiLibs...)
-	case rel == "acts" || strings.HasPrefix(rel, "acts/"):
-		// The format, the registrar's steps and the record log know
-		// nothing of the session that runs them.
-		return append([]string{module + "/actsession", module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case rel == "acts":
+		// The Acts format and the registrar's pure steps (issue 15): no
+		// record log, no trust store, no locks, no durable writes, no git
+		// and no file watching — the jobs that need them import acts.
+		return append([]string{module + "/actsession", module + "/acts/recordlog", module + "/acts/conformance", module + "/internal/gitexec", module + "/internal/trust",
+			module + "/internal/durable", "github.com/fsnotify/fsnotify", "github.com/rogpeppe/go-internal/lockedfile",
+			module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
+	case strings.HasPrefix(rel, "acts/"):
+		// The record log and the fixture runner know nothing of the
+		// session that runs them, of git, or of file watching.
+		return append([]string{module + "/actsession", module + "/internal/gitexec", "github.com/fsnotify/fsnotify",
+			module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case strings.HasPrefix(rel, "judge"), strings.HasPrefix(rel, "landing"):
 		return append([]string{module + "/ui", module + "/themes", module + "/cmd"}, uiLibs...)
 	case rel == "home" || strings.HasPrefix(rel, "home/"):
@@ -107,6 +115,16 @@ func TestForbiddenCatches(t *testing.T) {
 	}
 	if f := forbidden(module + "/acts"); !contains(f, module+"/actsession") {
 		t.Error("acts may import the acts session according to the table")
+	}
+	for _, lib := range []string{module + "/internal/gitexec", "github.com/fsnotify/fsnotify", module + "/acts/recordlog", module + "/internal/trust"} {
+		if f := forbidden(module + "/acts"); !contains(f, lib) {
+			t.Errorf("the Acts format may import %s according to the table", lib)
+		}
+	}
+	for _, lib := range []string{module + "/internal/gitexec", "github.com/fsnotify/fsnotify"} {
+		if f := forbidden(module + "/acts/recordlog"); !contains(f, lib) {
+			t.Errorf("the record log may import %s according to the table", lib)
+		}
 	}
 	if f := forbidden(module + "/actsession"); !contains(f, module+"/mcp") || !contains(f, module+"/ui") {
 		t.Error("the acts session may import a front end according to the table")

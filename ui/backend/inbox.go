@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/ui/common"
@@ -175,7 +176,7 @@ func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error
 	// as shown.
 	rep, err := in.Session.WritePrincipal(ctx, actsession.PrincipalWrite{
 		Project: a.Project, Key: a.Key, Records: rs,
-		Signer: acts.AuthorizerFunc(func(_ *acts.Log, project string, rs []acts.Record, register bool) (*acts.FirstPrincipal, error) {
+		Signer: recordlog.AuthorizerFunc(func(_ *recordlog.Log, project string, rs []acts.Record, register bool) (*recordlog.FirstPrincipal, error) {
 			_, err := in.sign(project, rs, register)
 			return nil, err
 		}),

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/ui/common"
 	"golang.org/x/crypto/ssh"
@@ -29,7 +30,7 @@ func principal(st *acts.ActState, a common.Action) ([]acts.Record, error) {
 	return nil, fmt.Errorf("unknown %s", a.Kind)
 }
 
-func raise(t *testing.T, l *acts.Log, project, text string) string {
+func raise(t *testing.T, l *recordlog.Log, project, text string) string {
 	t.Helper()
 	key := acts.DeriveKey(project, text)
 	if _, err := l.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised,
@@ -43,7 +44,7 @@ func raise(t *testing.T, l *acts.Log, project, text string) string {
 // What the preview shows is what Apply writes: same ids, same bytes.
 func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 	ctx := context.Background()
-	l := acts.OpenLog(t.TempDir())
+	l := recordlog.OpenLog(t.TempDir())
 	k1 := raise(t, l, "shop", "Pay the ACME invoice")
 	k2 := raise(t, l, "shop", "Pay the invoice from ACME")
 	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal}
@@ -88,7 +89,7 @@ func TestInboxPreviewIsWhatIsWritten(t *testing.T) {
 }
 
 func TestInboxWithoutBuilder(t *testing.T) {
-	l := acts.OpenLog(t.TempDir())
+	l := recordlog.OpenLog(t.TempDir())
 	k := raise(t, l, "p", "Sign it")
 	in := &Inbox{Session: actsession.New(l, actsession.Options{})}
 	if _, err := in.Preview(context.Background(), common.Action{Kind: common.ActSettle, Key: k, Project: "p", Outcome: "done"}); err == nil {
@@ -100,7 +101,7 @@ func TestInboxWithoutBuilder(t *testing.T) {
 // only when the person confirms, never in a preview) and shows the signer.
 func TestInboxSignsSettlements(t *testing.T) {
 	ctx := context.Background()
-	l := acts.OpenLog(t.TempDir())
+	l := recordlog.OpenLog(t.TempDir())
 	k := raise(t, l, "shop", "Pay the ACME invoice")
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer, _ := ssh.NewSignerFromKey(priv)
@@ -108,7 +109,7 @@ func TestInboxSignsSettlements(t *testing.T) {
 	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal, Sign: func(project string, rs []acts.Record, register bool) (string, error) {
 		if register {
 			registered++
-			if _, err := l.ChangePrincipal(project, acts.PrincipalAdded, "alice", signer.PublicKey(), signer, "ps:test", "2026-11-29T10:00:00Z", "n"); err != nil {
+			if _, err := l.ChangePrincipal(project, recordlog.PrincipalAdded, "alice", signer.PublicKey(), signer, "ps:test", "2026-11-29T10:00:00Z", "n"); err != nil {
 				return "", err
 			}
 		}
@@ -142,7 +143,7 @@ func TestInboxSignsSettlements(t *testing.T) {
 // only an open act.
 func TestInboxReportsForgedSignature(t *testing.T) {
 	ctx := context.Background()
-	l := acts.OpenLog(t.TempDir())
+	l := recordlog.OpenLog(t.TempDir())
 	k := raise(t, l, "shop", "Pay the ACME invoice")
 	raise(t, l, "shop", "Renew the domain")
 	newSigner := func() ssh.Signer {
@@ -151,7 +152,7 @@ func TestInboxReportsForgedSignature(t *testing.T) {
 		return s
 	}
 	alice, mallory := newSigner(), newSigner()
-	pr, err := l.ChangePrincipal("shop", acts.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-11-29T10:00:00Z", "n")
+	pr, err := l.ChangePrincipal("shop", recordlog.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:test", "2026-11-29T10:00:00Z", "n")
 	if err != nil {
 		t.Fatal(err)
 	}
