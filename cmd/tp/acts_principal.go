@@ -87,47 +87,6 @@ func actsWithAct(io *IO, g *globalOpts, project, key string, do func(l *recordlo
 	return actsWriteAndReport(io, g, s, st, rs)
 }
 
-func newActsSettleCmd(io *IO, g *globalOpts) *cobra.Command {
-	var project, outcome, sameAs, note string
-	cmd := &cobra.Command{
-		Use:   "settle KEY --outcome done|dropped|already_done",
-		Short: "Settle an act as the principal (done, dropped, already_done)",
-		Long: `Settle an act (§2): done (you did it), dropped (it will not be done), or
-already_done (it had been done before it was raised, or repeats an item
-already settled; name that item with --same-as, which also writes a same_as
-relation). The settlement carries your authority (§8) and the terms
-revision it answers. The next "tp acts sync" strikes the act's line.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if outcome == "" {
-				return withHint(fmt.Errorf("settle needs --outcome"), "--outcome done, dropped or already_done")
-			}
-			return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
-				if sameAs != "" {
-					// §2: same_as names the item this repeats; it must be one.
-					found, err := actsHasKey(l, st.Project, sameAs)
-					if err != nil {
-						return nil, err
-					}
-					if !found {
-						return nil, withHint(fmt.Errorf("--same-as %s: no act with that key in project %s; nothing was written", display.Line(sameAs), display.Line(st.Project)),
-							"tp acts list --project "+display.Line(st.Project)+" shows its acts")
-					}
-				} else if outcome == "already_done" {
-					fmt.Fprintf(io.Err, "tp: warning: already_done without --same-as: §2 says the settlement should name the item it repeats (--same-as KEY), if there is one\n")
-				}
-				return acts.BuildSettle(st, actsPrincipalSender(io), outcome, sameAs, note)
-			})
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&project, "project", "", "the act's project (default: the one project whose log holds KEY)")
-	f.StringVar(&outcome, "outcome", "", "done, dropped or already_done")
-	f.StringVar(&sameAs, "same-as", "", "with already_done: the key of the item this repeats")
-	f.StringVar(&note, "note", "", "a note for the project, delivered with the settlement")
-	return cmd
-}
-
 func newActsReopenCmd(io *IO, g *globalOpts) *cobra.Command {
 	var project string
 	cmd := &cobra.Command{
