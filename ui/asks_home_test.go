@@ -27,7 +27,7 @@ func (f *fakeAsks) CheckFiles(ctx context.Context, paths []string) ([]common.Rec
 	for _, p := range paths {
 		fs, ok := f.files[p]
 		if !ok {
-			return nil, fmt.Errorf("luggage %s leads outside /work (through a link or ..): only files inside the folder tp runs in are carried from this screen; nothing was added", p)
+			return nil, fmt.Errorf("luggage %s leads outside /fake/here (through a link or ..): only files inside the folder tp runs in are carried from this screen; nothing was added", p)
 		}
 		out = append(out, fs...)
 	}
@@ -399,9 +399,9 @@ func TestHomeDoesNotOfferToLandWhatNeedNotBe(t *testing.T) {
 // the folder is refused and nothing is added.
 func TestReceiptCarriesFiles(t *testing.T) {
 	f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{
-		"notes.md": {{Name: "notes.md", Path: "/work/notes.md", Size: 8}},
-		"figs":     {{Name: "figs/a.svg", Path: "/work/figs/a.svg", Size: 6}, {Name: "figs/b.svg", Path: "/work/figs/b.svg", Size: 7}},
-		"token.txt": {{Name: "token.txt", Path: "/work/token.txt", Size: 50,
+		"notes.md": {{Name: "notes.md", Path: "/fake/here/notes.md", Size: 8}},
+		"figs":     {{Name: "figs/a.svg", Path: "/fake/here/figs/a.svg", Size: 6}, {Name: "figs/b.svg", Path: "/fake/here/figs/b.svg", Size: 7}},
+		"token.txt": {{Name: "token.txt", Path: "/fake/here/token.txt", Size: 50,
 			Refused: []string{"credential (github-token) at byte 11: deploy key ghp_…"}}},
 	}}
 	d := newAsksApp(t, f)
@@ -436,9 +436,9 @@ func TestReceiptCarriesFiles(t *testing.T) {
 // few files, one of them refused.
 func receiptFilesApp(t *testing.T, w, h int) *driver {
 	f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{
-		"notes.md": {{Name: "notes.md", Path: "/work/notes.md", Size: 8}},
-		"figures":  {{Name: "figures/logo.svg", Path: "/work/figures/logo.svg", Size: 2048}, {Name: "figures/" + hostile + ".svg", Path: "/work/figures/x.svg", Size: 7}},
-		"token.txt": {{Name: "token.txt", Path: "/work/token.txt", Size: 50,
+		"notes.md": {{Name: "notes.md", Path: "/fake/here/notes.md", Size: 8}},
+		"figures":  {{Name: "figures/logo.svg", Path: "/fake/here/figures/logo.svg", Size: 2048}, {Name: "figures/" + hostile + ".svg", Path: "/fake/here/figures/x.svg", Size: 7}},
+		"token.txt": {{Name: "token.txt", Path: "/fake/here/token.txt", Size: 50,
 			Refused: []string{"credential (github-token) at byte 11: deploy key ghp_…"}}},
 	}}
 	d := newAsksApp(t, f)
