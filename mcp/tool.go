@@ -167,47 +167,115 @@ func argumentsError(msg string) string {
 }
 
 // outputSchema is the JSON Schema of a result of type t: an object whose
-// members are t's JSON members with their types, plus data_notice.
+// members are t's JSON members with their types, nested documents and
+// lists of them described member by member as far as Go's types say
+// (a state or a pack object is any JSON: the passport's own format), plus
+// data_notice, which every result carries. A document type met more than
+// once is said once, under $defs, and referred to.
 func outputSchema(t reflect.Type) json.RawMessage {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	w := &schemaWriter{uses: map[reflect.Type]int{}, open: map[reflect.Type]bool{t: true}}
+	w.count(t)
 	var b strings.Builder
 	b.WriteString(`{"type":"object","properties":{`)
-	seen := map[string]bool{}
-	first := true
-	member := func(name, typ string) {
+	if !w.members(&b, t) {
+		b.WriteByte(',')
+	}
+	b.WriteString(`"data_notice":{"type":"string"}},"required":["data_notice"]`)
+	if len(w.defs) > 0 {
+		b.WriteString(`,"$defs":{`)
+		for i, d := range w.defs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(d)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.String())
+}
+
+// schemaWriter writes one output schema: uses counts how often each
+// document type occurs, open holds the types on the way down (a type that
+// contains itself stops at "object"), defs are the $defs written.
+type schemaWriter struct {
+	uses    map[reflect.Type]int
+	open    map[reflect.Type]bool
+	defined map[reflect.Type]string
+	defs    []string
+}
+
+// fields are t's JSON members: name and type, in order, each name once.
+func fields(t reflect.Type) (names []string, types []reflect.Type) {
+	seen := map[string]bool{"data_notice": true}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
 		if seen[name] {
-			return
+			continue
 		}
 		seen[name] = true
-		if !first {
+		names, types = append(names, name), append(types, f.Type)
+	}
+	return names, types
+}
+
+// document is the struct type a member's type describes, if it is one
+// whose members a schema lists.
+func document(t reflect.Type) (reflect.Type, bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return nil, false
+		}
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || opaque(t) {
+		return nil, false
+	}
+	return t, true
+}
+
+func (w *schemaWriter) count(t reflect.Type) {
+	_, types := fields(t)
+	for _, ft := range types {
+		d, ok := document(ft)
+		if !ok || w.open[d] {
+			continue
+		}
+		w.uses[d]++
+		if w.uses[d] == 1 {
+			w.open[d] = true
+			w.count(d)
+			delete(w.open, d)
+		}
+	}
+}
+
+// members writes t's members as schema properties and reports whether it
+// wrote none.
+func (w *schemaWriter) members(b *strings.Builder, t reflect.Type) (none bool) {
+	names, types := fields(t)
+	for i, name := range names {
+		if i > 0 {
 			b.WriteByte(',')
 		}
-		first = false
 		k, _ := json.Marshal(name)
 		b.Write(k)
 		b.WriteByte(':')
-		b.WriteString(typ)
+		b.WriteString(w.typ(types[i]))
 	}
-	if t.Kind() == reflect.Struct {
-		for _, f := range reflect.VisibleFields(t) {
-			if !f.IsExported() || f.Anonymous {
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			member(name, jsonType(f.Type))
-		}
-	}
-	member("data_notice", `{"type":"string"}`)
-	b.WriteString(`},"required":["data_notice"]}`)
-	return json.RawMessage(b.String())
+	return len(names) == 0
 }
 
 var (
@@ -216,17 +284,23 @@ var (
 	ojsonValue    = reflect.TypeFor[ojson.Value]()
 )
 
-// jsonType is the schema of one member's type: its JSON type, null
-// allowed where Go may write null.
-func jsonType(t reflect.Type) string {
+// opaque: a type that writes its own JSON (a state, an ordered document).
+func opaque(t reflect.Type) bool {
+	return t == ojsonValue || t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler)
+}
+
+// typ is the schema of one member's type: its JSON type, null allowed
+// where Go may write null, and for a document or a list of them the
+// members in turn.
+func (w *schemaWriter) typ(t reflect.Type) string {
 	null := false
 	for t.Kind() == reflect.Pointer {
 		null, t = true, t.Elem()
 	}
-	if t == ojsonValue || t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) {
-		return `{}` // any JSON: a state, an ordered document
+	if opaque(t) {
+		return `{}`
 	}
-	typ := ""
+	typ, inner := "", ""
 	switch {
 	case t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler):
 		typ = "string"
@@ -240,21 +314,78 @@ func jsonType(t reflect.Type) string {
 		typ = "number"
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		typ, null = "string", true
-	case t.Kind() == reflect.Slice:
-		typ, null = "array", true
-	case t.Kind() == reflect.Array:
-		typ = "array"
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		typ, null = "array", null || t.Kind() == reflect.Slice
+		if item := w.typ(t.Elem()); item != `{}` {
+			inner = `,"items":` + item
+		}
 	case t.Kind() == reflect.Map:
 		typ, null = "object", true
+		if v := w.typ(t.Elem()); v != `{}` {
+			inner = `,"additionalProperties":` + v
+		}
 	case t.Kind() == reflect.Struct:
+		if w.open[t] {
+			typ = "object"
+			break
+		}
+		if w.uses[t] > 1 {
+			ref := `{"$ref":"#/$defs/` + w.define(t) + `"}`
+			if null {
+				return `{"anyOf":[` + ref + `,{"type":"null"}]}`
+			}
+			return ref
+		}
 		typ = "object"
+		var b strings.Builder
+		w.open[t] = true
+		if !w.members(&b, t) {
+			inner = `,"properties":{` + b.String() + `}`
+		}
+		delete(w.open, t)
 	default:
 		return `{}`
 	}
 	if null {
-		return `{"type":["` + typ + `","null"]}`
+		return `{"type":["` + typ + `","null"]` + inner + `}`
 	}
-	return `{"type":"` + typ + `"}`
+	return `{"type":"` + typ + `"` + inner + `}`
+}
+
+// define writes t's schema under $defs once and returns its name there.
+func (w *schemaWriter) define(t reflect.Type) string {
+	if name, ok := w.defined[t]; ok {
+		return name
+	}
+	if w.defined == nil {
+		w.defined = map[reflect.Type]string{}
+	}
+	name := t.Name()
+	if name == "" {
+		name = "doc"
+	}
+	for n := 2; ; n++ {
+		taken := false
+		for _, other := range w.defined {
+			taken = taken || other == name
+		}
+		if !taken {
+			break
+		}
+		name = fmt.Sprintf("%s%d", t.Name(), n)
+	}
+	w.defined[t] = name
+	var b strings.Builder
+	w.open[t] = true
+	b.WriteString(`"` + name + `":{"type":"object"`)
+	var m strings.Builder
+	if !w.members(&m, t) {
+		b.WriteString(`,"properties":{` + m.String() + `}`)
+	}
+	b.WriteByte('}')
+	delete(w.open, t)
+	w.defs = append(w.defs, b.String())
+	return name
 }
 
 // required fails when a required string argument is empty (the schema
