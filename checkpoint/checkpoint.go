@@ -281,6 +281,9 @@ func apply(stored *ojson.Value, id string, req Request) (*ojson.Value, *Report, 
 		if err := checkScopes(stored, next); err != nil {
 			return nil, nil, err
 		}
+		if err := checkFactMembers(stored, next); err != nil {
+			return nil, nil, err
+		}
 	}
 	if req.Harness != "" {
 		next.Set("harness", ojson.NewString(req.Harness))
@@ -316,6 +319,37 @@ func checkScopes(stored, next *ojson.Value) error {
 		}
 		return &Error{Field: fmt.Sprintf("facts[%d].scope", i),
 			Rule: fmt.Sprintf("%s is not a scope: universal, org or machine (TaskPack 0.1 §4.2; unsure: machine); nothing was written", sanitize.Line(raw))}
+	}
+	return nil
+}
+
+// factMembers are the members a fact has in TaskPack 0.1 §4.2 and in
+// what tp and the reference write (evidence: tp checkpoint --evidence).
+var factMembers = []string{"claim", "scope", "verified", "needs_reverify", "verified_on", "source", "evidence"}
+
+// checkFactMembers refuses a fact member of a whole state object that is
+// neither one of factMembers nor carried by any fact of the stored state.
+// A misspelt "verfied": true kept without a word would leave the writer
+// sure of a fact every reader sees unproven. A member the stored facts
+// already carry (an extension a landed pack brought, kept as written) is
+// the passport's own, and stays on any fact.
+func checkFactMembers(stored, next *ojson.Value) error {
+	had := map[string]bool{}
+	for _, m := range factMembers {
+		had[m] = true
+	}
+	for _, f := range stored.Get("facts").Items() {
+		for _, m := range f.Obj().Members() {
+			had[m.Key] = true
+		}
+	}
+	for i, f := range next.Get("facts").Items() {
+		for _, m := range f.Obj().Members() {
+			if !had[m.Key] {
+				return &Error{Field: fmt.Sprintf("facts[%d].%s", i, sanitize.Line(m.Key)),
+					Rule: fmt.Sprintf("%q is not a fact member: a fact has %s (TaskPack 0.1 §4.2); nothing was written", sanitize.Line(m.Key), strings.Join(factMembers, ", "))}
+			}
+		}
 	}
 	return nil
 }

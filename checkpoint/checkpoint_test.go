@@ -343,3 +343,54 @@ func TestWholeStateScopeIsOneOfThree(t *testing.T) {
 		t.Errorf("a scope the stored state already holds was refused: %v", err)
 	}
 }
+
+// TestWholeStateFactMembersAreKnown: a fact member a checkpoint brings
+// that no fact of the stored state has, and that TaskPack 0.1 and tp do
+// not define, is refused, named, with nothing written: "verfied": true
+// kept silently would leave the writer believing a fact proven that every
+// reader sees unproven. A member the stored facts already carry (a landed
+// pack's extension) is the passport's own and stays.
+func TestWholeStateFactMembersAreKnown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, id := newStore(t)
+	whole := func(facts string) *ojson.Value {
+		v, _, err := ojson.Parse([]byte(`{"id":"` + id + `","title":"T","goal":"G","facts":` + facts + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, bad := range []struct{ facts, member string }{
+		{`[{"claim":"c","scope":"universal","verfied":true}]`, "verfied"},
+		{`[{"claim":"ok","scope":"org"},{"claim":"c","scope":"universal","verified":true,"Scope":"machine"}]`, "Scope"},
+		{`[{"claim":"c","needs_reverfy":false}]`, "needs_reverfy"},
+	} {
+		_, err := Run(ctx, st, Request{Whole: whole(bad.facts), ExpectedVersion: 1})
+		var ce *Error
+		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Field, "facts[") || !strings.Contains(err.Error(), bad.member) || !strings.Contains(err.Error(), "claim") {
+			t.Errorf("%s: %v, want a refusal naming the fact, %q and the members there are", bad.facts, err, bad.member)
+		}
+	}
+	if s, _ := st.Get(id); s.Version != 1 {
+		t.Fatalf("a refused checkpoint wrote version %d", s.Version)
+	}
+	rep, err := Run(ctx, st, Request{Whole: whole(`[{"claim":"all known","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"m1","source":"s","evidence":"e"}]`), ExpectedVersion: 1})
+	if err != nil {
+		t.Fatalf("a fact with every known member was refused: %v", err)
+	}
+	// An extension member a stored fact already has (as a landing keeps
+	// it) is the passport's, and a checkpoint may carry it on any fact.
+	stored := rep.State.Clone()
+	stored.Get("facts").Items()[0].Set("confidence", ojson.NewString("high"))
+	saved, err := st.Save(stored, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := saved.Clone()
+	f2, _, _ := ojson.Parse([]byte(`{"claim":"new","scope":"universal","confidence":"low"}`))
+	next.Get("facts").Append(f2)
+	if _, err := Run(ctx, st, Request{Whole: next, ExpectedVersion: 3}); err != nil {
+		t.Errorf("a member the stored facts already carry was refused: %v", err)
+	}
+}
