@@ -88,6 +88,18 @@ func TestOpenRepairs(t *testing.T) {
 	if r, _ := o.Get("landing_checks").Items()[1].Get("required").Bool(); !r {
 		t.Error("check required default not applied")
 	}
+	// Raw stays the object as read (what a signature and the digests
+	// cover), though Object is repaired in place.
+	raw, _, err := ojson.Parse(p.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := raw.Get("passport").Get("facts").Items()[2].Get("verified").Bool(); !v {
+		t.Error("Raw shows the repair: the fact is sealed in it")
+	}
+	if raw.Get("asks").Items()[0].Get("id") != nil {
+		t.Error("Raw shows the repair: the ask has an id in it")
+	}
 	_, err = Open(path, Options{Strict: true})
 	wantRule(t, err, RuleRepair)
 
