@@ -101,11 +101,20 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 	// inflating, verifying and writing one file overlaps with the next.
 	dirs := map[string]bool{}
 	folders := map[string]*os.Root{".": root}
+	// Many small files: each folder also open as a file, for createIn.
+	batch := durable.NewBatch(len(luggage))
+	var dirFiles map[string]*os.File
+	if rawCreate && batch.FlushOnce() {
+		dirFiles = map[string]*os.File{}
+	}
 	defer func() {
 		for d, r := range folders {
 			if d != "." {
 				r.Close()
 			}
+		}
+		for _, f := range dirFiles {
+			f.Close()
 		}
 	}()
 	local := make([]string, len(luggage))
@@ -129,6 +138,13 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
 			folders[d] = sub
+			if dirFiles != nil {
+				df, err := root.Open(d)
+				if err != nil {
+					return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+				}
+				dirFiles[d] = df
+			}
 		}
 	}
 
@@ -160,8 +176,8 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 		mu.Unlock()
 		cancel()
 	}
-	// Many small files: one flush at the end beats an fsync each.
-	batch := durable.NewBatch(len(luggage))
+	// Many small files: one flush at the end beats an fsync each (batch,
+	// above).
 	scanners := make([]*scan.LuggageScanner, len(luggage))
 	// A scan looking inside a gzip runs a goroutine until Findings: finish
 	// every scan, also when the landing fails (issue 18; small edit in
@@ -184,7 +200,7 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 				var err error
 				dir, base := folders[path.Dir(local[i])], path.Base(local[i])
 				if l := luggage[i]; l.Size > 0 && l.Size <= smallLuggage {
-					err = extractSmall(ctx, dir, base, l, open, small, scanners[i], batch, step)
+					err = extractSmall(ctx, dir, dirFiles[path.Dir(local[i])], base, l, open, small, scanners[i], batch, step)
 				} else {
 					_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
 				}
@@ -252,7 +268,9 @@ const smallLuggage = 64 << 10
 
 // extractSmall is extractOne for a file of at most smallLuggage bytes; buf
 // holds smallLuggage+1 bytes.
-func extractSmall(ctx context.Context, root *os.Root, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, batch *durable.Batch, step func(int64)) error {
+// With dirFile (the folder open as a file; only for a flush-once batch) the
+// file is made by createIn.
+func extractSmall(ctx context.Context, root *os.Root, dirFile *os.File, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, batch *durable.Batch, step func(int64)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -273,6 +291,13 @@ func extractSmall(ctx context.Context, root *os.Root, name string, l pack.Luggag
 		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", k, l.Size)}
 	}
 	sc.Write(buf[:k])
+	if dirFile != nil {
+		if err := createIn(dirFile, name, buf[:k]); err != nil {
+			return fmt.Errorf("luggage %s: %w", l.Name, err)
+		}
+		step(int64(k))
+		return nil
+	}
 	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("luggage %s: %w", l.Name, err)

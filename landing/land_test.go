@@ -747,9 +747,17 @@ func TestLandManyFiles(t *testing.T) {
 	if len(ld.Files) != n {
 		t.Fatalf("%d files landed, want %d", len(ld.Files), n)
 	}
-	b, err := os.ReadFile(filepath.Join(ld.FilesDir, "d3", "f045.txt"))
-	if err != nil || string(b) != "file 45\n" {
-		t.Errorf("%q %v", b, err)
+	// Every file whole, none executable (on Linux they are made by
+	// createIn, elsewhere through os.Root).
+	for i := range n {
+		p := filepath.Join(ld.FilesDir, fmt.Sprintf("d%d", i%7), fmt.Sprintf("f%03d.txt", i))
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != fmt.Sprintf("file %d\n", i) {
+			t.Fatalf("%s: %q %v", p, b, err)
+		}
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm()&0o111 != 0 || st.Mode().Perm()&0o600 != 0o600 {
+			t.Fatalf("%s: mode %v %v", p, st.Mode(), err)
+		}
 	}
 }
 

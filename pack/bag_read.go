@@ -50,7 +50,7 @@ func loadBag(l *loaded, f *os.File, lim Limits) error {
 	if err := checkZipEnd(l, f, l.size); err != nil {
 		return err
 	}
-	zr, err := zip.NewReader(f, l.size)
+	zr, err := zip.NewReader(newWindowReader(f, l.size), l.size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		if errors.Is(err, zip.ErrFormat) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return l.errf("", RuleTruncated, "the ZIP's central directory is damaged or cut short: %v", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -255,7 +256,11 @@ func q(s string) string { return `"` + display.Line(s) + `"` }
 
 // renderPlan prints the landing plan as stable plain text. Everything from
 // the pack is sanitised and quoted; the sender's how is attributed.
-func renderPlan(w io.Writer, pl *landing.Plan) {
+func renderPlan(out io.Writer, pl *landing.Plan) {
+	// One write for the plan, not one per line: a pack of 5,000 files
+	// lists 5,000 lines (issue 20).
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer w.Flush()
 	l := display.Line
 	short := pl.SHA256
 	if len(short) > 12 {
@@ -447,7 +452,9 @@ func renderPreview(w io.Writer, m *landing.MergePreview) {
 	fmt.Fprintf(w, "  goal, current_state and next_steps are not touched (§4.4.1)\n")
 }
 
-func renderLanded(w io.Writer, ld *landing.Landed) {
+func renderLanded(out io.Writer, ld *landing.Landed) {
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer w.Flush()
 	l := display.Line
 	fmt.Fprintf(w, "\nlanded as %s (version %d)\n", l(ld.ID), ld.Version)
 	if ld.FilesDir != "" {
