@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
@@ -92,7 +93,7 @@ func (s *Session) WritePrincipalBatch(ctx context.Context, ws []PrincipalWrite) 
 	// before any registration or signature is made.
 	signer := ws[0].Signer
 	if pk, ok := signer.(recordlog.PrincipalKey); ok {
-		pk.Find = onceKey(pk.Find)
+		pk.Find = OnceKey(pk.Find)
 		signer = pk
 	}
 	var projects []string
@@ -257,17 +258,25 @@ func allSignedBatch(ws []PrincipalWrite) bool {
 	return true
 }
 
-// onceKey looks the signing key up on first use and hands the same key to
-// every later call: one ssh-agent or key-file use per batch.
-func onceKey(find recordlog.KeyFinder) recordlog.KeyFinder {
+// OnceKey looks the signing key up on first use and hands the same key to
+// every later call: one ssh-agent or key-file use per batch (or per inbox).
+// A look-up that failed is tried again next time (the person may have
+// added the key meanwhile).
+func OnceKey(find recordlog.KeyFinder) recordlog.KeyFinder {
+	var mu sync.Mutex
 	var done bool
 	var found sshsign.Found
-	var ferr error
 	return func(prefer func(ssh.PublicKey) bool) (sshsign.Found, error) {
-		if !done {
-			done = true
-			found, ferr = find(prefer)
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return found, nil
 		}
-		return found, ferr
+		f, err := find(prefer)
+		if err != nil {
+			return f, err
+		}
+		done, found = true, f
+		return found, nil
 	}
 }

@@ -326,6 +326,32 @@ func TestNothingHiddenInbox(t *testing.T) {
 	}
 }
 
+// The batch confirmation (issue 17): thirty marked acts, one preview of
+// every record, scrollable to its end at each size; and the marks' count
+// says how many a filter hides.
+func TestNothingHiddenInboxBatch(t *testing.T) {
+	for _, sz := range hiddenSizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			var ts tokens
+			var as []common.Act
+			for i := 1; i <= 30; i++ {
+				as = append(as, common.Act{Key: ts.add(fmt.Sprintf("KEYMARK%02d", i)), Project: "shop", Status: "open", TermsRev: 1, Text: "act " + word40(fmt.Sprint(i))})
+			}
+			d := newInboxApp(t, &fakeInbox{acts: as})
+			d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			for range as {
+				d.keys(" ")
+			}
+			d.keys("d")
+			frames := walk(d, "", "down") // 240 lines: more than walk's 200 cursor steps
+			if !strings.Contains(ansi.Strip(strings.Join(frames, "\n")), "30 of 30") {
+				t.Fatalf("the batch preview is not the whole batch:\n%s", frames[0])
+			}
+			requireShown(t, sz[0], sz[1], frames, ts)
+		})
+	}
+}
+
 // The confirmation of a 200-line how, the done screen of a landing with
 // thirty next steps and ten warnings, and the ? page of every key.
 func TestNothingHiddenDialogs(t *testing.T) {

@@ -37,6 +37,22 @@ type ActAppliedMsg struct {
 	Err    error
 }
 
+// ActsPreviewMsg is sent by the inbox with the records a batch of actions
+// on the marked acts would write (issue 17).
+type ActsPreviewMsg struct {
+	Actions []common.Action
+	Text    string
+	Err     error
+}
+
+// ActsAppliedMsg is sent by the inbox when a batch was written, or not at
+// all (all or nothing).
+type ActsAppliedMsg struct {
+	Actions []common.Action
+	Acts    []*common.Act
+	Err     error
+}
+
 // InboxKeys are the inbox's keys.
 type InboxKeys struct {
 	List                              ListKeys
@@ -52,6 +68,9 @@ type InboxKeys struct {
 	FilterKeep, FilterClear key.Binding
 	// NoteReview shows the note's record before it is written.
 	NoteReview key.Binding
+	// Mark marks the act under the cursor (or unmarks it); d, x and n
+	// then act on every marked act at once. ClearMarks unmarks them all.
+	Mark, ClearMarks key.Binding
 	Edit       EditKeys
 }
 
@@ -76,6 +95,8 @@ func DefaultInboxKeys() InboxKeys {
 		FilterKeep:  kb([]string{"enter", "down", "up"}, "enter", "keep filter"),
 		FilterClear: kb([]string{"esc"}, "esc", "clear"),
 		NoteReview:  kb([]string{"ctrl+s"}, "ctrl+s", "review"),
+		Mark:        kb([]string{" "}, "space", "mark"),
+		ClearMarks:  kb([]string{"c"}, "c", "clear marks"),
 		Edit:        DefaultEditKeys(),
 	}
 }
@@ -118,6 +139,11 @@ type InboxScreen struct {
 	pickCur int
 	pickOff int
 	action  common.Action
+	// actions is the batch the preview shows (marked acts), nil for one.
+	actions []common.Action
+	// marked are the marked acts, by project and key: they survive
+	// filtering, scrolling and reloading.
+	marked  map[string]bool
 	preview string
 	prevOff int
 	// pendingProject selects a project once the acts are loaded (opened
@@ -132,7 +158,7 @@ func NewInbox(c *common.Common) *InboxScreen {
 	f.Placeholder = "filter by key, project or text"
 	n := components.NewTextArea(c.Theme)
 	n.Placeholder = "a note for the record"
-	s := &InboxScreen{c: c, keys: DefaultInboxKeys(), proj: -1, filter: f, note: n, loading: true}
+	s := &InboxScreen{c: c, keys: DefaultInboxKeys(), proj: -1, filter: f, note: n, loading: true, marked: map[string]bool{}}
 	s.SetSize(c.Width, c.Height-common.Chrome)
 	return s
 }
@@ -270,7 +296,30 @@ func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			s.err, s.mode = msg.Err, inboxList
 			return s, nil
 		}
-		s.action, s.preview, s.mode, s.err, s.prevOff = msg.Action, msg.Text, inboxPreview, nil, 0
+		s.action, s.actions, s.preview, s.mode, s.err, s.prevOff = msg.Action, nil, msg.Text, inboxPreview, nil, 0
+		return s, nil
+	case ActsPreviewMsg:
+		if msg.Err != nil {
+			// All or nothing: the error names each act and why.
+			s.err, s.mode = msg.Err, inboxList
+			return s, nil
+		}
+		s.actions, s.preview, s.mode, s.err, s.prevOff = msg.Actions, msg.Text, inboxPreview, nil, 0
+		s.action = msg.Actions[0]
+		return s, nil
+	case ActsAppliedMsg:
+		s.mode = inboxList
+		if msg.Err != nil {
+			s.err = msg.Err
+			return s, nil
+		}
+		s.err = nil
+		s.status = "✓ written: " + describeActions(msg.Actions)
+		for _, act := range msg.Acts {
+			s.replace(act)
+		}
+		s.marked = map[string]bool{}
+		s.refilter()
 		return s, nil
 	case ActAppliedMsg:
 		s.mode = inboxList
@@ -339,6 +388,9 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 				s.mode = inboxList
 				return s, nil
 			}
+			if len(s.marked) > 0 {
+				return s, s.previewAllCmd(s.markedActions(common.Action{Kind: common.ActNote, Note: txt}))
+			}
 			return s, s.previewCmd(common.Action{Kind: common.ActNote, Key: a.Key, Project: a.Project, Note: txt})
 		case key.Matches(msg, k.Edit.Cancel):
 			s.note.Blur()
@@ -373,11 +425,33 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 			return s, nil
 		}
 		switch {
+		case key.Matches(msg, k.Yes) && s.actions != nil:
+			return s, s.applyAllCmd(s.actions)
 		case key.Matches(msg, k.Yes):
 			return s, s.applyCmd(s.action)
 		case key.Matches(msg, k.No):
-			s.mode = inboxList
+			s.mode, s.actions = inboxList, nil
 		}
+		return s, nil
+	}
+
+	// Space marks before it pages: in the list it is the mark key.
+	switch {
+	case key.Matches(msg, k.Mark):
+		if a, ok := s.Selected(); ok {
+			id := markID(a)
+			if s.marked[id] {
+				delete(s.marked, id)
+			} else {
+				s.marked[id] = true
+			}
+			if s.cur < len(s.visible)-1 {
+				s.cur++ // on to the next, as a mark key does
+			}
+		}
+		return s, nil
+	case key.Matches(msg, k.ClearMarks) && len(s.marked) > 0:
+		s.marked = map[string]bool{}
 		return s, nil
 	}
 
@@ -409,6 +483,22 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		s.settled = !s.settled
 		s.refilter()
 		return s, nil
+	}
+	if len(s.marked) > 0 {
+		// d, x and n act on every marked act: one preview, one write.
+		switch {
+		case key.Matches(msg, k.Done):
+			return s, s.previewAllCmd(s.markedActions(common.Action{Kind: common.ActSettle, Outcome: "done"}))
+		case key.Matches(msg, k.Drop):
+			return s, s.previewAllCmd(s.markedActions(common.Action{Kind: common.ActSettle, Outcome: "dropped"}))
+		case key.Matches(msg, k.Note):
+			s.note.SetValue("")
+			s.mode = inboxNote
+			return s, s.note.Focus()
+		case key.Matches(msg, k.Already, k.Reopen):
+			s.err = fmt.Errorf("%s acts on one act at a time: c clears the %s", map[bool]string{true: "already done (it names the act it repeats)", false: "reopen"}[key.Matches(msg, k.Already)], components.Count(len(s.marked), "mark", "marks"))
+			return s, nil
+		}
 	}
 	a, ok := s.Selected()
 	if !ok {
@@ -458,6 +548,82 @@ func (s *InboxScreen) applyCmd(a common.Action) tea.Cmd {
 	}
 }
 
+// markID names an act among the marks.
+func markID(a common.Act) string { return a.Project + "\x00" + a.Key }
+
+// markedActions is a for every marked act, in the list's order.
+func (s *InboxScreen) markedActions(a common.Action) []common.Action {
+	var out []common.Action
+	for _, act := range s.acts {
+		if s.marked[markID(act)] {
+			b := a
+			b.Key, b.Project = act.Key, act.Project
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Marked counts the marked acts, and those of them the list does not show.
+func (s *InboxScreen) Marked() (n, hidden int) {
+	shown := map[string]bool{}
+	for _, i := range s.visible {
+		shown[markID(s.acts[i])] = true
+	}
+	for id := range s.marked {
+		n++
+		if !shown[id] {
+			hidden++
+		}
+	}
+	return n, hidden
+}
+
+func (s *InboxScreen) replace(act *common.Act) {
+	if act == nil {
+		return
+	}
+	for i := range s.acts {
+		if s.acts[i].Key == act.Key && s.acts[i].Project == act.Project {
+			s.acts[i] = *act
+		}
+	}
+}
+
+func (s *InboxScreen) previewAllCmd(as []common.Action) tea.Cmd {
+	src, ctx := s.c.Deps.Inbox, s.c.Ctx
+	return func() tea.Msg {
+		if src == nil {
+			return ActsPreviewMsg{Actions: as, Err: fmt.Errorf("no record log")}
+		}
+		t, err := src.PreviewAll(ctx, as)
+		return ActsPreviewMsg{Actions: as, Text: t, Err: err}
+	}
+}
+
+func (s *InboxScreen) applyAllCmd(as []common.Action) tea.Cmd {
+	src, ctx := s.c.Deps.Inbox, s.c.Ctx
+	return func() tea.Msg {
+		acts, err := src.ApplyAll(ctx, as)
+		return ActsAppliedMsg{Actions: as, Acts: acts, Err: err}
+	}
+}
+
+// describeActions says what a batch does, in one line.
+func describeActions(as []common.Action) string {
+	if len(as) == 1 {
+		return describeAction(as[0])
+	}
+	n := components.Count(len(as), "act", "acts")
+	switch a := as[0]; a.Kind {
+	case common.ActSettle:
+		return "settled " + n + " as " + a.Outcome
+	case common.ActNote:
+		return "a note on " + n
+	}
+	return as[0].Kind + " " + n
+}
+
 func describeAction(a common.Action) string {
 	switch a.Kind {
 	case common.ActSettle:
@@ -487,6 +653,9 @@ func (s *InboxScreen) ShortHelp() []key.Binding {
 	case inboxPreview:
 		return []key.Binding{k.Yes, k.No, k.List.Down}
 	}
+	if len(s.marked) > 0 {
+		return []key.Binding{k.Done, k.Drop, k.Note, k.Mark, k.ClearMarks, k.Filter}
+	}
 	if a, ok := s.Selected(); !ok {
 		return []key.Binding{k.Filter, k.Project, k.Settled} // nothing to settle or note
 	} else if a.Status == "settled" {
@@ -502,5 +671,6 @@ func (s *InboxScreen) FullHelp() [][]key.Binding {
 		{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown, k.List.Top, k.List.Bottom},
 		{k.Filter, k.Project, k.Settled, k.Back},
 		{k.Done, k.Drop, k.Already, k.Reopen, k.Note},
+		{k.Mark, k.ClearMarks},
 	}
 }

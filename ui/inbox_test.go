@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -19,6 +20,39 @@ type fakeInbox struct {
 	applied  []common.Action
 	preview  []common.Action
 	text     string // when set, what Preview returns
+	// batches are the batches written; refuse, when set, refuses every
+	// batch preview with it (all or nothing).
+	batches    [][]common.Action
+	previewAll [][]common.Action
+	refuse     error
+}
+
+func (f *fakeInbox) PreviewAll(ctx context.Context, as []common.Action) (string, error) {
+	f.previewAll = append(f.previewAll, as)
+	if f.refuse != nil {
+		return "", f.refuse
+	}
+	var b strings.Builder
+	for i, a := range as {
+		t, _ := f.Preview(ctx, a)
+		fmt.Fprintf(&b, "── %d of %d: %s %s ──\n%s\n", i+1, len(as), a.Project, a.Key, t)
+	}
+	f.preview = f.preview[:len(f.preview)-len(as)]
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+func (f *fakeInbox) ApplyAll(ctx context.Context, as []common.Action) ([]*common.Act, error) {
+	f.batches = append(f.batches, as)
+	var out []*common.Act
+	for _, a := range as {
+		act, err := f.Apply(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, act)
+	}
+	f.applied = f.applied[:len(f.applied)-len(as)]
+	return out, nil
 }
 
 func (f *fakeInbox) LoadActs(ctx context.Context) (common.ActList, error) {
@@ -389,5 +423,88 @@ func TestTypingHelpLine(t *testing.T) {
 	ls = strings.Split(d.view(), "\n")
 	if foot := ls[len(ls)-1]; strings.Contains(foot, "q quit") {
 		t.Errorf("while typing a filter the help line is %q", foot)
+	}
+}
+
+// The inbox works on many acts at once (issue 17): space marks an act (a
+// visible mark, a count in the header), marks survive filtering and say how
+// many are off screen; d, x and n act on every marked act with one preview
+// of every record and one write (one batch); esc cancels and writes nothing.
+func TestInboxMarksActOnAll(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	s := inboxOf(d)
+	d.keys(" ") // k-pay, and the cursor moves on to k-sign
+	d.keys("down", " ")
+	if n, _ := s.Marked(); n != 2 {
+		t.Fatalf("%d marked, want 2", n)
+	}
+	v := stripANSI(d.view())
+	if !strings.Contains(v, "● 2 marked") || strings.Count(v, "●") != 3 {
+		t.Fatalf("the marks are not shown:\n%s", v)
+	}
+	// A filter that hides a marked act keeps the mark and says so.
+	d.keys("tab") // project legal? the first project in order
+	_, hidden := s.Marked()
+	if v := stripANSI(d.view()); hidden == 0 || !strings.Contains(v, fmt.Sprintf("(%d not shown here)", hidden)) {
+		t.Fatalf("a mark off screen is not counted (%d hidden):\n%s", hidden, v)
+	}
+	d.keys("esc")
+	d.keys("x")
+	if len(f.previewAll) != 1 || len(f.previewAll[0]) != 2 {
+		t.Fatalf("previewed %v, want one batch of two", f.previewAll)
+	}
+	v = stripANSI(d.view())
+	for _, want := range []string{"settled 2 acts as dropped", "1 of 2: shop k-pay", "2 of 2: shop k-dom", "All together or none"} {
+		if !strings.Contains(squash(v), want) {
+			t.Fatalf("the batch preview does not show %q:\n%s", want, v)
+		}
+	}
+	d.keys("esc")
+	if len(f.batches) != 0 {
+		t.Fatal("written after cancel")
+	}
+	d.keys("x", "y")
+	if len(f.batches) != 1 || len(f.batches[0]) != 2 || f.batches[0][0].Outcome != "dropped" || len(f.applied) != 0 {
+		t.Fatalf("batches %v applied %v, want one batch of two drops", f.batches, f.applied)
+	}
+	if n, _ := s.Marked(); n != 0 {
+		t.Errorf("%d still marked after the write", n)
+	}
+	if !strings.Contains(stripANSI(d.view()), "settled 2 acts as dropped") {
+		t.Errorf("no status after the write:\n%s", d.view())
+	}
+}
+
+// All or nothing (issue 17): when one marked act cannot be written, the
+// preview is refused, the screen says which and why, nothing is written and
+// the marks stay.
+func TestInboxBatchRefusedSaysWhich(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs(), refuse: errors.New("1 act cannot be written, so none was (all or nothing): shop k-dom: already settled (done)")}
+	d := newInboxApp(t, f)
+	d.keys(" ", " ", " ", "d")
+	v := squash(d.view())
+	if !strings.Contains(v, "so none was") || !strings.Contains(v, "k-dom: already settled") {
+		t.Fatalf("the refusal does not say which and why:\n%s", d.view())
+	}
+	if len(f.batches) != 0 || len(f.applied) != 0 {
+		t.Fatal("a refused batch was written")
+	}
+	if n, _ := inboxOf(d).Marked(); n != 3 {
+		t.Errorf("%d marked after a refusal, want 3", n)
+	}
+}
+
+// A note on the marked acts is one batch of notes.
+func TestInboxNoteOnMarked(t *testing.T) {
+	f := &fakeInbox{acts: sampleActs()}
+	d := newInboxApp(t, f)
+	d.keys(" ", " ", "n")
+	if !strings.Contains(stripANSI(d.view()), "Note on 2 marked acts") {
+		t.Fatalf("the note editor does not say it is for the marked acts:\n%s", d.view())
+	}
+	d.typeText("paid both").keys("ctrl+s", "y")
+	if len(f.batches) != 1 || len(f.batches[0]) != 2 || f.batches[0][1].Note != "paid both" {
+		t.Fatalf("batches %+v", f.batches)
 	}
 }

@@ -36,6 +36,18 @@ func (s *InboxScreen) View() string {
 		head += th.Muted.Render(" · settled shown")
 	}
 	out = append(out, head)
+	if n, hidden := s.Marked(); n > 0 {
+		// The marks are always counted, and those the list hides too
+		// (issue 17): d, x and n act on all of them.
+		m := fmt.Sprintf("● %d marked", n)
+		if hidden > 0 {
+			m += fmt.Sprintf(" (%d not shown here)", hidden)
+		}
+		m += " · d/x/n act on all of them · c clears"
+		for _, ln := range components.Wrap(m, s.w) {
+			out = append(out, th.Warn.Render(ln))
+		}
+	}
 	if s.mode == inboxFilter || s.query != "" {
 		out = append(out, s.filter.View())
 	}
@@ -60,16 +72,25 @@ func (s *InboxScreen) View() string {
 	for i := s.off; i < min(s.off+lh, len(s.visible)); i++ {
 		a := &s.acts[s.visible[i]]
 		row := s.row(a)
-		if i == s.cur {
-			out = append(out, th.Cursor.Render("▸ ")+components.Fit(row, s.w-2))
-		} else {
-			out = append(out, "  "+components.Fit(row, s.w-2))
+		lead, marked := "  ", s.marked[markID(*a)]
+		switch {
+		case i == s.cur && marked:
+			lead = th.Cursor.Render("▸") + th.Warn.Render("●")
+		case i == s.cur:
+			lead = th.Cursor.Render("▸ ")
+		case marked:
+			lead = " " + th.Warn.Render("●")
 		}
+		out = append(out, lead+components.Fit(row, s.w-2))
 	}
 	out = append(out, th.Muted.Render(strings.Repeat("─", max(s.w, 1))))
 	if s.mode == inboxNote {
 		a, _ := s.Selected()
-		out = append(out, th.Subtitle.Render("Note on ")+components.Line(a.Key)+th.Muted.Render(" ("+s.keys.NoteReview.Help().Key+" "+s.keys.NoteReview.Help().Desc+" · "+s.keys.Edit.Cancel.Help().Key+" "+s.keys.Edit.Cancel.Help().Desc+")"))
+		on := components.Line(a.Key)
+		if n, _ := s.Marked(); n > 0 {
+			on = components.Count(n, "marked act", "marked acts")
+		}
+		out = append(out, th.Subtitle.Render("Note on ")+on+th.Muted.Render(" ("+s.keys.NoteReview.Help().Key+" "+s.keys.NoteReview.Help().Desc+" · "+s.keys.Edit.Cancel.Help().Key+" "+s.keys.Edit.Cancel.Help().Desc+")"))
 		out = append(out, strings.Split(s.note.View(), "\n")...)
 	} else {
 		out = append(out, s.detail()...)
@@ -91,9 +112,17 @@ func (s *InboxScreen) withStatus(out []string) []string {
 		}
 	}
 	if s.err != nil {
-		tail = append(tail, th.Error.Render("✗ ")+components.Line(s.err.Error()))
+		// Wrapped, never cut: an all-or-nothing refusal names each act.
+		for i, ln := range components.Wrap("✗ "+s.err.Error(), max(s.w-2, 10)) {
+			if i > 0 {
+				ln = "  " + ln
+			}
+			tail = append(tail, th.Error.Render(ln))
+		}
 	} else if s.status != "" {
-		tail = append(tail, th.Pass.Render(s.status))
+		for _, ln := range components.Wrap(s.status, s.w) {
+			tail = append(tail, th.Pass.Render(ln))
+		}
 	}
 	if len(tail) == 0 {
 		return out
@@ -199,8 +228,18 @@ func (s *InboxScreen) detail() []string {
 func (s *InboxScreen) previewHead() []string {
 	th := s.c.Theme
 	var head []string
-	for _, ln := range components.WrapStyled(th.Warn.Render("Write this? ")+th.Subtitle.Render(describeAction(s.action)), s.previewWidth()) {
+	what := describeAction(s.action)
+	if s.actions != nil {
+		what = describeActions(s.actions)
+	}
+	for _, ln := range components.WrapStyled(th.Warn.Render("Write this? ")+th.Subtitle.Render(what), s.previewWidth()) {
 		head = append(head, ln)
+	}
+	if s.actions != nil {
+		for _, ln := range components.Wrap("All together or none: one signature pass, one commit. These records go into the record log, exactly as shown:", s.previewWidth()) {
+			head = append(head, th.Muted.Render(ln))
+		}
+		return append(head, "")
 	}
 	return append(head, th.Muted.Render("These records go into the record log, exactly as shown:"), "")
 }

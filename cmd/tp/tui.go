@@ -110,9 +110,13 @@ func inboxBackend(io *IO, g *globalOpts) common.Inbox {
 // session (pull, list, write, commit, push) the command line runs.
 func inboxOver(io *IO, g *globalOpts, s *actsession.Session) *backend.Inbox {
 	l := s.Log
+	// One key for the inbox's life: found on first use, then used for
+	// every preview and write (a batch of marked acts is one key use).
+	key := actsPrincipalKey(io, g)
+	key.Find = actsession.OnceKey(key.Find)
 	return &backend.Inbox{Session: s, Build: principalRecords(io),
 		Sign: func(project string, rs []acts.Record, register bool) (string, error) {
-			tofu, err := actsPrincipalKey(io, g).SignRecords(l, project, rs, register)
+			tofu, err := key.SignRecords(l, project, rs, register)
 			if err != nil || tofu == nil {
 				return "", err
 			}

@@ -3,6 +3,8 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,6 +39,14 @@ type Inbox struct {
 	// included), not a fresh build.
 	mu        sync.Mutex
 	previewed map[common.Action][]acts.Record
+	batch     *previewedBatch
+}
+
+// previewedBatch is the records a batch preview showed, for exactly those
+// actions.
+type previewedBatch struct {
+	actions []common.Action
+	records [][]acts.Record
 }
 
 // LoadActs lists every project's acts (the session's List) with the
@@ -187,4 +197,126 @@ func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error
 	}
 	act := actOf(rep.State)
 	return &act, nil
+}
+
+// buildAll builds every action's records from the log as it is now; an
+// act that cannot be written (settled already, not found) is a problem of
+// the batch, and every problem is reported together.
+func (in *Inbox) buildAll(as []common.Action) ([][]acts.Record, error) {
+	var probs []actsession.BatchProblem
+	out := make([][]acts.Record, len(as))
+	seen := map[string]bool{}
+	for i, a := range as {
+		id := a.Project + "\x00" + a.Key
+		if seen[id] {
+			probs = append(probs, actsession.BatchProblem{Project: a.Project, Key: a.Key, Why: "named twice in one batch"})
+			continue
+		}
+		seen[id] = true
+		rs, _, err := in.records(a)
+		if err != nil {
+			probs = append(probs, actsession.BatchProblem{Project: a.Project, Key: a.Key, Why: err.Error()})
+			continue
+		}
+		out[i] = rs
+	}
+	if len(probs) > 0 {
+		return nil, &actsession.BatchError{Problems: probs}
+	}
+	return out, nil
+}
+
+// PreviewAll builds every action's records, signs them (one pass per
+// project; the key is the one Sign finds) and returns them all as
+// canonical JSON, each act's under a heading.
+func (in *Inbox) PreviewAll(ctx context.Context, as []common.Action) (string, error) {
+	rss, err := in.buildAll(as)
+	if err != nil {
+		return "", err
+	}
+	var projects []string
+	byProject := map[string][]*acts.Record{}
+	for i := range rss {
+		for j := range rss[i] {
+			p := as[i].Project
+			if _, ok := byProject[p]; !ok {
+				projects = append(projects, p)
+			}
+			byProject[p] = append(byProject[p], &rss[i][j])
+		}
+	}
+	sort.Strings(projects)
+	var notices []string
+	for _, p := range projects {
+		// Signed in one slice per project, then copied back.
+		flat := make([]acts.Record, len(byProject[p]))
+		for i, r := range byProject[p] {
+			flat[i] = *r
+		}
+		notice, err := in.sign(p, flat, false)
+		if err != nil {
+			return "", err
+		}
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+		for i, r := range byProject[p] {
+			*r = flat[i]
+		}
+	}
+	in.mu.Lock()
+	in.batch = &previewedBatch{actions: append([]common.Action(nil), as...), records: rss}
+	in.mu.Unlock()
+	var b strings.Builder
+	for _, n := range notices {
+		b.WriteString(n + "\n\n")
+	}
+	for i, rs := range rss {
+		fmt.Fprintf(&b, "── %d of %d: %s %s ──\n", i+1, len(rss), as[i].Project, as[i].Key)
+		for _, r := range rs {
+			j, err := ojson.MarshalCanonical(r)
+			if err != nil {
+				return "", err
+			}
+			b.Write(j)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// ApplyAll writes what PreviewAll showed for exactly these actions (or a
+// fresh build) as one batch (actsession.WritePrincipalBatch).
+func (in *Inbox) ApplyAll(ctx context.Context, as []common.Action) ([]*common.Act, error) {
+	in.mu.Lock()
+	pb := in.batch
+	in.batch = nil
+	in.mu.Unlock()
+	var rss [][]acts.Record
+	signed := pb != nil && slices.Equal(pb.actions, as)
+	if signed {
+		rss = pb.records
+	} else {
+		var err error
+		if rss, err = in.buildAll(as); err != nil {
+			return nil, err
+		}
+	}
+	signer := recordlog.AuthorizerFunc(func(_ *recordlog.Log, project string, rs []acts.Record, register bool) (*recordlog.FirstPrincipal, error) {
+		_, err := in.sign(project, rs, register)
+		return nil, err
+	})
+	ws := make([]actsession.PrincipalWrite, len(as))
+	for i, a := range as {
+		ws[i] = actsession.PrincipalWrite{Project: a.Project, Key: a.Key, Records: rss[i], Signer: signer, Register: true, Signed: signed}
+	}
+	rep, err := in.Session.WritePrincipalBatch(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*common.Act, len(rep.Writes))
+	for i, w := range rep.Writes {
+		act := actOf(w.State)
+		out[i] = &act
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -182,5 +183,58 @@ func TestInboxReportsForgedSignature(t *testing.T) {
 	}
 	if len(list.Findings) != 1 || !strings.Contains(list.Findings[0], forged[0].ID) || !strings.Contains(list.Findings[0], "not applied") {
 		t.Fatalf("the inbox does not report the forged settlement %s: %q", forged[0].ID, list.Findings)
+	}
+}
+
+// Marked acts are one batch (issue 17): PreviewAll shows every act's
+// records, signed in one pass per project; ApplyAll writes exactly those;
+// one act that cannot be settled refuses the batch and names it, nothing
+// written.
+func TestInboxBatchPreviewIsWhatIsWritten(t *testing.T) {
+	ctx := context.Background()
+	l := recordlog.OpenLog(t.TempDir())
+	k1 := raise(t, l, "shop", "Pay the ACME invoice")
+	k2 := raise(t, l, "shop", "Renew the domain")
+	k3 := raise(t, l, "yard", "Cut the hedge")
+	signs := 0
+	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal,
+		Sign: func(project string, rs []acts.Record, register bool) (string, error) { signs++; return "", nil }}
+	as := []common.Action{{Kind: common.ActSettle, Key: k1, Project: "shop", Outcome: "done"},
+		{Kind: common.ActSettle, Key: k2, Project: "shop", Outcome: "dropped"}, {Kind: common.ActSettle, Key: k3, Project: "yard", Outcome: "done"}}
+	text, err := in.PreviewAll(ctx, as)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if signs != 2 {
+		t.Errorf("the preview signed %d times, want once per project (2)", signs)
+	}
+	if !strings.Contains(text, "3 of 3: yard "+k3) || strings.Count(text, `"type": "settled"`) != 3 {
+		t.Fatalf("preview:\n%s", text)
+	}
+	got, err := in.ApplyAll(ctx, as)
+	if err != nil || len(got) != 3 || got[1].Outcome != "dropped" {
+		t.Fatalf("%v %+v", err, got)
+	}
+	for _, p := range []string{"shop", "yard"} {
+		ld, _ := l.Load(p)
+		for _, r := range ld.Records {
+			if r.Type == acts.TypeSettled && !strings.Contains(text, r.ID) {
+				t.Fatalf("written %s was not previewed", r.ID)
+			}
+		}
+	}
+	// Settled now: a second batch names them and writes nothing.
+	ld, _ := l.Load("shop")
+	n := len(ld.Records)
+	_, err = in.PreviewAll(ctx, as[:2])
+	var be *actsession.BatchError
+	if !errors.As(err, &be) || len(be.Problems) != 2 || !strings.Contains(err.Error(), "already settled") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := in.ApplyAll(ctx, as[:2]); err == nil {
+		t.Fatal("a batch of settled acts was written")
+	}
+	if ld, _ := l.Load("shop"); len(ld.Records) != n {
+		t.Fatal("a refused batch wrote records")
 	}
 }

@@ -350,6 +350,12 @@ type Inbox interface {
 	Preview(ctx context.Context, a Action) (string, error)
 	// Apply writes the records and returns the act's new state.
 	Apply(ctx context.Context, a Action) (*Act, error)
+	// PreviewAll and ApplyAll are Preview and Apply for many acts at once
+	// (issue 17): one preview of every record, one signing key use, one
+	// commit; if one act cannot be written, none is, and the error names
+	// each and why.
+	PreviewAll(ctx context.Context, as []Action) (string, error)
+	ApplyAll(ctx context.Context, as []Action) ([]*Act, error)
 }
 
 // ActList is what LoadActs read: the acts, and what the person must be told
