@@ -71,7 +71,7 @@ type InboxKeys struct {
 	// Mark marks the act under the cursor (or unmarks it); d, x and n
 	// then act on every marked act at once. ClearMarks unmarks them all.
 	Mark, ClearMarks key.Binding
-	Edit       EditKeys
+	Edit             EditKeys
 }
 
 // DefaultInboxKeys returns the inbox's keys.
