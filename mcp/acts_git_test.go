@@ -30,6 +30,7 @@ func withActs(environ []string, dir string) []string {
 // laptop (another clone), and the agent's wait sees the settlement through
 // a pull. With --offline nothing is pulled or pushed.
 func TestActsToolsOverGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

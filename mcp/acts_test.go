@@ -82,6 +82,7 @@ func recordTypes(t *testing.T, actsDir, project string) []string {
 // (with `tp acts settle`, signed). No tool writes a settled, reopened or
 // principal record (Acts 0.3 §10), and a forged settlement never ends a wait.
 func TestActsTools(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	environ := env(t, filepath.Join(work, "store"), "m1")
 	actsDir := envValue(environ, "TP_ACTS")

@@ -11,6 +11,7 @@ import (
 // result stays near the state's own size (text and structured content
 // each carry it once), not three copies of it.
 func TestOpenResultIsBounded(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	cs := w.serve(t)
 	id := newPassport(t, cs)

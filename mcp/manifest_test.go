@@ -16,6 +16,7 @@ import (
 // the command .mcp.json names is tp's and starts its MCP server, the Codex
 // interface has its members, and every tool the skill names exists.
 func TestManifestsAndSkill(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..")
 	var m struct {
 		MCPServers map[string]struct {

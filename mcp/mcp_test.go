@@ -136,6 +136,7 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any, wantErr bo
 }
 
 func TestInitializeAndTools(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"2025-06-18", "2025-03-26", "2024-11-05"} {
 		t.Run(v, func(t *testing.T) {
 			cs := connect(t, env(t, t.TempDir(), "m1"), v)
@@ -229,6 +230,7 @@ func TestInitializeAndTools(t *testing.T) {
 // TestRoundTrip: new → checkpoint → pack on one machine, land on another
 // (its own store), answer, receipt, and the receipt merged back home.
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	storeA, storeB := filepath.Join(work, "a"), filepath.Join(work, "b")
 	a := connect(t, env(t, storeA, "alice-box"), "2025-06-18")
@@ -354,6 +356,7 @@ func TestRoundTrip(t *testing.T) {
 // TestBadCalls: a malformed call and a hostile pack are error results; the
 // server keeps serving, and nothing is written.
 func TestBadCalls(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	store := filepath.Join(work, "store")
 	cs := connect(t, env(t, store, "m1"), "2024-11-05")
@@ -425,6 +428,7 @@ func listing(t *testing.T, dir string) []string {
 // after the requests — answers every request, then exits (as the
 // reference does), a last line without its newline too.
 func TestStdinEOFAnswered(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	reqs := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"batch","version":"1"}}}`,

@@ -12,6 +12,7 @@ import (
 // also compares the seven tools with the reference's own declarations.
 // Skipped where node is not installed.
 func TestNodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed")

@@ -27,6 +27,7 @@ func writeFile(t *testing.T, path, body string) {
 // already there) unless the call says force: true, and only a pack's own
 // names are written (D25).
 func TestPackOutIsNeverReplacedUnasked(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	cs := w.serve(t)
 	root := newPassport(t, cs)
@@ -82,6 +83,7 @@ func TestPackOutIsNeverReplacedUnasked(t *testing.T) {
 // else the working directory (and the store, for reading); /proc, /sys,
 // /dev, devices and FIFOs are refused wherever a link leads (D25).
 func TestPathsAreConfined(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	outside := filepath.Join(filepath.Dir(w.Work), "outside")
 	secret := filepath.Join(outside, "secret.txt")
@@ -136,6 +138,7 @@ func TestPathsAreConfined(t *testing.T) {
 // directory: a file in a root is carried, one in the working directory but
 // in no root is refused, and the refusal names the roots.
 func TestClientRootsConfine(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	rootA := filepath.Join(filepath.Dir(w.Work), "rootA")
 	writeFile(t, filepath.Join(rootA, "a.txt"), "a")
@@ -186,6 +189,7 @@ func received(t *testing.T) (*world, string, func() []byte) {
 // Every write path holds D5's table: an answer, a new passport's fields,
 // a checkpoint (a credential is refused with nothing stored).
 func TestCredentialsRefusedOnEveryPassportWrite(t *testing.T) {
+	t.Parallel()
 	b, lid, stored := received(t)
 	cs := b.serve(t)
 	before := stored()
@@ -210,6 +214,7 @@ func TestCredentialsRefusedOnEveryPassportWrite(t *testing.T) {
 // /proc, /sys and /dev stay shut even when the client opens the whole
 // disk as a root, and a FIFO inside a root is no file (D25).
 func TestSpecialFilesRefusedInsideRoots(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	w.Roots = []string{"/"}
 	fifo := filepath.Join(w.Work, "fifo")
@@ -233,6 +238,7 @@ func TestSpecialFilesRefusedInsideRoots(t *testing.T) {
 // and facts with who sent them, and never lists a sender's ✓ among the
 // facts verified here (TaskPack 0.1 §4.5, D25).
 func TestPackTextKeepsItsLabelAfterLanding(t *testing.T) {
+	t.Parallel()
 	a := newWorld(t, "m1")
 	ca := a.serve(t)
 	id := newPassport(t, ca)
@@ -303,6 +309,7 @@ func section(md, title string) string {
 // nothing; the reference's task_passport_pack packs it as the reference
 // does, and its result warns.
 func TestReceiptWithNoHome(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m1")
 	cs := w.serve(t)
 	id := newPassport(t, cs)

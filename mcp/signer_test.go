@@ -19,6 +19,7 @@ import (
 // not trusted, and the name the person's trust store gives a known key;
 // no tool adds a key to the store.
 func TestLandReportsSigner(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "m2")
 	cs := w.serve(t)
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)

@@ -9,6 +9,7 @@ import (
 // (the TypeScript SDK's default, not reset by progress unless asked), and
 // a wait with a progressToken says it is alive several times a minute.
 func TestWaitDefaultsUnderClientTimeouts(t *testing.T) {
+	t.Parallel()
 	const clientTimeout = 60 * time.Second
 	if defaultWait >= clientTimeout-10*time.Second {
 		t.Errorf("default wait %v: not safely under a %v request timeout", defaultWait, clientTimeout)
