@@ -25,6 +25,7 @@ import (
 
 type actsWatchOpts struct {
 	project, exec string
+	notify        bool
 	types         []string
 	count         int
 	execTimeout   time.Duration
@@ -43,8 +44,20 @@ a time, each with a time limit. By default raised, claimed and withdrawn
 records are reported (--type chooses). The log is watched through the
 operating system's file notifications, so waiting costs nothing; when the
 acts dir is a git repository with an upstream it is pulled every
---pull-every (--offline: never). Stops on ctrl+c, or after --count records.`,
+--pull-every (--offline: never). Stops on ctrl+c, or after --count records.
+
+--notify also sends a desktop notification for each of those records and
+for each receipt that arrives in the passport store's incoming folder (a
+pack that came over A2A): to this terminal as an escape sequence when
+stdout is a terminal (OSC 777 on foot, urxvt, WezTerm and Ghostty, OSC 9
+elsewhere: iTerm2, Windows Terminal, kitty…), and through notify-send when
+it is on PATH (run with arguments, never a shell). The first line on stderr
+says which were used. The text is an agent's or a sender's: it is
+sanitised, redacted and cut to one short line. Without --notify nothing is
+sent; to keep only one way, run without a terminal (tp acts watch --notify
+< /dev/null > file) or with a PATH that has no notify-send.`,
 		Example: `  tp acts watch
+  tp acts watch --notify
   tp acts watch --project demo --exec 'notify-send "tp acts" "$(jq -r .terms.text)"'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +67,7 @@ acts dir is a git repository with an upstream it is pulled every
 	f := cmd.Flags()
 	f.StringVar(&o.project, "project", "", "only this project")
 	f.StringVar(&o.exec, "exec", "", "run this command (sh -c) for each record, the record's JSON on stdin")
+	f.BoolVar(&o.notify, "notify", false, "a desktop notification for each record and each receipt that arrives (the terminal's OSC 9/777, notify-send)")
 	f.StringSliceVar(&o.types, "type", actsession.WatchTypes, "record types to report")
 	f.IntVar(&o.count, "count", 0, "stop after this many records (0: never)")
 	f.DurationVar(&o.execTimeout, "exec-timeout", time.Minute, "time limit of each --exec run")
@@ -102,10 +116,35 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 	seen := 0
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var n *watchNotifier
+	receiptsReady := make(chan struct{})
+	if o.notify {
+		var how string
+		n, how = newWatchNotifier(io)
+		defer n.close()
+		if how == "" {
+			fmt.Fprintln(io.Err, "tp: warning: --notify: stdout is not a terminal and notify-send is not on PATH: no notification can be sent")
+		} else {
+			fmt.Fprintf(io.Err, "tp: notifying through %s\n", display.Line(how))
+		}
+		if dir := storeDirFor(io, g); dir != "" && how != "" {
+			go func() {
+				if err := watchReceipts(ctx, dir, n, func() { close(receiptsReady) }); err != nil {
+					n.warn("receipts: " + err.Error())
+					close(receiptsReady)
+				}
+			}()
+		} else {
+			close(receiptsReady)
+		}
+	} else {
+		close(receiptsReady)
+	}
 	err = actsession.Watch(ctx, l, actsession.WatchRequest{
 		Project: o.project,
 		Types:   types,
 		Ready: func() {
+			<-receiptsReady
 			fmt.Fprintf(io.Err, "tp: watching %s for %s records (ctrl+c stops)\n", display.Line(l.Dir), strings.Join(o.types, ", "))
 			if io.WatchReady != nil {
 				io.WatchReady()
@@ -113,6 +152,10 @@ func runActsWatch(io *IO, g *globalOpts, o *actsWatchOpts) error {
 		},
 		Problem: func(p recordlog.LogProblem) { fmt.Fprintf(io.Err, "tp: warning: %s\n", display.Line(p.String())) },
 		Emit: func(r acts.Record, raw []byte) error {
+			if n != nil {
+				title, body := recordNotice(r)
+				n.notify(ctx, title, body)
+			}
 			if o.exec != "" {
 				actsWatchExec(ctx, io, o, r, raw)
 			} else {

@@ -32,6 +32,10 @@ type IO struct {
 	// WatchReady, when set, is called once `tp acts watch` is in place:
 	// records written after it are reported (tests write theirs then).
 	WatchReady func()
+	// Terminal opens the controlling terminal for writing, for `tp acts
+	// watch --notify`'s escape sequences; nil when stdout is not a
+	// terminal. Tests pass their own.
+	Terminal func() (io.WriteCloser, error)
 }
 
 // Screens are the terminal UI's entry points, passed into each command as
@@ -68,13 +72,23 @@ func (o *IO) screens() Screens {
 
 func stdIO() *IO {
 	return &IO{
-		In:      os.Stdin,
-		Out:     os.Stdout,
-		Err:     os.Stderr,
-		TTY:     term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
-		Env:     os.Getenv,
-		Screens: tuiScreens(),
+		In:       os.Stdin,
+		Out:      os.Stdout,
+		Err:      os.Stderr,
+		TTY:      term.IsTerminal(int(os.Stdin.Fd())) && term.IsTerminal(int(os.Stdout.Fd())),
+		Env:      os.Getenv,
+		Screens:  tuiScreens(),
+		Terminal: controllingTerminal(),
 	}
+}
+
+// controllingTerminal opens the controlling terminal when stdout is a
+// terminal, else nil.
+func controllingTerminal() func() (io.WriteCloser, error) {
+	if !term.IsTerminal(int(os.Stdout.Fd())) {
+		return nil
+	}
+	return func() (io.WriteCloser, error) { return os.OpenFile("/dev/tty", os.O_WRONLY, 0) }
 }
 
 // Interactive reports whether a command may open the TUI: a terminal on both
