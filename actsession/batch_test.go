@@ -14,6 +14,7 @@ import (
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"golang.org/x/crypto/ssh"
 )
@@ -69,8 +70,14 @@ type batchFixture struct {
 
 func newBatchFixture(t *testing.T, dir string, n int) *batchFixture {
 	t.Helper()
-	t.Setenv("TP_TRUST_DIR", filepath.Join(t.TempDir(), "trust"))
 	l := recordlog.OpenLog(dir)
+	// This machine's trust store, as the command line opens it (D19
+	// revised): whose settlements count, and what it applied.
+	ts, err := trust.Open(filepath.Join(t.TempDir(), "trust"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Trust = ts
 	doc := filepath.Join(t.TempDir(), "STATE.md")
 	var b strings.Builder
 	b.WriteString("## Tasks\n\n")

@@ -53,6 +53,19 @@ type ActsAppliedMsg struct {
 	Err     error
 }
 
+// UndoInfoMsg is sent by the inbox with what u would do to the settlement
+// just written (issue 17).
+type UndoInfoMsg struct {
+	Info common.UndoInfo
+	Err  error
+}
+
+// DiscardedMsg is sent by the inbox when u removed a settlement nobody saw.
+type DiscardedMsg struct {
+	Acts []*common.Act
+	Err  error
+}
+
 // InboxKeys are the inbox's keys.
 type InboxKeys struct {
 	List                              ListKeys
@@ -71,7 +84,10 @@ type InboxKeys struct {
 	// Mark marks the act under the cursor (or unmarks it); d, x and n
 	// then act on every marked act at once. ClearMarks unmarks them all.
 	Mark, ClearMarks key.Binding
-	Edit             EditKeys
+	// Undo takes back the settlement just written: removed while nobody
+	// can have seen it, else reopened with a signed record (shown first).
+	Undo key.Binding
+	Edit EditKeys
 }
 
 // DefaultInboxKeys returns the inbox's keys.
@@ -97,6 +113,7 @@ func DefaultInboxKeys() InboxKeys {
 		NoteReview:  kb([]string{"ctrl+s"}, "ctrl+s", "review"),
 		Mark:        kb([]string{" "}, "space", "mark"),
 		ClearMarks:  kb([]string{"c"}, "c", "clear marks"),
+		Undo:        kb([]string{"u"}, "u", "undo the settlement"),
 		Edit:        DefaultEditKeys(),
 	}
 }
@@ -143,7 +160,10 @@ type InboxScreen struct {
 	actions []common.Action
 	// marked are the marked acts, by project and key: they survive
 	// filtering, scrolling and reloading.
-	marked  map[string]bool
+	marked map[string]bool
+	// undo is what u would do to the settlement just written; nil when
+	// there is none.
+	undo    *common.UndoInfo
 	preview string
 	prevOff int
 	// pendingProject selects a project once the acts are loaded (opened
@@ -319,6 +339,26 @@ func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			s.replace(act)
 		}
 		s.marked = map[string]bool{}
+		s.undo = nil
+		s.refilter()
+		return s, s.undoInfoCmd(msg.Actions)
+	case UndoInfoMsg:
+		s.undo = nil
+		if msg.Err == nil && len(msg.Info.Acts) > 0 {
+			info := msg.Info
+			s.undo = &info
+		}
+		return s, nil
+	case DiscardedMsg:
+		if msg.Err != nil {
+			s.err = msg.Err
+			return s, nil
+		}
+		s.err, s.undo = nil, nil
+		for _, act := range msg.Acts {
+			s.replace(act)
+		}
+		s.status = "↶ discarded: the settlement of " + components.Count(len(msg.Acts), "act", "acts") + " was removed; it had not left this machine"
 		s.refilter()
 		return s, nil
 	case ActAppliedMsg:
@@ -329,6 +369,7 @@ func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		s.err = nil
 		s.status = "✓ written: " + describeAction(msg.Action)
+		s.undo = nil
 		if msg.Act != nil {
 			for i := range s.acts {
 				if s.acts[i].Key == msg.Act.Key && s.acts[i].Project == msg.Act.Project {
@@ -337,7 +378,7 @@ func (s *InboxScreen) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			}
 			s.refilter()
 		}
-		return s, nil
+		return s, s.undoInfoCmd([]common.Action{msg.Action})
 	case tea.KeyMsg:
 		return s.key(msg)
 	}
@@ -453,6 +494,16 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	case key.Matches(msg, k.ClearMarks) && len(s.marked) > 0:
 		s.marked = map[string]bool{}
 		return s, nil
+	case key.Matches(msg, k.Undo) && s.undo != nil:
+		u := *s.undo
+		if !u.Seen {
+			return s, s.discardCmd()
+		}
+		// Seen: a signed reopened, shown first like every record.
+		if len(u.Acts) == 1 {
+			return s, s.previewCmd(u.Acts[0])
+		}
+		return s, s.previewAllCmd(u.Acts)
 	}
 
 	if c, ok := k.List.move(msg, s.cur, len(s.visible), s.listHeight()); ok {
@@ -590,6 +641,26 @@ func (s *InboxScreen) replace(act *common.Act) {
 	}
 }
 
+// undoInfoCmd asks what u would do to the settlement just written.
+func (s *InboxScreen) undoInfoCmd(as []common.Action) tea.Cmd {
+	if len(as) == 0 || as[0].Kind != common.ActSettle {
+		return nil
+	}
+	src, ctx := s.c.Deps.Inbox, s.c.Ctx
+	return func() tea.Msg {
+		info, err := src.UndoInfo(ctx)
+		return UndoInfoMsg{Info: info, Err: err}
+	}
+}
+
+func (s *InboxScreen) discardCmd() tea.Cmd {
+	src, ctx := s.c.Deps.Inbox, s.c.Ctx
+	return func() tea.Msg {
+		acts, err := src.Discard(ctx)
+		return DiscardedMsg{Acts: acts, Err: err}
+	}
+}
+
 func (s *InboxScreen) previewAllCmd(as []common.Action) tea.Cmd {
 	src, ctx := s.c.Deps.Inbox, s.c.Ctx
 	return func() tea.Msg {
@@ -620,6 +691,8 @@ func describeActions(as []common.Action) string {
 		return "settled " + n + " as " + a.Outcome
 	case common.ActNote:
 		return "a note on " + n
+	case common.ActReopen:
+		return "reopened " + n
 	}
 	return as[0].Kind + " " + n
 }
@@ -656,6 +729,9 @@ func (s *InboxScreen) ShortHelp() []key.Binding {
 	if len(s.marked) > 0 {
 		return []key.Binding{k.Done, k.Drop, k.Note, k.Mark, k.ClearMarks, k.Filter}
 	}
+	if s.undo != nil {
+		return []key.Binding{k.Undo, k.Mark, k.Done, k.Drop, k.Note, k.Filter}
+	}
 	if a, ok := s.Selected(); !ok {
 		return []key.Binding{k.Filter, k.Project, k.Settled} // nothing to settle or note
 	} else if a.Status == "settled" {
@@ -671,6 +747,6 @@ func (s *InboxScreen) FullHelp() [][]key.Binding {
 		{k.List.Up, k.List.Down, k.List.PageUp, k.List.PageDown, k.List.Top, k.List.Bottom},
 		{k.Filter, k.Project, k.Settled, k.Back},
 		{k.Done, k.Drop, k.Already, k.Reopen, k.Note},
-		{k.Mark, k.ClearMarks},
+		{k.Mark, k.ClearMarks, k.Undo},
 	}
 }

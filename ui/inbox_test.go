@@ -25,6 +25,41 @@ type fakeInbox struct {
 	batches    [][]common.Action
 	previewAll [][]common.Action
 	refuse     error
+	// the undo window: the last settlement written, and whether it was
+	// seen (pushed or applied)
+	last      []common.Action
+	seen      bool
+	discarded int
+}
+
+func (f *fakeInbox) UndoInfo(ctx context.Context) (common.UndoInfo, error) {
+	info := common.UndoInfo{Seen: f.seen, Why: "not pushed to origin/main and not applied by a registrar"}
+	if f.seen {
+		info.Why = "it was pushed to origin/main"
+	}
+	for _, a := range f.last {
+		info.Acts = append(info.Acts, common.Action{Kind: common.ActReopen, Key: a.Key, Project: a.Project})
+	}
+	return info, nil
+}
+
+func (f *fakeInbox) Discard(ctx context.Context) ([]*common.Act, error) {
+	if f.seen {
+		return nil, errors.New("seen meanwhile")
+	}
+	var out []*common.Act
+	for _, a := range f.last {
+		for i := range f.acts {
+			if f.acts[i].Key == a.Key {
+				f.acts[i].Status, f.acts[i].Outcome = "open", ""
+				x := f.acts[i]
+				out = append(out, &x)
+			}
+		}
+	}
+	f.discarded += len(out)
+	f.last = nil
+	return out, nil
 }
 
 func (f *fakeInbox) PreviewAll(ctx context.Context, as []common.Action) (string, error) {
@@ -52,6 +87,10 @@ func (f *fakeInbox) ApplyAll(ctx context.Context, as []common.Action) ([]*common
 		out = append(out, act)
 	}
 	f.applied = f.applied[:len(f.applied)-len(as)]
+	f.last = nil
+	if as[0].Kind == common.ActSettle {
+		f.last = as
+	}
 	return out, nil
 }
 
@@ -70,6 +109,10 @@ func (f *fakeInbox) Preview(ctx context.Context, a common.Action) (string, error
 
 func (f *fakeInbox) Apply(ctx context.Context, a common.Action) (*common.Act, error) {
 	f.applied = append(f.applied, a)
+	f.last = nil
+	if a.Kind == common.ActSettle {
+		f.last = []common.Action{a}
+	}
 	for _, x := range f.acts {
 		if x.Key == a.Key {
 			switch a.Kind {
@@ -507,4 +550,49 @@ func TestInboxNoteOnMarked(t *testing.T) {
 	if len(f.batches) != 1 || len(f.batches[0]) != 2 || f.batches[0][1].Note != "paid both" {
 		t.Fatalf("batches %+v", f.batches)
 	}
+}
+
+// The undo window (issue 17): right after a settlement the inbox says what
+// u does. Nobody saw it yet: "pending until next sync: u undoes", and u
+// removes it (nothing written). Seen (pushed, applied): u shows a signed
+// reopened first, and y writes it.
+func TestInboxUndoWindow(t *testing.T) {
+	t.Run("not seen: discarded", func(t *testing.T) {
+		f := &fakeInbox{acts: sampleActs()}
+		d := newInboxApp(t, f)
+		d.keys(" ", " ", "d", "y")
+		if v := squash(d.view()); !strings.Contains(v, "pending until next sync: u undoes") {
+			t.Fatalf("no undo window after the settlement:\n%s", d.view())
+		}
+		d.keys("u")
+		if f.discarded != 2 || len(f.applied) != 0 {
+			t.Fatalf("discarded %d, applied %v", f.discarded, f.applied)
+		}
+		v := squash(d.view())
+		if !strings.Contains(v, "discarded: the settlement of 2 acts was removed") || strings.Contains(v, "u undoes") {
+			t.Fatalf("the screen does not say what u did:\n%s", d.view())
+		}
+		if got := len(inboxOf(d).Visible()); got != 3 {
+			t.Errorf("%d open after the undo, want 3", got)
+		}
+	})
+	t.Run("seen: a signed reopened, shown first", func(t *testing.T) {
+		f := &fakeInbox{acts: sampleActs(), seen: true}
+		d := newInboxApp(t, f)
+		d.keys("d", "y")
+		if v := squash(d.view()); !strings.Contains(v, "u takes it back with a signed reopened record") {
+			t.Fatalf("the undo window does not say u reopens:\n%s", d.view())
+		}
+		d.keys("u")
+		if f.discarded != 0 || !strings.Contains(squash(d.view()), "Write this? reopened k-pay") {
+			t.Fatalf("u on a seen settlement did not show the reopen first:\n%s", d.view())
+		}
+		d.keys("y")
+		if n := len(f.applied); n != 2 || f.applied[1].Kind != common.ActReopen {
+			t.Fatalf("applied %v", f.applied)
+		}
+		if strings.Contains(squash(d.view()), "u takes it back") {
+			t.Error("the undo window is still offered after the reopen")
+		}
+	})
 }

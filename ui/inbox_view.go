@@ -124,6 +124,16 @@ func (s *InboxScreen) withStatus(out []string) []string {
 			tail = append(tail, th.Pass.Render(ln))
 		}
 	}
+	if u := s.undo; u != nil && s.err == nil {
+		// The undo window (issue 17): what u does, said before it is pressed.
+		msg := "pending until next sync: u undoes (" + u.Why + ")"
+		if u.Seen {
+			msg = "u takes it back with a signed reopened record, shown first (" + u.Why + ")"
+		}
+		for _, ln := range components.Wrap(msg, s.w) {
+			tail = append(tail, th.Warn.Render(ln))
+		}
+	}
 	if len(tail) == 0 {
 		return out
 	}

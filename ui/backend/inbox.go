@@ -40,6 +40,13 @@ type Inbox struct {
 	mu        sync.Mutex
 	previewed map[common.Action][]acts.Record
 	batch     *previewedBatch
+	// last is the last settlement written: per act, its records' ids.
+	last []written
+}
+
+type written struct {
+	project, key string
+	ids          []string
 }
 
 // previewedBatch is the records a batch preview showed, for exactly those
@@ -195,8 +202,83 @@ func (in *Inbox) Apply(ctx context.Context, a common.Action) (*common.Act, error
 	if err != nil {
 		return nil, err
 	}
+	in.remember([]common.Action{a}, [][]acts.Record{rep.Records})
 	act := actOf(rep.State)
 	return &act, nil
+}
+
+// remember keeps the settlements just written for u.
+func (in *Inbox) remember(as []common.Action, rss [][]acts.Record) {
+	var last []written
+	for i, a := range as {
+		if a.Kind != common.ActSettle {
+			in.mu.Lock()
+			in.last = nil
+			in.mu.Unlock()
+			return
+		}
+		w := written{project: a.Project, key: a.Key}
+		for _, r := range rss[i] {
+			w.ids = append(w.ids, r.ID)
+		}
+		last = append(last, w)
+	}
+	in.mu.Lock()
+	in.last = last
+	in.mu.Unlock()
+}
+
+// UndoInfo says what u would do to the last settlement (common.Inbox).
+func (in *Inbox) UndoInfo(ctx context.Context) (common.UndoInfo, error) {
+	in.mu.Lock()
+	last := in.last
+	in.mu.Unlock()
+	var info common.UndoInfo
+	for _, w := range last {
+		info.Acts = append(info.Acts, common.Action{Kind: common.ActReopen, Project: w.project, Key: w.key})
+		for _, id := range w.ids {
+			seen, why, err := in.Session.Seen(ctx, w.project, id)
+			if err != nil {
+				return common.UndoInfo{}, err
+			}
+			if seen && !info.Seen {
+				info.Seen, info.Why = true, why
+			}
+			if !seen && info.Why == "" {
+				info.Why = why
+			}
+		}
+	}
+	return info, nil
+}
+
+// Discard removes the last settlement while nobody can have seen it
+// (actsession.Session.Undo); one seen meanwhile is refused, nothing
+// removed.
+func (in *Inbox) Discard(ctx context.Context) ([]*common.Act, error) {
+	info, err := in.UndoInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if info.Seen {
+		return nil, fmt.Errorf("the settlement was seen meanwhile (%s): it can only be reopened; nothing was removed", info.Why)
+	}
+	in.mu.Lock()
+	last := in.last
+	in.last = nil
+	in.mu.Unlock()
+	var out []*common.Act
+	for _, w := range last {
+		rep, err := in.Session.Undo(ctx, w.project, w.key, w.ids, func(*acts.ActState) (actsession.PrincipalWrite, error) {
+			return actsession.PrincipalWrite{}, fmt.Errorf("%s was seen meanwhile: reopen it (r); nothing more was removed", w.key)
+		})
+		if err != nil {
+			return out, err
+		}
+		act := actOf(rep.State)
+		out = append(out, &act)
+	}
+	return out, nil
 }
 
 // buildAll builds every action's records from the log as it is now; an
@@ -313,6 +395,11 @@ func (in *Inbox) ApplyAll(ctx context.Context, as []common.Action) ([]*common.Ac
 	if err != nil {
 		return nil, err
 	}
+	written := make([][]acts.Record, len(rep.Writes))
+	for i, w := range rep.Writes {
+		written[i] = w.Records
+	}
+	in.remember(as, written)
 	out := make([]*common.Act, len(rep.Writes))
 	for i, w := range rep.Writes {
 		act := actOf(w.State)

@@ -223,6 +223,15 @@ func TestInboxBatchPreviewIsWhatIsWritten(t *testing.T) {
 			}
 		}
 	}
+	// The undo window: an acts dir that is no git clone may be a synced
+	// folder, so the settlement counts as seen: u reopens, never removes.
+	info, err := in.UndoInfo(ctx)
+	if err != nil || len(info.Acts) != 3 || !info.Seen || info.Acts[0].Kind != common.ActReopen {
+		t.Fatalf("undo info %+v %v", info, err)
+	}
+	if _, err := in.Discard(ctx); err == nil {
+		t.Fatal("a settlement that may have been seen was discarded")
+	}
 	// Settled now: a second batch names them and writes nothing.
 	ld, _ := l.Load("shop")
 	n := len(ld.Records)

@@ -356,6 +356,21 @@ type Inbox interface {
 	// each and why.
 	PreviewAll(ctx context.Context, as []Action) (string, error)
 	ApplyAll(ctx context.Context, as []Action) ([]*Act, error)
+	// UndoInfo says whether the last settlement this inbox wrote can
+	// still be discarded (nobody can have seen it: not pushed, not
+	// applied) or must be taken back with a signed reopened (issue 17).
+	// Acts is 0 when there is nothing to undo.
+	UndoInfo(ctx context.Context) (UndoInfo, error)
+	// Discard removes the last settlement while UndoInfo says nobody saw
+	// it; one that was seen meanwhile is refused (reopen it instead).
+	Discard(ctx context.Context) ([]*Act, error)
+}
+
+// UndoInfo is what u would do to the last settlement written.
+type UndoInfo struct {
+	Acts []Action // the acts it settled (as ActReopen actions)
+	Seen bool     // pushed or applied: u reopens, with a signed record
+	Why  string
 }
 
 // ActList is what LoadActs read: the acts, and what the person must be told
