@@ -14,8 +14,8 @@ import (
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/sshsign"
-	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/internal/sshsign/sshtest"
+	"github.com/tp-dev/tp/internal/trust"
 	"golang.org/x/crypto/ssh"
 )
 
