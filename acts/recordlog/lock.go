@@ -35,28 +35,61 @@ func (l *Log) LockProject(project string, wait func()) (unlock func(), err error
 
 // lockPrincipals serialises changes of a project's principals on this
 // machine (two settles registering a first principal at once). Its file is
-// in the cache folder (Log.CacheDir, named by a digest of the project
-// folder's absolute path), so no file appears in a project folder that is
-// a git working tree (D20) for a command that only settles; without a
-// cache folder it is <acts-dir>/<project>/.principals.lock.
+// in the cache folder (Log.CacheDir), so no file appears in a project
+// folder that is a git working tree (D20) for a command that only settles;
+// without a cache folder it is <acts-dir>/<project>/.principals.lock.
 func (l *Log) lockPrincipals(project string) (unlock func(), err error) {
+	path, err := l.principalsLockPath(project)
+	if err != nil {
+		return nil, err
+	}
+	return lockFile(path, nil)
+}
+
+// principalsLockPath is the principals lock's file. In the cache folder it
+// is named by the project folder's identity — its device and inode where
+// the system has them, else its path with every link resolved — never by
+// the path string it was reached by: one folder reached through a link, or
+// by two spellings, is one lock.
+func (l *Log) principalsLockPath(project string) (string, error) {
 	dir := l.ProjectDir(project)
 	if err := l.mkdirInside(dir); err != nil {
-		return nil, fmt.Errorf("record log: %w", err)
+		return "", fmt.Errorf("record log: %w", err)
 	}
 	if l.CacheDir == "" {
-		return lockFile(filepath.Join(dir, ".principals.lock"), nil)
+		return filepath.Join(dir, ".principals.lock"), nil
 	}
-	abs, err := filepath.Abs(dir)
+	id, err := folderIdentity(dir)
 	if err != nil {
-		return nil, fmt.Errorf("record log: %w", err)
+		return "", fmt.Errorf("record log: %w", err)
 	}
 	locks := filepath.Join(l.CacheDir, "locks")
 	if err := os.MkdirAll(locks, 0o700); err != nil {
-		return nil, fmt.Errorf("record log: %w", err)
+		return "", fmt.Errorf("record log: %w", err)
 	}
-	sum := sha256.Sum256([]byte(abs))
-	return lockFile(filepath.Join(locks, "principals-"+hex.EncodeToString(sum[:16])+".lock"), nil)
+	sum := sha256.Sum256([]byte(id))
+	return filepath.Join(locks, "principals-"+hex.EncodeToString(sum[:16])+".lock"), nil
+}
+
+// folderIdentity names the folder at dir by what it is, not how it was
+// reached.
+func folderIdentity(dir string) (string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "", err
+	}
+	if id, ok := fileID(fi); ok {
+		return id, nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(real)
+	if err != nil {
+		return "", err
+	}
+	return "path:" + abs, nil
 }
 
 func (l *Log) lockIn(project, name string, wait func()) (unlock func(), err error) {

@@ -123,3 +123,35 @@ func TestLockFollowsNoLink(t *testing.T) {
 		t.Fatal("the lock created the link's target")
 	}
 }
+
+// One project folder reached by two paths (a link to the acts dir, a
+// spelling with "..") is one principals lock, not two: two settles
+// registering a first principal through different paths still take turns.
+func TestPrincipalsLockIsTheFolders(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	cache := t.TempDir()
+	real := filepath.Join(base, "acts")
+	l := &Log{Dir: real, CacheDir: cache}
+	want, err := l.principalsLockPath("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	others := []string{filepath.Join(base, "acts", "..", "acts")}
+	if err := os.Symlink(real, filepath.Join(base, "link")); err == nil {
+		others = append(others, filepath.Join(base, "link"))
+	}
+	for _, dir := range others {
+		got, err := (&Log{Dir: dir, CacheDir: cache}).principalsLockPath("demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("through %s the principals lock is %s, not %s", dir, got, want)
+		}
+	}
+	// another project folder is another lock
+	if got, _ := l.principalsLockPath("other"); got == want {
+		t.Error("two projects share one principals lock")
+	}
+}

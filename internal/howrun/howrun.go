@@ -23,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -116,7 +115,7 @@ func Run(ctx context.Context, c Confirmed, o Options) (Result, error) {
 	cmd.Stdout = buf
 	cmd.Stderr = buf
 	// Its own process group, so a timeout kills everything it started.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 
 	start := time.Now()
@@ -163,14 +162,6 @@ func Run(ctx context.Context, c Confirmed, o Options) (Result, error) {
 		res.ExitCode = -1
 	}
 	return res, nil
-}
-
-func kill(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	// Negative pid: the whole group.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // capped keeps the first max bytes written and counts the rest.

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command pairbench runs two commands in turn — A B A B … — and prints each
 // one's wall time, CPU time (user + system), peak resident memory and minor
 // page faults, and the A/B ratios taken pair by pair, as min, median and max.
