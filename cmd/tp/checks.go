@@ -157,15 +157,6 @@ func noSuchCheck(s *store.Store, id, check string) error {
 	if err != nil {
 		return nil
 	}
-	var ids []string
-	for _, c := range store.Checks(st.V) {
-		if c.ID() == check {
-			return nil
-		}
-		ids = append(ids, c.ID())
-	}
-	if len(ids) == 0 {
-		return fmt.Errorf("passport %s has no landing check %q (it has no checks)", display.Line(id), display.Line(check))
-	}
-	return fmt.Errorf("passport %s has no landing check %q (checks: %s)", display.Line(id), display.Line(check), strings.Join(ids, ", "))
+	_, err = store.FindCheck(st.V, check)
+	return err
 }

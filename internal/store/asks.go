@@ -81,7 +81,9 @@ func findAsk(v *ojson.Value, id string) (model.Ask, error) {
 	return model.Ask{}, fmt.Errorf("passport %s has no ask %q (%s)", v.Get("id").Text(), id, known("asks", ids))
 }
 
-func findCheck(v *ojson.Value, id string) (model.LandingCheck, error) {
+// FindCheck is landing check id of passport state v, or an error naming
+// the checks it has.
+func FindCheck(v *ojson.Value, id string) (model.LandingCheck, error) {
 	var ids []string
 	for _, c := range Checks(v) {
 		if c.ID() == id {
@@ -137,7 +139,7 @@ func SetCheck(v *ojson.Value, id, status, by string, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	c, err := findCheck(v, id)
+	c, err := FindCheck(v, id)
 	if err != nil {
 		return err
 	}
@@ -168,7 +170,7 @@ type CheckRunRecord struct {
 
 // RecordCheckRun stores run as the check's "run" member.
 func RecordCheckRun(v *ojson.Value, id string, run CheckRunRecord) error {
-	c, err := findCheck(v, id)
+	c, err := FindCheck(v, id)
 	if err != nil {
 		return err
 	}
