@@ -2,8 +2,6 @@ package landing
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -12,21 +10,15 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/pack"
 )
 
 func sshKeyPair(t *testing.T) (ssh.Signer, string) {
 	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(s.PublicKey())))
+	s := sshtest.Signer(t)
+	return s, sshtest.AuthorizedKey(s)
 }
 
 // signedReceipt writes receiptFrom's receipt as a flat pack, signed by s

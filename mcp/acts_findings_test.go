@@ -1,8 +1,6 @@
 package mcp_test
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // An attacker with write access to the acts folder plants a settlement
@@ -68,11 +65,7 @@ func TestActsToolsReportForgedSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	attacker, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	attacker := sshtest.Signer(t)
 	if err := acts.SignAll(forged, attacker, ld.Principals.ProjectID); err != nil {
 		t.Fatal(err)
 	}

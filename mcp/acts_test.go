@@ -2,10 +2,7 @@ package mcp_test
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
-	"encoding/pem"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,11 +12,11 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // envValue is name's value in an environment list.
@@ -37,17 +34,7 @@ func envValue(environ []string, name string) string {
 // ssh-keygen -t ed25519 -N "" would: the principal's key for `tp acts settle`.
 func writeKey(t *testing.T, path string) {
 	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk, err := ssh.MarshalPrivateKey(priv, "principal@test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(blk), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	sshtest.KeyFile(t, path, "principal@test")
 }
 
 // tp runs the tp command line with environ (the principal's side of the

@@ -1,16 +1,13 @@
 package mcp_test
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/internal/sshsign"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/pack"
 )
@@ -22,8 +19,7 @@ func TestLandReportsSigner(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, "m2")
 	cs := w.serve(t)
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	signer, _ := ssh.NewSignerFromKey(priv)
+	signer := sshtest.Signer(t)
 	sign := func(msg []byte) (string, error) { return sshsign.Sign(signer, pack.SignatureNamespace, msg) }
 	write := func(name string, opts pack.WriteOptions) string {
 		p := filepath.Join(w.Work, name)

@@ -1,18 +1,15 @@
 package main
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // TestMain lets the test binary stand in for `tp` inside testscript files,
@@ -92,25 +89,8 @@ func capture(ts *testscript.TestScript, neg bool, args []string) {
 // writeTestKey writes a new unencrypted ed25519 key in OpenSSH's format,
 // and its .pub beside it, as ssh-keygen -t ed25519 -N "" would.
 func writeTestKey(path, comment string) error {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return err
-	}
-	blk, err := ssh.MarshalPrivateKey(priv, comment)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(blk), 0o600); err != nil {
-		return err
-	}
-	pub, err := ssh.NewPublicKey(priv.Public())
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path+".pub", ssh.MarshalAuthorizedKey(pub), 0o644)
+	_, err := sshtest.WriteKeyFile(path, comment)
+	return err
 }
 
 // replace FILE OLD NEW rewrites FILE with its first OLD replaced by NEW:

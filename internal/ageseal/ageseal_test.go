@@ -12,19 +12,15 @@ import (
 
 	"filippo.io/age"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 func sshKey(t testing.TB, dir string) (privPath, pubLine string) {
 	t.Helper()
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	blk, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	privPath = filepath.Join(dir, "id_ed25519")
-	os.WriteFile(privPath, pem.EncodeToMemory(blk), 0o600)
-	pub, _ := ssh.NewPublicKey(priv.Public())
-	return privPath, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub))) + " someone@host"
+	s := sshtest.KeyFile(t, privPath, "")
+	return privPath, sshtest.AuthorizedKey(s) + " someone@host"
 }
 
 func seal(t testing.TB, data []byte, armored bool, rs ...Recipient) string {
