@@ -596,3 +596,26 @@ func TestInboxUndoWindow(t *testing.T) {
 		}
 	})
 }
+
+// The inbox's new screens at three sizes (issue 17): marks with one off
+// screen, the batch preview, the undo window.
+func TestInboxBatchGoldens(t *testing.T) {
+	for _, sz := range [][2]int{{100, 30}, {80, 24}, {60, 20}} {
+		name := fmt.Sprintf("%dx%d", sz[0], sz[1])
+		open := func() (*driver, *fakeInbox) {
+			f := &fakeInbox{acts: sampleActs()}
+			d := newInboxApp(t, f)
+			d.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			return d, f
+		}
+		d, _ := open()
+		d.keys(" ", " ", "tab")
+		t.Run("marks/"+name, func(t *testing.T) { v := d.view(); assertSafe(t, v); requireGolden(t, v) })
+		d, _ = open()
+		d.keys(" ", "down", " ", "d")
+		t.Run("batch-preview/"+name, func(t *testing.T) { requireGolden(t, d.view()) })
+		d, _ = open()
+		d.keys(" ", "down", " ", "d", "y")
+		t.Run("undo-window/"+name, func(t *testing.T) { requireGolden(t, d.view()) })
+	}
+}
