@@ -116,19 +116,80 @@ func (s *Session) Undo(ctx context.Context, project, key string, ids []string, r
 		}
 		return &UndoReport{Outcome: UndoReopened, Why: why, IDs: out, State: rep.State}, nil
 	}
-	for _, id := range ids {
-		if err := os.Remove(s.Log.RecordPath(project, id)); err != nil {
-			return nil, fmt.Errorf("undo: %w", err)
+	all, err := s.discard(ctx, []UndoTarget{{Project: project, Key: key, IDs: ids}}, why)
+	if err != nil {
+		return nil, err
+	}
+	return all[0], nil
+}
+
+// UndoTarget is one act's settlement to take back: its records' ids, the
+// settlement first.
+type UndoTarget struct {
+	Project, Key string
+	IDs          []string
+}
+
+// DiscardAll removes several acts' settlements as one (the inbox's batch):
+// every one must be the act's current settlement and unseen (Seen), or
+// nothing is removed and the error says which; then one commit.
+func (s *Session) DiscardAll(ctx context.Context, ts []UndoTarget) ([]*UndoReport, error) {
+	var probs []BatchProblem
+	why := ""
+	for _, t := range ts {
+		f, err := s.Find(ctx, t.Project, t.Key)
+		if err != nil {
+			probs = append(probs, BatchProblem{t.Project, t.Key, err.Error()})
+			continue
+		}
+		if len(t.IDs) == 0 || f.State.Status != acts.StatusSettled || f.State.SettlementID != t.IDs[0] {
+			probs = append(probs, BatchProblem{t.Project, t.Key, "that settlement is not its current one any more"})
+			continue
+		}
+		for _, id := range t.IDs {
+			seen, w, err := s.Seen(ctx, t.Project, id)
+			if err != nil {
+				return nil, err
+			}
+			if seen {
+				probs = append(probs, BatchProblem{t.Project, t.Key, w + ": reopen it instead"})
+				break
+			}
+			why = w
+		}
+	}
+	if len(probs) > 0 {
+		return nil, &BatchError{Problems: probs}
+	}
+	return s.discard(ctx, ts, why)
+}
+
+// discard removes the targets' records (checked unseen by the caller) and
+// commits the removal once.
+func (s *Session) discard(ctx context.Context, ts []UndoTarget, why string) ([]*UndoReport, error) {
+	var ids []string
+	project := ""
+	for _, t := range ts {
+		project = t.Project
+		for _, id := range t.IDs {
+			if err := os.Remove(s.Log.RecordPath(t.Project, id)); err != nil {
+				return nil, fmt.Errorf("undo: %w", err)
+			}
+			ids = append(ids, id)
 		}
 	}
 	if err := s.Commit(ctx, fmt.Sprintf("%s acts: %s: undo: removed %s (never pushed or applied)", s.o.Via, sanitize.Line(project), sanitize.Line(strings.Join(ids, ", ")))); err != nil {
 		return nil, err
 	}
-	f, err = s.Find(ctx, project, key)
-	if err != nil {
-		return nil, err
+	var all []*UndoReport
+	for _, t := range ts {
+		f, err := s.Find(ctx, t.Project, t.Key)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, &UndoReport{Outcome: UndoDiscarded, Why: why, IDs: t.IDs, State: f.State})
 	}
-	return &UndoReport{Outcome: UndoDiscarded, Why: why, IDs: ids, State: f.State}, nil
+	return all, nil
 }
 
 // recordOf finds record id among the act's records.

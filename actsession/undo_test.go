@@ -143,3 +143,52 @@ func TestUndoLeavesTamperEvidence(t *testing.T) {
 		t.Fatal("undo took back a settlement the log no longer holds")
 	}
 }
+
+// The inbox's batch undo (issue 17): every settlement of the batch removed
+// with one commit, or — one of them seen — none.
+func TestDiscardAll(t *testing.T) {
+	ctx := context.Background()
+	_, a, _ := twoClones(t)
+	f := newBatchFixture(t, filepath.Join(a, "acts"), 3)
+	offline := New(f.s.Log, Options{Offline: true})
+	var ts []UndoTarget
+	for _, k := range f.keys[:2] {
+		rep, err := offline.WritePrincipal(ctx, f.settle(t, k, "done"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, UndoTarget{Project: "garden", Key: k, IDs: []string{rep.Records[0].ID}})
+	}
+	if _, err := f.s.WritePrincipal(ctx, f.settle(t, f.keys[2], "done")); err != nil { // commits and pushes all three
+		t.Fatal(err)
+	}
+	// All three are pushed now: nothing is removed.
+	if _, err := f.s.DiscardAll(ctx, ts); err == nil || !strings.Contains(err.Error(), "pushed") {
+		t.Fatalf("a pushed batch was discarded: %v", err)
+	}
+	// Two new settlements, offline: removed together, one commit.
+	_, b, _ := twoClones(t)
+	g := newBatchFixture(t, filepath.Join(b, "acts"), 2)
+	off := New(g.s.Log, Options{Offline: true})
+	ts = nil
+	for _, k := range g.keys {
+		rep, err := off.WritePrincipal(ctx, g.settle(t, k, "dropped"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts = append(ts, UndoTarget{Project: "garden", Key: k, IDs: []string{rep.Records[0].ID}})
+	}
+	gitIn(t, b, "add", "-A")
+	gitIn(t, b, "commit", "-q", "-m", "the settlements, committed but not pushed")
+	head := atoi(gitIn(t, b, "rev-list", "--count", "HEAD"))
+	reps, err := g.s.DiscardAll(ctx, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reps) != 2 || reps[0].State.Status != acts.StatusOpen || reps[1].State.Status != acts.StatusOpen {
+		t.Fatalf("%+v", reps)
+	}
+	if n := atoi(gitIn(t, b, "rev-list", "--count", "HEAD")); n != head+1 {
+		t.Errorf("%d commits for the removal, want one", n-head)
+	}
+}

@@ -267,15 +267,18 @@ func (in *Inbox) Discard(ctx context.Context) ([]*common.Act, error) {
 	last := in.last
 	in.last = nil
 	in.mu.Unlock()
-	var out []*common.Act
+	// One removal, one commit; all or nothing.
+	var ts []actsession.UndoTarget
 	for _, w := range last {
-		rep, err := in.Session.Undo(ctx, w.project, w.key, w.ids, func(*acts.ActState) (actsession.PrincipalWrite, error) {
-			return actsession.PrincipalWrite{}, fmt.Errorf("%s was seen meanwhile: reopen it (r); nothing more was removed", w.key)
-		})
-		if err != nil {
-			return out, err
-		}
-		act := actOf(rep.State)
+		ts = append(ts, actsession.UndoTarget{Project: w.project, Key: w.key, IDs: w.ids})
+	}
+	reps, err := in.Session.DiscardAll(ctx, ts)
+	if err != nil {
+		return nil, err
+	}
+	var out []*common.Act
+	for _, r := range reps {
+		act := actOf(r.State)
 		out = append(out, &act)
 	}
 	return out, nil
