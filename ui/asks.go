@@ -631,5 +631,13 @@ func (s *AsksScreen) withErr(out []string) []string {
 	if s.err == nil {
 		return out
 	}
-	return append(out, "", s.c.Theme.Error.Render("✗ ")+components.Line(s.err.Error()))
+	// Wrapped, never cut (issue 17): a refusal names the file and why.
+	out = append(out, "")
+	for i, ln := range components.Wrap("✗ "+s.err.Error(), max(s.w-2, 10)) {
+		if i > 0 {
+			ln = "  " + ln
+		}
+		out = append(out, s.c.Theme.Error.Render(ln))
+	}
+	return out
 }
