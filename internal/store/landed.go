@@ -115,12 +115,18 @@ type landedFile struct {
 	skipped *Skipped // unreadable, as List reports it
 }
 
+// add appends what f holds to a LandedFrom answer. The record is a copy:
+// an ojson value indexes its members on first read, so two callers
+// reading one remembered value would race (TestConcurrentLandingsOfOneFile
+// under -race).
 func (f landedFile) add(out *[]Landed, skipped *[]Skipped) {
 	switch {
 	case f.skipped != nil:
 		*skipped = append(*skipped, *f.skipped)
 	case f.landed != nil:
-		*out = append(*out, *f.landed)
+		l := *f.landed
+		l.From = l.From.Clone()
+		*out = append(*out, l)
 	}
 }
 

@@ -165,3 +165,36 @@ func TestStampRacy(t *testing.T) {
 		}
 	}
 }
+
+// TestLandedFromAnswersAreTheCallers: two callers read the records
+// LandedFrom returned at once, as two landings of one file do; each gets
+// its own copy (run under -race, this fails when they share one).
+func TestLandedFromAnswersAreTheCallers(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.landed.clock = func() time.Time { return time.Now().Add(time.Hour) }
+	from := `,"landed_from":{"file":"x.taskpack","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"sha256":"` + strings.Repeat("a", 64) + `"}`
+	writeFile(t, s.Path("TP-AAAA-AAAA"), `{"id":"TP-AAAA-AAAA","version":1,"updated_at":"2026-01-01T00:00:00Z"`+from+`}`)
+	landedNow(t, s) // remembered now
+	done := make(chan string, 2)
+	for range 2 {
+		go func() {
+			ls, _, err := s.LandedFrom()
+			if err != nil || len(ls) != 1 {
+				done <- "no answer"
+				return
+			}
+			done <- ls[0].From.Get("sha256").Text() + ls[0].From.Get("j").Text()
+		}()
+	}
+	for range 2 {
+		if got := <-done; got != strings.Repeat("a", 64) {
+			t.Errorf("read %q", got)
+		}
+	}
+	ls, _, _ := s.LandedFrom()
+	ls[0].From.Set("sha256", ojson.NewString("changed by a caller"))
+	if again, _, _ := s.LandedFrom(); again[0].From.Get("sha256").Text() != strings.Repeat("a", 64) {
+		t.Errorf("a caller's change reached what the store remembers")
+	}
+}
