@@ -332,6 +332,7 @@ func TestHomeListsA2APacks(t *testing.T) {
 // home to (D6 homeless): after saving, the screen says so and offers no
 // receipt; y packs nothing.
 func TestAsksOffersNoReceiptWithoutHome(t *testing.T) {
+	t.Parallel()
 	sh := sampleSheet()
 	sh.NoReceipt = "TP-AB23-CD45 was not landed from a pack (its lineage names no passport before it), so a receipt from it has no passport to go home to (TaskPack 0.1 §4.4.1, D6); nothing was written"
 	f := &fakeAsks{sheet: sh}
@@ -354,6 +355,7 @@ func squash(v string) string { return strings.Join(strings.Fields(stripANSI(v)),
 // merged, a handoff already landed and one's own pack say what they are and
 // open their passport; none of them says "enter to land".
 func TestHomeDoesNotOfferToLandWhatNeedNotBe(t *testing.T) {
+	t.Parallel()
 	data := &common.HomeData{
 		Packs: []string{"merged.taskpack", "landed.taskpack", "mine.taskpack", "new.taskpack"},
 		PackStates: []common.PackState{{State: "merged", Passport: "TP-AB23-CD45"}, {State: "landed", Passport: "TP-AB23-CD46"},
@@ -398,6 +400,7 @@ func TestHomeDoesNotOfferToLandWhatNeedNotBe(t *testing.T) {
 // keeps the receipt from being packed until it is removed; a path outside
 // the folder is refused and nothing is added.
 func TestReceiptCarriesFiles(t *testing.T) {
+	t.Parallel()
 	f := &fakeAsks{sheet: sampleSheet(), files: map[string][]common.ReceiptFile{
 		"notes.md": {{Name: "notes.md", Path: "/fake/here/notes.md", Size: 8}},
 		"figs":     {{Name: "figs/a.svg", Path: "/fake/here/figs/a.svg", Size: 6}, {Name: "figs/b.svg", Path: "/fake/here/figs/b.svg", Size: 7}},
@@ -451,6 +454,7 @@ func receiptFilesApp(t *testing.T, w, h int) *driver {
 }
 
 func TestReceiptFilesGoldens(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{100, 30}, {80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			v := receiptFilesApp(t, sz[0], sz[1]).view()

@@ -155,8 +155,10 @@ func requireShown(t *testing.T, w, h int, frames []string, ts tokens) {
 }
 
 func TestNothingHiddenLanding(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			plan, ts := longPlan()
 			c := testCommon(t, common.Deps{Lander: &fakeLander{plan: plan, landed: sampleLanded()}})
 			d := newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
@@ -176,8 +178,10 @@ func TestNothingHiddenLanding(t *testing.T) {
 }
 
 func TestNothingHiddenReceipt(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			p := receiptPlan()
 			p.Receipt.Asks = nil
@@ -218,8 +222,10 @@ func (l longPassport) LoadPassport(ctx context.Context, id string) (*common.Pass
 }
 
 func TestNothingHiddenPassport(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			c := testCommon(t, common.Deps{Passports: longPassport{&ts}})
 			d := newDriver(t, New(c, NewPassport(c, "TP-AB23-CD45")))
@@ -231,8 +237,10 @@ func TestNothingHiddenPassport(t *testing.T) {
 }
 
 func TestNothingHiddenChecks(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			plan, all := longPlan()
 			var ts tokens
 			for _, tok := range all {
@@ -250,8 +258,10 @@ func TestNothingHiddenChecks(t *testing.T) {
 }
 
 func TestNothingHiddenAsks(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			plan, all := longPlan()
 			var ts tokens
 			for _, tok := range all {
@@ -271,8 +281,10 @@ func TestNothingHiddenAsks(t *testing.T) {
 // cannot travel (issue 17): 40 files, long names, a refused one with a long
 // reason, scrolled to the end at each size.
 func TestNothingHiddenReceiptFiles(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			var fs []common.ReceiptFile
 			for i := 1; i <= 40; i++ {
@@ -289,8 +301,10 @@ func TestNothingHiddenReceiptFiles(t *testing.T) {
 }
 
 func TestNothingHiddenHome(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			data := &common.HomeData{}
 			for i := 1; i <= 40; i++ {
@@ -309,8 +323,10 @@ func TestNothingHiddenHome(t *testing.T) {
 }
 
 func TestNothingHiddenInbox(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			var as []common.Act
 			for i := 1; i <= 30; i++ {
@@ -330,8 +346,10 @@ func TestNothingHiddenInbox(t *testing.T) {
 // every record, scrollable to its end at each size; and the marks' count
 // says how many a filter hides.
 func TestNothingHiddenInboxBatch(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			var ts tokens
 			var as []common.Act
 			for i := 1; i <= 30; i++ {
@@ -355,8 +373,10 @@ func TestNothingHiddenInboxBatch(t *testing.T) {
 // The confirmation of a 200-line how, the done screen of a landing with
 // thirty next steps and ten warnings, and the ? page of every key.
 func TestNothingHiddenDialogs(t *testing.T) {
+	t.Parallel()
 	for _, sz := range hiddenSizes {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			t.Parallel()
 			plan, all := longPlan()
 			var how tokens
 			for _, tok := range all {

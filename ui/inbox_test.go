@@ -474,6 +474,7 @@ func TestTypingHelpLine(t *testing.T) {
 // many are off screen; d, x and n act on every marked act with one preview
 // of every record and one write (one batch); esc cancels and writes nothing.
 func TestInboxMarksActOnAll(t *testing.T) {
+	t.Parallel()
 	f := &fakeInbox{acts: sampleActs()}
 	d := newInboxApp(t, f)
 	s := inboxOf(d)
@@ -523,6 +524,7 @@ func TestInboxMarksActOnAll(t *testing.T) {
 // preview is refused, the screen says which and why, nothing is written and
 // the marks stay.
 func TestInboxBatchRefusedSaysWhich(t *testing.T) {
+	t.Parallel()
 	f := &fakeInbox{acts: sampleActs(), refuse: errors.New("1 act cannot be written, so none was (all or nothing): shop k-dom: already settled (done)")}
 	d := newInboxApp(t, f)
 	d.keys(" ", " ", " ", "d")
@@ -540,6 +542,7 @@ func TestInboxBatchRefusedSaysWhich(t *testing.T) {
 
 // A note on the marked acts is one batch of notes.
 func TestInboxNoteOnMarked(t *testing.T) {
+	t.Parallel()
 	f := &fakeInbox{acts: sampleActs()}
 	d := newInboxApp(t, f)
 	d.keys(" ", " ", "n")
@@ -557,6 +560,7 @@ func TestInboxNoteOnMarked(t *testing.T) {
 // removes it (nothing written). Seen (pushed, applied): u shows a signed
 // reopened first, and y writes it.
 func TestInboxUndoWindow(t *testing.T) {
+	t.Parallel()
 	t.Run("not seen: discarded", func(t *testing.T) {
 		f := &fakeInbox{acts: sampleActs()}
 		d := newInboxApp(t, f)
@@ -600,6 +604,7 @@ func TestInboxUndoWindow(t *testing.T) {
 // The inbox's new screens at three sizes (issue 17): marks with one off
 // screen, the batch preview, the undo window.
 func TestInboxBatchGoldens(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{100, 30}, {80, 24}, {60, 20}} {
 		name := fmt.Sprintf("%dx%d", sz[0], sz[1])
 		open := func() (*driver, *fakeInbox) {
