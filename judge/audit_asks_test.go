@@ -13,6 +13,7 @@ import (
 // at pack time" — an accept of only whitespace says nothing about what would
 // count as answered, so the writer refuses it and C5 fails it, in step.
 func TestAuditBlankAcceptIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, blank := range []string{"", "   ", "\t\n"} {
 		obj := packtest.Mutate(t, func(o *ojson.Value) {
 			a := ojson.NewObject()

@@ -14,6 +14,7 @@ import (
 // are not UTF-8 (a reader must replace them) needed a repair to be read, so
 // it is not conformant as written; the strict reader refuses it too.
 func TestAuditC0QuirksOfTheFlatForm(t *testing.T) {
+	t.Parallel()
 	good := packtest.RawFlat(t, packtest.RefObject(t))
 	for _, tc := range []struct{ name, from, to string }{
 		{"duplicate key", `"kind": "handoff"`, `"kind": "handoff", "kind": "handoff"`},

@@ -14,6 +14,7 @@ import (
 // small for the per-entry ratio to be judged, is still refused by the
 // archive-wide ratio, by Open and by the judge.
 func TestAuditArchiveRatio(t *testing.T) {
+	t.Parallel()
 	lim := pack.Limits{MaxTotal: 1 << 30, MaxEntries: 100_000, MaxRatio: 10, RatioFloor: 64 << 10}
 	b := packtest.HostileZip(t, func(zw *zip.Writer) {
 		for i := 0; i < 200; i++ {
@@ -32,6 +33,7 @@ func TestAuditArchiveRatio(t *testing.T) {
 // the tag files; a bag-info.txt changed after it was written is an error
 // for the reader and a C1 failure for the judge.
 func TestAuditTagManifestDigest(t *testing.T) {
+	t.Parallel()
 	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), nil, func(es *[]file) {
 		for i := range *es {
 			if (*es)[i].Name == "bag-info.txt" {

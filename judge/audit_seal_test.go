@@ -14,6 +14,7 @@ import (
 // define (here "team") keeps no ✓ across the machine boundary, at pack time
 // (Write) and in the judge (C6).
 func TestAuditUnknownScopeIsSealed(t *testing.T) {
+	t.Parallel()
 	obj := packtest.Mutate(t, func(o *ojson.Value) {
 		f := o.Get("passport").Get("facts").Items()[0]
 		f.Set("scope", ojson.NewString("team"))

@@ -17,6 +17,7 @@ import (
 // extract is not what was verified) is refused with the file and the rule,
 // by Open and by Conformance (C1, exit 2), in plain and ZIP64 archives.
 func TestLocalHeaderNameMustMatch(t *testing.T) {
+	t.Parallel()
 	good := packtest.BagOf(t, packtest.RefObject(t))
 	const entry = "data/files/outline.md"
 	for _, c := range []struct {

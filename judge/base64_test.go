@@ -11,6 +11,7 @@ import (
 // C0 fails on base64 that is not canonical; landing reads it and records
 // the repair.
 func TestBase64NotCanonicalFailsC0(t *testing.T) {
+	t.Parallel()
 	for data, bytes := range map[string]string{"QUI": "AB", "QU JD": "ABC", "QUJD\n": "ABC", "QUJ=": "AB"} {
 		a := packtest.Att("x.bin", []byte(bytes))
 		a.Set("data", ojson.NewString(data))

@@ -18,6 +18,7 @@ import (
 // must fail it (a suite whose checks cannot go red proves nothing). fail is
 // the exact set of checks that must fail; everything else must pass.
 func TestConformanceChecksGoRed(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		file string
@@ -204,6 +205,7 @@ func TestConformanceChecksGoRed(t *testing.T) {
 }
 
 func TestConformanceReferenceFixtures(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../pack/testdata/ref/*.taskpack*")
 	if len(files) != 4 {
 		t.Fatalf("want the 4 reference fixtures, found %v", files)
@@ -220,6 +222,7 @@ func TestConformanceReferenceFixtures(t *testing.T) {
 }
 
 func TestConformanceNotAPack(t *testing.T) {
+	t.Parallel()
 	for name, b := range map[string][]byte{
 		"text":        []byte("hello, world\n"),
 		"json array":  []byte(`[1, 2, 3]`),
@@ -236,6 +239,7 @@ func TestConformanceNotAPack(t *testing.T) {
 
 // A hostile ZIP is a pack that fails C1 with the D10 rule, not "not a pack".
 func TestConformanceHostileIsNotConformant(t *testing.T) {
+	t.Parallel()
 	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), packtest.TestLuggage, func(es *[]file) {
 		*es = append(*es, file{Name: "data/files/../../evil", Data: []byte("x")})
 	})
@@ -255,6 +259,7 @@ func TestConformanceHostileIsNotConformant(t *testing.T) {
 // and past the in-memory round trip, through both encodings, including a
 // file that reads as text until its last byte.
 func TestC9LargeLuggage(t *testing.T) {
+	t.Parallel()
 	rnd := make([]byte, 3<<20)
 	for i := range rnd {
 		rnd[i] = byte(i*7919>>3) ^ byte(i>>11)
@@ -278,6 +283,7 @@ func TestC9LargeLuggage(t *testing.T) {
 // TestExamplesConformant: the packs shipped in examples/ (the README's first
 // command runs on one) are conformant.
 func TestExamplesConformant(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../examples/*.taskpack*")
 	if len(files) < 6 {
 		t.Fatalf("examples/ holds %d packs, want 6", len(files))

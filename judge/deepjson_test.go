@@ -14,6 +14,7 @@ import (
 // the canonical size before building it and refuses past the limit —
 // landing and judging alike — and a raised limit lets it through (issue 11).
 func TestDeepWideObjectRefusedByCanonicalSize(t *testing.T) {
+	t.Parallel()
 	obj := packtest.RefObject(t)
 	deep, _, err := ojson.Parse([]byte(strings.Repeat("[", 200) + strings.TrimSuffix(strings.Repeat("0,", 20000), ",") + strings.Repeat("]", 200)))
 	if err != nil {

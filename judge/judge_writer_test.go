@@ -16,6 +16,7 @@ import (
 // writer would not produce, judged non-conformant under the check that
 // says so, beside a near miss that must still pass. Both encodings.
 func TestJudgeAsStrictAsTheWriter(t *testing.T) {
+	t.Parallel()
 	lineage := func(root string, from int64, chain ...string) func(o *ojson.Value) {
 		return func(o *ojson.Value) {
 			l := o.Get("lineage")
@@ -93,6 +94,7 @@ func TestJudgeAsStrictAsTheWriter(t *testing.T) {
 // reader (landing, convert) lists the repair; the near miss, a surrogate
 // pair, is read as its character and passes.
 func TestLoneSurrogateIsARepair(t *testing.T) {
+	t.Parallel()
 	att := func(data string, bytes string) *ojson.Value {
 		a := ojson.NewObject()
 		a.Set("name", ojson.NewString("s.txt"))
@@ -147,6 +149,7 @@ func TestLoneSurrogateIsARepair(t *testing.T) {
 // luggage fails C8 and is refused by the writer, as it is in the pack
 // object; ordinary notes with a role-like line (the near miss) pass both.
 func TestTranscriptInLuggage(t *testing.T) {
+	t.Parallel()
 	chat := []byte("call notes\nUser: can you fix the build?\nAssistant: yes, here is the patch\n")
 	notes := []byte("User: maria\nSystem: Ubuntu 22.04\n")
 	for _, c := range []struct {
@@ -178,6 +181,7 @@ func TestTranscriptInLuggage(t *testing.T) {
 // file name fails C7 and is refused by the writer; an ordinary name (the
 // near miss) passes both.
 func TestCredentialInLuggageName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		bad  bool

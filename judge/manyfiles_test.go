@@ -18,6 +18,8 @@ import (
 // each). scripts/work-limits.sh measures the resident set under
 // /usr/bin/time.
 func TestManySmallFilesAllocateBounded(t *testing.T) {
+	// Not parallel: it reads the process's allocation count, and the
+	// parallel tests only start when the serial ones are done.
 	if testing.Short() {
 		t.Skip("builds 64 MiB of luggage")
 	}

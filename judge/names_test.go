@@ -14,6 +14,7 @@ import (
 // land. The reader refuses it, so the judge (C1) and landing agree (issue
 // 11, D10). Names within the limits still pass.
 func TestLuggageNamesJudgeAndLandingAgree(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("n", pack.MaxSegmentBytes+1)
 	deep := strings.Repeat(strings.Repeat("d", 200)+"/", 6) + "f"
 	for _, c := range []struct {

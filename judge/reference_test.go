@@ -14,6 +14,7 @@ import (
 // they agree: on the reference's own packs, and on red packs for checks the
 // reference judges as the spec says (C3, C5, C10).
 func TestReferenceAgreesOnFixtures(t *testing.T) {
+	t.Parallel()
 	cli := packtest.ReferenceCLI(t)
 	files, _ := filepath.Glob("../pack/testdata/ref/*.taskpack*")
 	for _, f := range files {

@@ -18,6 +18,7 @@ import (
 // luggage file), both ways, and the result matches the reference's own file
 // in that encoding (tag files and note_to_reader are each writer's own).
 func TestReferenceFixturesConvert(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, name := range []string{"handoff", "binary-luggage"} {
 		bag := "../pack/testdata/ref/" + name + ".taskpack"
@@ -73,6 +74,7 @@ func TestReferenceFixturesConvert(t *testing.T) {
 // TestFlatWithoutAttachments: a flat file may leave attachments out or set
 // it to null; either way it carries no luggage and is conformant.
 func TestFlatWithoutAttachments(t *testing.T) {
+	t.Parallel()
 	full := packtest.FlatOf(t, packtest.RefObject(t))
 	v, _ := ojson.ParseStrict(full)
 	v.Set("attachments", ojson.NewNull())

@@ -71,6 +71,7 @@ func editInfo(f func(info string) string) func(es *[]file) {
 // misses (an extension tag listed as D3 says; the reference's writer
 // profile) pass.
 func TestC9TagFiles(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		edit   func(es *[]file)
@@ -122,6 +123,7 @@ func TestC9TagFiles(t *testing.T) {
 // no place for fails C9 (flat → bag → flat loses it); the signature member
 // (D3's extension) is carried and passes.
 func TestC9FlatMembers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, member, value, want string
 	}{
@@ -169,6 +171,7 @@ func addMember(t *testing.T, flat []byte, member, value string) []byte {
 // encoding survives tp convert both ways byte for byte, is listed in the
 // bag's tag manifest, and every file along the way is conformant.
 func TestExtensionTagTravels(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A real signature (D22): readers refuse one that does not verify.
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
@@ -216,6 +219,7 @@ func TestExtensionTagTravels(t *testing.T) {
 // TestWriteRefusesUnknownTags: a writer adds only the extension tags D3
 // names, and only as UTF-8 text.
 func TestWriteRefusesUnknownTags(t *testing.T) {
+	t.Parallel()
 	for _, tags := range []map[string][]byte{
 		{"notes.txt": []byte("x")},
 		{"bag-info.txt": []byte("x")},
@@ -234,6 +238,7 @@ func TestWriteRefusesUnknownTags(t *testing.T) {
 // TestConvertReportsDroppedTagFile: converting a bag with a tag file the
 // flat form has no place for says so (D3, D4's convert report).
 func TestConvertReportsDroppedTagFile(t *testing.T) {
+	t.Parallel()
 	in := bagWith(t, addTag("notes.txt", "hello\n"), "notes.txt")
 	out := filepath.Join(t.TempDir(), "o.taskpack.json")
 	reps, err := pack.ConvertRepairs(in, out, pack.WriteOptions{})

@@ -60,6 +60,7 @@ func wrap76(s string) string {
 // encodings, with the same table. The near misses (ordinary gzip'd text,
 // base64 of an image, UTF-16 text, a public key) pass both.
 func TestCredentialsInWrappers(t *testing.T) {
+	t.Parallel()
 	key := packtest.FakePrivateKey()
 	b64 := base64.StdEncoding.EncodeToString
 	half := strings.Index(key, "\n") + 1 + 3*71 // the header and three body lines
@@ -156,6 +157,7 @@ func TestCredentialsInWrappers(t *testing.T) {
 // into a string of the pack object (a kube-config in current_state) fails
 // C7 and is refused, as in luggage; base64 of an image there passes.
 func TestWrappedCredentialsInTheObject(t *testing.T) {
+	t.Parallel()
 	b64 := base64.StdEncoding.EncodeToString
 	img := make([]byte, 300)
 	rand.New(rand.NewSource(2)).Read(img)

@@ -11,6 +11,7 @@ import (
 // TestOwnWritesAreConformant: what tp writes, in either encoding, is
 // conformant (pack's TestWriteBagIsABag and TestWriteFlat check the bytes).
 func TestOwnWritesAreConformant(t *testing.T) {
+	t.Parallel()
 	for _, enc := range []pack.Encoding{pack.EncodingBag, pack.EncodingFlat} {
 		path := filepath.Join(t.TempDir(), "out.taskpack")
 		if enc == pack.EncodingFlat {

@@ -16,6 +16,7 @@ import (
 // TestZip64ManyEntries: more than 65,535 entries need ZIP64's end records;
 // tp writes, reads and judges such a bag.
 func TestZip64ManyEntries(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 70,000 entries")
 	}
@@ -58,6 +59,7 @@ func TestZip64ManyEntries(t *testing.T) {
 // TestZip64HugeFile: one luggage file over 4 GiB packs, verifies and judges
 // (ZIP64 sizes). Set TP_TEST_HUGE=1 to run it: it streams 4+ GiB three times.
 func TestZip64HugeFile(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TP_TEST_HUGE") == "" {
 		t.Skip("set TP_TEST_HUGE=1 to pack, verify and judge a 4.1 GiB file")
 	}

@@ -1,10 +1,17 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"testing"
+
+	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/actsession"
+	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/ui/backend"
 	"github.com/tp-dev/tp/ui/common"
 	"github.com/tp-dev/tp/ui/landing"
-	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -100,5 +107,72 @@ func BenchmarkInboxProjectFilter(b *testing.B) {
 	for b.Loop() {
 		s.Update(keyMsg("tab"))
 		_ = s.View()
+	}
+}
+
+// bigHome is a store of n passports and an acts log of n open acts in 17
+// projects, as the home screen reads them (ui/backend over the store and
+// the acts session, as tp's TUI wires them).
+func bigHome(b *testing.B, n int) common.Deps {
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		if _, err := st.Create(fmt.Sprintf("Passport %d", i), fmt.Sprintf("Goal of passport %d", i), store.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l := recordlog.OpenLog(b.TempDir())
+	for i := range n {
+		project, text := fmt.Sprintf("project-%d", i%17), fmt.Sprintf("Pay invoice %d from supplier %d", i, i%311)
+		key := acts.DeriveKey(project, text)
+		if _, err := l.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised,
+			Origin: "requester", By: "registrar", Key: key, Project: project, TS: "2026-11-01T10:00:00Z",
+			Terms: &acts.Terms{Text: text}, TermsRev: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	inbox := &backend.Inbox{Session: actsession.New(l, actsession.Options{Offline: true})}
+	return common.Deps{Home: &backend.Home{Store: st, Inbox: inbox, Dir: b.TempDir()}}
+}
+
+// The home screen's first frame with 1,000 passports and 1,000 acts
+// (issue 20: under 100 ms): the screen gathers its lists (reading the store
+// and the acts log) and draws. Process start-up and the terminal are not in
+// it: scripts/bench-tui-first-frame.sh measures those from tmux.
+func BenchmarkHomeFirstFrame(b *testing.B) {
+	deps := bigHome(b, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		c := common.NewCommon(context.Background(), testCommon(b, deps).Theme, deps, "/")
+		c.Width, c.Height = 120, 40
+		h := NewHome(c)
+		app := New(c, h)
+		app.Update(h.Init()())
+		_ = app.View()
+	}
+}
+
+// A key step on the loaded home screen (cursor down, then the frame), with
+// 1,000 passports and 1,000 acts (issue 20: under 16 ms).
+func BenchmarkHomeKeyStep(b *testing.B) {
+	deps := bigHome(b, 1000)
+	c := testCommon(b, deps)
+	c.Width, c.Height = 120, 40
+	h := NewHome(c)
+	app := New(c, h)
+	app.Update(h.Init()())
+	down, up := keyMsg("down"), keyMsg("up")
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if (i/1500)%2 == 0 {
+			app.Update(down)
+		} else {
+			app.Update(up)
+		}
+		_ = app.View()
+		i++
 	}
 }
