@@ -78,7 +78,7 @@ func TestOpenDocIsEncodingJSONsDocument(t *testing.T) {
 }
 
 // bigEnv is a store holding the big passport, and the IO that runs tp on it.
-func bigEnv(b *testing.B, n int) (bio *IO, id, dir string) {
+func bigEnv(b testing.TB, n int) (bio *IO, id, dir string) {
 	dir = b.TempDir()
 	storeDir, id := writeBigPassport(b, dir, n)
 	env := map[string]string{"TP_STORE": storeDir, "TP_MACHINE": "bench", "TP_ACTOR": "bench", "HOME": b.TempDir()}
@@ -114,5 +114,43 @@ func BenchmarkLandBigPassport(b *testing.B) {
 		if code := run([]string{"--store", store, "land", out, "--plain"}, bio); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
+	}
+}
+
+// Pack and land of a big passport are linear in its facts (issue 20): ten
+// times the facts make at most eleven times the allocations (counted, not
+// timed; 9.1 and 9.4 when written). It catches a step that copies or
+// rebuilds something growing per fact; a search that allocates nothing
+// (land's sender steps were one) it cannot see: the CPU profile of
+// BenchmarkLandBigPassport does.
+//
+// Not parallel: AllocsPerRun counts the whole process's allocations, and
+// the parallel tests only start when the serial ones are done.
+func TestBigPassportLinear(t *testing.T) {
+	allocs := func(n int) (pack, land float64) {
+		bio, id, dir := bigEnv(t, n)
+		out := filepath.Join(dir, "big.taskpack")
+		pack = testing.AllocsPerRun(1, func() {
+			if code := run([]string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}, bio); code != 0 {
+				t.Fatalf("pack: exit %d", code)
+			}
+		})
+		i := 0
+		land = testing.AllocsPerRun(1, func() {
+			i++
+			if code := run([]string{"--store", filepath.Join(dir, fmt.Sprintf("land%d", i)), "land", out, "--plain"}, bio); code != 0 {
+				t.Fatalf("land: exit %d", code)
+			}
+		})
+		return pack, land
+	}
+	p1, l1 := allocs(1_000)
+	p10, l10 := allocs(10_000)
+	t.Logf("allocations: pack %.0f → %.0f, land %.0f → %.0f", p1, p10, l1, l10)
+	if p10 > 11*p1 {
+		t.Errorf("pack: %.0f allocations for 1,000 facts, %.0f for 10,000: more than linear", p1, p10)
+	}
+	if l10 > 11*l1 {
+		t.Errorf("land: %.0f allocations for 1,000 facts, %.0f for 10,000: more than linear", l1, l10)
 	}
 }
