@@ -67,6 +67,7 @@ func classify(err error) errorBody {
 	var acred *acts.CredentialError
 	var aset *acts.SettledError
 	var lcred *landing.CredentialError
+	var nohome *landing.NoHomeError
 	switch {
 	case errors.As(err, &te) && te.Code != "":
 		b.Code, b.Rule = te.Code, te.Rule
@@ -84,6 +85,8 @@ func classify(err error) errorBody {
 		b.Code, b.Rule = codeRefused, "D5 credential table: "+acred.Rule
 	case errors.As(err, &lcred):
 		b.Code, b.Rule = codeRefused, "D5 credential table: "+lcred.Rule
+	case errors.As(err, &nohome):
+		b.Code, b.Rule = codeRefused, "TaskPack 0.1 §4.4.1, D6: a receipt goes home along the lineage; this passport has none"
 	case errors.As(err, &aset):
 		b.Code, b.Rule = codeRefused, "Acts 0.3 §10: only the principal reopens a settled act"
 	case errors.As(err, &nf):

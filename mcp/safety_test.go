@@ -314,7 +314,7 @@ func TestReceiptWithNoHome(t *testing.T) {
 	cs := w.serve(t)
 	id := newPassport(t, cs)
 	out := filepath.Join(w.Work, "r.taskpack.json")
-	r := fails(t, cs, "tp_receipt_pack", map[string]any{"passport_id": id, "out": out, "encoding": "flat"}, "failed")
+	r := fails(t, cs, "tp_receipt_pack", map[string]any{"passport_id": id, "out": out, "encoding": "flat"}, "refused")
 	if !strings.Contains(r.Text, "no passport to go home to") {
 		t.Errorf("the refusal does not say why: %s", r.Text)
 	}
