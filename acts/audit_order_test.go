@@ -9,6 +9,7 @@ import "testing"
 // stamped and warned about (§11) — it is not struck by a settlement that
 // predates it.
 func TestAuditSettlementsAppliedFirst(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	s.doc = []byte("## Tasks\n- [ ] [owner] Renew the domain\n") // marker dropped

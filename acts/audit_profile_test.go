@@ -9,6 +9,7 @@ import (
 // level-2 ATX heading, or whose placeholder begins with "- [", is refused;
 // the same profile with those two fixed is accepted.
 func TestAuditProfileConstraints(t *testing.T) {
+	t.Parallel()
 	var en ProfileDef
 	for _, d := range ProfileDefs() {
 		if d.Name == "en" {

@@ -7,6 +7,7 @@ import "testing"
 // a level-2 one does, so a checkbox line after it is no task, and the
 // registrar leaves it alone (I4).
 func TestAuditSectionEndsAtLevelOneHeading(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []string{
 		"## Tasks\n- [ ] [owner] Renew the domain\n# Appendix\n- [ ] [owner] Sign the contract\n",
 	} {

@@ -117,6 +117,7 @@ func join(lines, ends []string) []byte {
 // I4 on large documents, LF, CRLF and mixed: the registrar changes only
 // the lines §5.5 tells it to stamp or strike; every other byte stays.
 func TestLinesOutsideTheProtocolArePreserved(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		p    Profile

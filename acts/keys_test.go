@@ -7,6 +7,7 @@ import (
 
 // The three worked keys of the spec (§5.6, §5.7, Appendix A).
 func TestSpecWorkedKeys(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ project, text, key string }{
 		{"demo", "Renew the domain", "task-demo-c3d8af57d4"},
 		{"demo", "Renew the domain before it expires", "task-demo-37863bc42c"},
@@ -19,6 +20,7 @@ func TestSpecWorkedKeys(t *testing.T) {
 }
 
 func TestNormalise(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"", ""},
 		{"a", "a"},
@@ -45,6 +47,7 @@ func TestNormalise(t *testing.T) {
 }
 
 func TestValidKey(t *testing.T) {
+	t.Parallel()
 	good := []string{"a", "0", "task-demo-c3d8af57d4", "Q-1.2", "a_b", "A" + strings.Repeat("b", 127)}
 	bad := []string{"", "-a", ".a", "_a", "a b", "a:b", "a(b", "a)b", "A" + strings.Repeat("b", 128), "續", "a\u200b", "a/b"}
 	for _, k := range good {
@@ -60,6 +63,7 @@ func TestValidKey(t *testing.T) {
 }
 
 func TestKeyedDerivation(t *testing.T) {
+	t.Parallel()
 	s := []byte("registrar secret")
 	k := DeriveKeyedKey(s, "demo", "Renew the domain")
 	if !ValidKey(k) || strings.Contains(k, "demo") || len(k) != 22 {
@@ -86,6 +90,7 @@ func TestKeyedDerivation(t *testing.T) {
 }
 
 func TestKeyDeriverProject(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"", "my project", "a:b", strings.Repeat("p", 113), "項目"} {
 		if _, err := NewKeyDeriver(p, nil); err == nil {
 			t.Errorf("NewKeyDeriver(%q): want an error", p)

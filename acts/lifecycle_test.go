@@ -63,6 +63,7 @@ func check(t *testing.T, st *ActState, w want) {
 }
 
 func TestLifecycle(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		rs   []Record
@@ -153,6 +154,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestLifecycleConflict(t *testing.T) {
+	t.Parallel()
 	other := settled
 	other.Outcome = "dropped"
 	_, err := Lifecycle([]Record{raised, settled, other})
@@ -169,6 +171,7 @@ func TestLifecycleConflict(t *testing.T) {
 }
 
 func TestLifecycleRefusesMixedActs(t *testing.T) {
+	t.Parallel()
 	x := settled
 	x.Key = "other"
 	if _, err := Lifecycle([]Record{raised, x}); err == nil {
@@ -185,6 +188,7 @@ func TestLifecycleRefusesMixedActs(t *testing.T) {
 }
 
 func TestStatesGroupsAndIsolatesConflicts(t *testing.T) {
+	t.Parallel()
 	other := raised
 	other.Key, other.ID = "task-garden-1111111111", "r:task-garden-1111111111"
 	bad := other
@@ -304,6 +308,7 @@ func FuzzLifecycleOrder(f *testing.F) {
 }
 
 func TestLifecycleForkComparesInstants(t *testing.T) {
+	t.Parallel()
 	// 10:00+01:00 is 09:00Z: earlier than 09:30Z although it sorts later as text.
 	a := rec("a-offset", TypeAmended, "2026-11-02T10:00:00+01:00", terms("Offset", 2), sup("r:"+lk))
 	b := rec("a-utc", TypeAmended, "2026-11-02T09:30:00Z", terms("UTC", 2), sup("r:"+lk))

@@ -9,6 +9,7 @@ import (
 
 // A bare CR ends a line, as in CommonMark and on a screen (issue 11).
 func TestBareCRIsALineEnd(t *testing.T) {
+	t.Parallel()
 	d, err := Parse([]byte("## Tasks\n- [ ] [owner] One\r- [ ] [owner] Two\r\n- [ ] [agent] Three\r"), enProfile(t))
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,7 @@ func TestBareCRIsALineEnd(t *testing.T) {
 // A strike of a line that follows a bare CR deletes that line only, never
 // the line before it that shared its "line" for a LF-only reader.
 func TestStrikeAfterBareCRKeepsThePreviousLine(t *testing.T) {
+	t.Parallel()
 	k := DeriveKey("demo", "Two")
 	doc := "## Tasks\n\n- [ ] [owner] One\r- [ ] [owner] Two (waiting on owner: " + k + ")\n"
 	acts, _, err := statesOf([]Record{raisedRecord(k, "Two"), settledRecord("s-"+k, k)})
@@ -53,6 +55,7 @@ func TestStrikeAfterBareCRKeepsThePreviousLine(t *testing.T) {
 
 // CRLF documents stay CRLF; a CR-only document stays CR-only.
 func TestNewLinesFollowTheDocumentsLineEnd(t *testing.T) {
+	t.Parallel()
 	k := DeriveKey("demo", "Renew the domain")
 	reopened := Record{PH: "0.3", Ext: "acts/0.3", ID: "o-" + k, Type: TypeReopened, Origin: "principal", By: "ps:a", Key: k, Project: "demo",
 		TS: "2026-10-03T00:00:00Z", Supersedes: []string{"s-" + k}, RestoreText: "Renew the domain"}

@@ -38,6 +38,7 @@ func kinds(d *Document) string {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	en, zh := enProfile(t), zhProfile(t)
 	for _, c := range []struct {
 		name string
@@ -111,6 +112,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestMalformedReasons(t *testing.T) {
+	t.Parallel()
 	en := enProfile(t)
 	doc := "## Tasks\n- [x] [owner] a\n- [ ] [boss] a\n- [ ]\n- [ ] a\n### [boss]\n- [ ] b\n- [ ] [owner] (waiting on owner: k)\n- [ ] [owner] a (waiting on owner: a:b)\n- [ ] [owner\n"
 	ps, err := Lint([]byte(doc), en)
@@ -140,6 +142,7 @@ func TestMalformedReasons(t *testing.T) {
 // The near misses of the near miss — a sub-list or prose that mentions the
 // label later, an agent's line — are not reported.
 func TestNearMissesReported(t *testing.T) {
+	t.Parallel()
 	en := enProfile(t)
 	for _, tc := range []struct {
 		line   string
@@ -190,6 +193,7 @@ func TestNearMissesReported(t *testing.T) {
 }
 
 func TestNotUTF8(t *testing.T) {
+	t.Parallel()
 	doc := []byte("## Tasks\n- [ ] [owner] a\n- [ ] [owner] b\xff\n")
 	_, err := Parse(doc, enProfile(t))
 	var nu *NotUTF8Error
@@ -205,6 +209,7 @@ func TestNotUTF8(t *testing.T) {
 }
 
 func TestBOMKept(t *testing.T) {
+	t.Parallel()
 	doc := []byte("\xef\xbb\xbf## Tasks\n- [ ] [owner] a\n")
 	d, err := Parse(doc, enProfile(t))
 	if err != nil || !d.HasSection || len(d.Tasks()) != 1 || !bytes.Equal(d.Bytes(), doc) {
@@ -213,6 +218,7 @@ func TestBOMKept(t *testing.T) {
 }
 
 func TestMixedProfiles(t *testing.T) {
+	t.Parallel()
 	en, zh := enProfile(t), zhProfile(t)
 	// A zh-hant document read as en: no section, and the heading says why.
 	ps, _ := Lint([]byte("# 專案\n## 待辦\n- [ ] 〔Owner〕續約\n"), en)
@@ -236,6 +242,7 @@ func TestMixedProfiles(t *testing.T) {
 }
 
 func TestLintThousandsOfMalformedLines(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("## Tasks\n")
 	for i := 0; i < 5000; i++ {

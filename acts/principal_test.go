@@ -30,6 +30,7 @@ func apply(t *testing.T, set []Record, built ...Record) ([]Record, *ActState) {
 }
 
 func TestPrincipalRoundTrip(t *testing.T) {
+	t.Parallel()
 	set := []Record{raised}
 	st := stateOf(t, set...)
 	rs, err := BuildSettle(st, testSender, "done", "", "paid online")
@@ -71,6 +72,7 @@ func TestPrincipalRoundTrip(t *testing.T) {
 }
 
 func TestPrincipalRefusals(t *testing.T) {
+	t.Parallel()
 	st := stateOf(t, raised)
 	for name, err := range map[string]error{
 		"bad outcome":         errOf(BuildSettle(st, testSender, "finished", "", "")),
@@ -100,6 +102,7 @@ func TestPrincipalRefusals(t *testing.T) {
 }
 
 func TestPrincipalNoteAndClaimChangeNothing(t *testing.T) {
+	t.Parallel()
 	st := stateOf(t, raised)
 	n, err := BuildNote(st, testSender, "Called them")
 	if err != nil {
@@ -125,6 +128,7 @@ func errOf1(_ Record, err error) error  { return err }
 // the same_as relation, a note) carries authority with the principal as
 // decider; agents' and requesters' records do not claim it.
 func TestPrincipalSideRecordsCarryAuthority(t *testing.T) {
+	t.Parallel()
 	st := stateOf(t, raised)
 	rs, err := BuildSettle(st, testSender, "already_done", "task-garden-0000000000", "")
 	if err != nil {

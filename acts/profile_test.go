@@ -24,6 +24,7 @@ func zhProfile(t testing.TB) Profile {
 
 // The Go character class used for \s must be exactly Unicode White_Space.
 func TestWhiteSpaceClassIsUnicodeWhiteSpace(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^` + wsClass + `$`)
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if r >= 0xD800 && r <= 0xDFFF {
@@ -39,6 +40,7 @@ func TestWhiteSpaceClassIsUnicodeWhiteSpace(t *testing.T) {
 }
 
 func TestTranslatePattern(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{`a\sb`, `a` + wsClass + `b`},
 		{`[^\s()]`, `[^` + whiteSpaceRanges + `()]`},
@@ -83,6 +85,7 @@ func randomKey(rng *rand.Rand) string {
 // §5.1: marker_pattern MUST match the output of marker_render for every
 // valid key — here with random keys, random texts and awkward tags.
 func TestMarkerPatternMatchesRenderForEveryKey(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	profiles := []Profile{enProfile(t), zhProfile(t)}
 	for _, tag := range []string{"老闆", "A.B", "C++", "(x)", "a|b", "$1", "Dr. Who", "[boss]"} {
@@ -118,6 +121,7 @@ func TestMarkerPatternMatchesRenderForEveryKey(t *testing.T) {
 // §5.1 SHOULD: lenient about spacing and punctuation width; D16: \s is
 // Unicode White_Space.
 func TestMarkerPatternLenience(t *testing.T) {
+	t.Parallel()
 	en, zh := enProfile(t), zhProfile(t)
 	for _, c := range []struct {
 		p    Profile
@@ -157,6 +161,7 @@ func TestMarkerPatternLenience(t *testing.T) {
 }
 
 func TestProfileByNameErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		params map[string]string
@@ -180,6 +185,7 @@ func TestProfileByNameErrors(t *testing.T) {
 
 // The profiles are the spec's data (§5.6, §5.7, D7).
 func TestProfileValues(t *testing.T) {
+	t.Parallel()
 	en, zh := enProfile(t), zhProfile(t)
 	if en.Heading != "## Tasks" || en.Placeholder != "- (none)" || en.RenderMarker("k") != " (waiting on owner: k)" || en.LabelSeparator != " " {
 		t.Errorf("en: %+v", en)
@@ -196,6 +202,7 @@ func TestProfileValues(t *testing.T) {
 // ProfileFor is the one lookup every front end uses: a tag only where the
 // profile declares {principal_tag}, and the declared one always needed.
 func TestProfileFor(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, tag string
 		want      string // error substring; "" for success

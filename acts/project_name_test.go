@@ -8,6 +8,7 @@ import (
 // whichever front end names the project, and every sync (the record log's
 // side: recordlog's TestWriteAllChecksProjectName).
 func TestProjectNameRule(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ok   bool

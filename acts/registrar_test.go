@@ -164,6 +164,7 @@ const kDomain = "task-demo-c3d8af57d4" // "Renew the domain", Appendix A
 
 // Appendix A, end to end.
 func TestWorkedExample(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n\n- [ ] [owner] Renew the domain\n")
 	out := s.run()
 	expectSent(t, out, "r:"+kDomain)
@@ -182,6 +183,7 @@ func TestWorkedExample(t *testing.T) {
 }
 
 func TestRaiseStampsEveryNewPrincipalLineOnly(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "# Demo\n## Tasks\n- [ ] [owner] Pay the invoice   \n- [ ] [agent] Add retries\n- [ ] [undecided] Postgres?\n### [owner]\n- [ ] Sign   the\u3000contract\n- [x] [owner] Ticked\n## Notes\n- [ ] [owner] Not a task\n")
 	out := s.run()
 	k1, k2 := DeriveKey("demo", "Pay the invoice"), DeriveKey("demo", "Sign the contract")
@@ -197,6 +199,7 @@ func TestRaiseStampsEveryNewPrincipalLineOnly(t *testing.T) {
 
 // D16: two new lines with the same text share a key: one raised, both stamped, a warning.
 func TestDuplicateNewLines(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n- [ ] [owner]  Renew  the domain\n")
 	out := s.run()
 	expectSent(t, out, "r:"+kDomain)
@@ -214,6 +217,7 @@ func TestDuplicateNewLines(t *testing.T) {
 // §11 / D16: a new line whose key is already settled is stamped and warned
 // about; nothing is sent.
 func TestNewLineWithSettledKey(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	s.settle(kDomain, "done")
@@ -233,6 +237,7 @@ func TestNewLineWithSettledKey(t *testing.T) {
 }
 
 func TestRelink(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	// An agent rewrote the line and dropped the marker.
@@ -257,6 +262,7 @@ func TestRelink(t *testing.T) {
 }
 
 func TestRelinkAfterAmendUsesLatestTerms(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	s.doc = []byte("## Tasks\n- [ ] [owner] Renew the domain for two years (waiting on owner: " + kDomain + ")\n")
@@ -285,6 +291,7 @@ func TestRelinkAfterAmendUsesLatestTerms(t *testing.T) {
 }
 
 func TestReconcile(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n- [ ] [agent] Water seedlings\n")
 	s.run()
 	s.doc = []byte("## Tasks\n- [ ] [agent] Water seedlings\n")
@@ -312,6 +319,7 @@ func TestReconcile(t *testing.T) {
 }
 
 func TestReconcileNoClaim(t *testing.T) {
+	t.Parallel()
 	t.Run("withdrawn", func(t *testing.T) {
 		s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 		s.run()
@@ -397,6 +405,7 @@ func TestReconcileNoClaim(t *testing.T) {
 }
 
 func TestSimilar(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		want bool
@@ -421,6 +430,7 @@ func TestSimilar(t *testing.T) {
 // §5.5.2: strike every checkbox line with the key; placeholder only when a
 // line was deleted and only blank lines remain.
 func TestStrike(t *testing.T) {
+	t.Parallel()
 	en := enProfile(t)
 	m := " (waiting on owner: " + kDomain + ")"
 	for _, c := range []struct{ name, doc, want string }{
@@ -447,6 +457,7 @@ func TestStrike(t *testing.T) {
 
 // §5.5.3: re-adding.
 func TestReAdd(t *testing.T) {
+	t.Parallel()
 	en, zh := enProfile(t), zhProfile(t)
 	line := "- [ ] [owner] Renew the domain (waiting on owner: " + kDomain + ")"
 	kz := DeriveKey("demo", "續約網域")
@@ -506,6 +517,7 @@ func TestReAdd(t *testing.T) {
 // re-adds the line from its restore_text and acknowledges it, as apply.json
 // expects — not set aside as stale.
 func TestLoneReopenedReAdds(t *testing.T) {
+	t.Parallel()
 	en := enProfile(t)
 	s := newSim(t, en, "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
@@ -525,6 +537,7 @@ func TestLoneReopenedReAdds(t *testing.T) {
 
 // I2: claims, withdrawals, relations and notes never change the document.
 func TestOnlySettlementsChangeTheDocument(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	before := string(s.doc)
@@ -548,6 +561,7 @@ func TestOnlySettlementsChangeTheDocument(t *testing.T) {
 // Crash safety (§4): the caller sends before it writes; a run repeated
 // after a crash derives the same ids.
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n- [ ] [owner] Sign the contract (waiting on owner: task-demo-x)\n")
 	first, err := Run(s.input())
 	if err != nil {
@@ -582,6 +596,7 @@ func TestCrashSafety(t *testing.T) {
 }
 
 func TestRedeclaredWithdrawnActIsActiveAgain(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	s.withdraw(kDomain)
@@ -599,6 +614,7 @@ func TestRedeclaredWithdrawnActIsActiveAgain(t *testing.T) {
 }
 
 func TestKeyedDerivationInRun(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run() // a plain key first
 	s.secret = []byte("secret")
@@ -611,6 +627,7 @@ func TestKeyedDerivationInRun(t *testing.T) {
 }
 
 func TestUnknownKeyAndClassWarnings(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Pay (waiting on owner: task-other-1234567890)\n")
 	out := s.run()
 	expectSent(t, out)
@@ -628,6 +645,7 @@ func TestUnknownKeyAndClassWarnings(t *testing.T) {
 }
 
 func TestSameKeyDifferentTextsIsNotAmended(t *testing.T) {
+	t.Parallel()
 	s := newSim(t, enProfile(t), "## Tasks\n- [ ] [owner] Renew the domain\n")
 	s.run()
 	m := " (waiting on owner: " + kDomain + ")"
@@ -640,6 +658,7 @@ func TestSameKeyDifferentTextsIsNotAmended(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
+	t.Parallel()
 	en := enProfile(t)
 	if _, err := Run(RunInput{Document: []byte("## Tasks\n"), Profile: en, Project: "my project"}); err == nil || !strings.Contains(err.Error(), "§6.1") {
 		t.Errorf("bad project: %v", err)
@@ -657,6 +676,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestNothingToDoReturnsTheSameBytes(t *testing.T) {
+	t.Parallel()
 	doc := []byte("# Notes\r\nNo tasks here.\r\n")
 	out, err := Run(RunInput{Document: doc, Profile: enProfile(t), Project: "demo"})
 	if err != nil || out.Changed || !bytes.Equal(out.Document, doc) || len(out.Send) != 0 {
@@ -665,6 +685,7 @@ func TestNothingToDoReturnsTheSameBytes(t *testing.T) {
 }
 
 func TestSimilarMore(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		a, b string
 		want bool
@@ -681,6 +702,7 @@ func TestSimilarMore(t *testing.T) {
 }
 
 func TestBOMAndWarningsLineNumbers(t *testing.T) {
+	t.Parallel()
 	doc := "\xef\xbb\xbf# Demo\n## Tasks\n- [x] [owner] Paid it\n- [ ] [owner] Renew the domain\n- [ ] [owner] Renew the domain\n"
 	out, err := Run(RunInput{Document: []byte(doc), Profile: enProfile(t), Project: "demo", Now: "2026-10-27T00:00:00Z"})
 	if err != nil {
@@ -706,6 +728,7 @@ func TestBOMAndWarningsLineNumbers(t *testing.T) {
 // The suffix automaton finds the same heaviest common run as the table,
 // on random texts over a small alphabet with CJK characters (weight 2).
 func TestLongestCommonRunAlgorithmsAgree(t *testing.T) {
+	t.Parallel()
 	alphabet := []rune("abcab的是不")
 	x := uint32(1)
 	rnd := func(n int) []rune {

@@ -9,6 +9,7 @@ import (
 // that stays: the act whose line vanished gets its claim (Acts 0.3 §4 step
 // 5, issue 11). A line that arrives new in its place is still a rewrite.
 func TestDeletionBesideASimilarLineIsClaimed(t *testing.T) {
+	t.Parallel()
 	march, april := "Pay the March invoice for the garden plot", "Pay the April invoice for the garden plot"
 	km, ka := DeriveKey("demo", march), DeriveKey("demo", april)
 	if !Similar(march, april) {
@@ -62,6 +63,7 @@ func TestDeletionBesideASimilarLineIsClaimed(t *testing.T) {
 // measure errs towards warning. With the default budget the same document
 // gets its claims.
 func TestRewriteSearchOverBudgetWarnsInsteadOfClaiming(t *testing.T) {
+	t.Parallel()
 	texts := []string{"Renew the domain for the shop", "Collect the shed key from Ann"}
 	var recs []Record
 	for _, tx := range texts {

@@ -57,6 +57,7 @@ func base(t string) *ojson.Value {
 }
 
 func TestValidateRecordAcceptsEveryType(t *testing.T) {
+	t.Parallel()
 	for _, typ := range RecordTypes {
 		got, err := ValidateRecord(ojson.Canonical(base(typ)))
 		if err != nil || got != typ {
@@ -66,6 +67,7 @@ func TestValidateRecordAcceptsEveryType(t *testing.T) {
 }
 
 func TestValidateRecordRefuses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		typ    string
@@ -136,6 +138,7 @@ func TestValidateRecordRefuses(t *testing.T) {
 }
 
 func TestValidateRecordRefusesAmbiguousJSON(t *testing.T) {
+	t.Parallel()
 	good := string(ojson.Canonical(base(TypeRaised)))
 	for name, raw := range map[string]string{
 		"duplicate member": strings.Replace(good, `"ph": "0.3",`, `"ph": "0.3", "ph": "0.3",`, 1),
@@ -152,6 +155,7 @@ func TestValidateRecordRefusesAmbiguousJSON(t *testing.T) {
 }
 
 func TestValidateRecordKeepsUnknownFields(t *testing.T) {
+	t.Parallel()
 	v := base(TypeSettled)
 	v.Set("x-vendor", ojson.NewString("kept"))
 	if _, err := ValidateRecord(ojson.Canonical(v)); err != nil {
@@ -160,6 +164,7 @@ func TestValidateRecordKeepsUnknownFields(t *testing.T) {
 }
 
 func TestEncodeRecordRefusesInvalid(t *testing.T) {
+	t.Parallel()
 	r := Record{PH: "0.3", Ext: "acts/0.3", ID: "s-1", Type: TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "p", TS: "2026-11-02T09:00:00Z", Outcome: "done", TermsRev: 1}
 	if _, err := EncodeRecord(r); err == nil {
 		t.Fatal("settled without authority was encoded")
@@ -203,6 +208,7 @@ func FuzzValidateRecord(f *testing.F) {
 // refused row here, so any replacement of the validator must keep this
 // table green.
 func TestValidateRecordAssertsFormats(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		field, value string
 		ok           bool
@@ -262,6 +268,7 @@ func TestValidateRecordAssertsFormats(t *testing.T) {
 // same one of them every time (the first by schema location) and counts
 // the rest, so messages, logs and goldens do not change from run to run.
 func TestValidateRecordNamesOneFailureStably(t *testing.T) {
+	t.Parallel()
 	v := base(TypeSettled)
 	v.Set("ts", ojson.NewString("soon"))
 	v.Set("key", ojson.NewString("a b"))
@@ -288,6 +295,7 @@ func TestValidateRecordNamesOneFailureStably(t *testing.T) {
 // A refusal quotes the record's value; it stays one line (and writes no
 // terminal control sequence) whatever the value holds.
 func TestRecordErrorIsOneLine(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"a\nb", "\x1b[2Jdone", "x\u2028y\u0085", "a\rb"} {
 		v := base(TypeRaised)
 		v.Set("key", ojson.NewString(bad))

@@ -15,6 +15,7 @@ import (
 // it does not evaluate (D24): an edit to schemas/*.json that needs more of
 // JSON Schema fails here instead of being ignored.
 func TestSchemaEvaluatorRefusesWhatItDoesNotEvaluate(t *testing.T) {
+	t.Parallel()
 	for name, doc := range map[string]string{
 		"additionalProperties": `{"$id":"` + SchemaBase + `x.json","additionalProperties":false}`,
 		"maxItems":             `{"$id":"` + SchemaBase + `x.json","properties":{"a":{"maxItems":2}}}`,
@@ -33,6 +34,7 @@ func TestSchemaEvaluatorRefusesWhatItDoesNotEvaluate(t *testing.T) {
 
 // The embedded schemas compile under the evaluator's rules.
 func TestEmbeddedSchemasCompile(t *testing.T) {
+	t.Parallel()
 	if _, err := loadSchemas(); err != nil {
 		t.Fatal(err)
 	}
@@ -42,6 +44,7 @@ func TestEmbeddedSchemasCompile(t *testing.T) {
 // omitempty, invalid UTF-8 replaced), so records keep their bytes now that
 // they are built without the round trip.
 func TestRecordValueIsEncodingJSONsRecord(t *testing.T) {
+	t.Parallel()
 	full := Record{PH: "0.3", Ext: "acts/0.3", ID: "x-1", Type: TypeSettled, Origin: "principal", By: "p", Key: "k", Project: "p",
 		TS: "2026-11-02T09:00:00Z", Terms: &Terms{Text: "t", Due: "2026-12-01"}, TermsRev: 3, Supersedes: []string{"a", "b"},
 		Reason: "not_needed", Outcome: "done", Authority: &Authority{Kind: "principal", Decider: "d"}, RestoreText: "r",
@@ -134,6 +137,7 @@ func googleVerdict(g map[string]*gjs.Resolved, v *ojson.Value) error {
 // base record and a set of single edits of them get the same verdict from
 // tp's evaluator and from google/jsonschema-go.
 func TestSchemaEvaluatorAgreesWithGoogleJSONSchema(t *testing.T) {
+	t.Parallel()
 	g := googleSchemas(t)
 	values := []*ojson.Value{}
 	edits := map[string][]string{

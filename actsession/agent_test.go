@@ -34,6 +34,7 @@ func agentFixture(t *testing.T) (*Session, string) {
 // Only the principal settles (Acts 0.3 §10): WriteAgent refuses every
 // principal-side record, whatever builds it, and writes nothing.
 func TestAgentWriteRefusesPrincipalRecords(t *testing.T) {
+	t.Parallel()
 	s, key := agentFixture(t)
 	principal := acts.Sender{By: "agent:x", Decider: "p:x", Now: "2026-12-01T09:01:00Z"}
 	count := func() int {
@@ -83,6 +84,7 @@ func TestAgentWriteRefusesPrincipalRecords(t *testing.T) {
 // Wait: a timeout that passes returns the open act; Waiting is told
 // once when the act is first read unsettled; a settled act returns at once.
 func TestWaitSettled(t *testing.T) {
+	t.Parallel()
 	s, key := agentFixture(t)
 	var told []time.Duration
 	f, settled, err := s.Wait(context.Background(), "garden", key, WaitOptions{

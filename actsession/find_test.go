@@ -43,6 +43,7 @@ func forgedFixture(t *testing.T) (*Session, string, acts.Record) {
 // returns it as a finding (kind, file, record, why, one line), for one
 // project and for all; the act stays open.
 func TestFindingsReportForgedSignature(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, key, forged := forgedFixture(t)
 	check := func(what string, fs []Finding) {
@@ -81,6 +82,7 @@ func TestFindingsReportForgedSignature(t *testing.T) {
 // Find reports the log's unreadable files with the act (any may have been
 // one of its records), but not another act's rejected records.
 func TestFindFindingsAreTheActs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, key, _ := forgedFixture(t)
 	if err := os.WriteFile(s.Log.RecordsDir("garden")+"/broken.json", []byte("{"), 0o644); err != nil {
@@ -119,6 +121,7 @@ func TestFindFindingsAreTheActs(t *testing.T) {
 // before anything is read, for every front end: a newline in a name is
 // refused.
 func TestSessionChecksProjectName(t *testing.T) {
+	t.Parallel()
 	s, key := agentFixture(t)
 	for _, bad := range []string{"gar\nden", " garden", "a/b"} {
 		if _, err := s.List(context.Background(), bad); err == nil {

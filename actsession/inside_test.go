@@ -18,6 +18,7 @@ import (
 // commit turned into a symbolic link is refused loudly by every reader and
 // writer, and nothing is written through it.
 func TestLinkedLogFoldersAreRefused(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
@@ -78,6 +79,7 @@ func TestLinkedLogFoldersAreRefused(t *testing.T) {
 // A record, acknowledgement, principal change or allowed_signers that is a
 // link is not followed: reported (or refused), never read.
 func TestLinkedLogFilesAreNotRead(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
@@ -126,6 +128,7 @@ func TestLinkedLogFilesAreNotRead(t *testing.T) {
 // Every file the acts code reads has a size limit (D10): over it, the file
 // is reported and not read.
 func TestActsFilesOverTheirLimitAreReportedNotRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := recordlog.OpenLog(filepath.Join(dir, "acts"))
 	big := func(path string, n int) {

@@ -16,6 +16,7 @@ import (
 // act would vanish (issue 11). At the limit, even with every byte escaped
 // in JSON, the record is written and read back.
 func TestOverlongTaskLineIsNeverRaised(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	l := recordlog.OpenLog(filepath.Join(dir, "acts"))
 	prof := enProfile(t)
@@ -60,6 +61,7 @@ func TestOverlongTaskLineIsNeverRaised(t *testing.T) {
 
 // The log never writes a record its reader would skip.
 func TestLogRefusesRecordsReadersSkip(t *testing.T) {
+	t.Parallel()
 	l := recordlog.OpenLog(filepath.Join(t.TempDir(), "acts"))
 	r := raisedRecord(acts.DeriveKey("demo", "x"), strings.Repeat("x", recordlog.MaxRecordFile))
 	if _, err := l.WriteRecord(r); err == nil || !strings.Contains(err.Error(), "more than the") {

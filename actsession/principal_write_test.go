@@ -55,6 +55,7 @@ func recordCount(t *testing.T, l *recordlog.Log) int {
 // carries the act's new state; nothing is registered when the project has
 // a principal already.
 func TestWriteAsPrincipalSignsWritesAndReloads(t *testing.T) {
+	t.Parallel()
 	l, st, alice := signedSetup(t)
 	rep, err := recordlog.WriteAsPrincipal(context.Background(), l, PrincipalWrite{Project: st.Project, Key: st.Key,
 		Records: settlement(t, st), Signer: keyOf(alice), Register: true})
@@ -82,6 +83,7 @@ func TestWriteAsPrincipalSignsWritesAndReloads(t *testing.T) {
 // A key that is not a principal of the project is refused before anything
 // is written: no record, no registration.
 func TestWriteAsPrincipalRefusesNonPrincipal(t *testing.T) {
+	t.Parallel()
 	l, st, _ := signedSetup(t)
 	before := recordCount(t, l)
 	signers, _ := os.ReadFile(l.SignersPath("demo"))
@@ -106,6 +108,7 @@ func TestWriteAsPrincipalRefusesNonPrincipal(t *testing.T) {
 // records are written unsigned (there is no project identity to bind a
 // signature to) and the project stays without principal.
 func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
+	t.Parallel()
 	for _, register := range []bool{false, true} {
 		l, st := raisedOnly(t)
 		alice := sshtest.Signer(t)
@@ -134,6 +137,7 @@ func TestWriteAsPrincipalRegistersOnlyWhenAllowed(t *testing.T) {
 // Records signed for a preview are written as shown: the signer is
 // authorized (and may register) but does not sign them again.
 func TestWriteAsPrincipalKeepsPresignedRecords(t *testing.T) {
+	t.Parallel()
 	l, st, alice := signedSetup(t)
 	rs := settlement(t, st)
 	if err := acts.SignAll(rs, alice, projectIDOf(t, l, st.Project)); err != nil {
@@ -159,6 +163,7 @@ func TestWriteAsPrincipalKeepsPresignedRecords(t *testing.T) {
 
 // An agent's records need no signature: no key is looked up.
 func TestWriteAsPrincipalAgentRecordsNeedNoKey(t *testing.T) {
+	t.Parallel()
 	l, st := raisedOnly(t)
 	r, err := acts.BuildWithdraw(st, acts.Sender{By: "agent:bob", Now: signNow, Nonce: func() string { return "w1" }})
 	if err != nil {
@@ -173,6 +178,7 @@ func TestWriteAsPrincipalAgentRecordsNeedNoKey(t *testing.T) {
 // Two commands registering a project's first principal at once take turns:
 // one registration, and the other finds the key a principal already.
 func TestFirstPrincipalRegisteredOnceUnderRace(t *testing.T) {
+	t.Parallel()
 	for round := 0; round < 20; round++ {
 		l, _ := raisedOnly(t)
 		alice := sshtest.Signer(t)

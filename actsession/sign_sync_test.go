@@ -19,6 +19,7 @@ import (
 // acknowledged, the record stays in the log and the report names it. The
 // same settlement signed by the principal is then applied.
 func TestSyncForgedSettlementNotApplied(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t) // the fixture's settlement is unsigned
 	alice := sshtest.Signer(t)
 	if _, err := l.ChangePrincipal("garden", recordlog.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:00:30Z", "a"); err != nil {
@@ -80,6 +81,7 @@ func logStateIn(t *testing.T, l *recordlog.Log, project string) *acts.ActState {
 // canonical bytes without sig, the signature its sig member, the signers
 // the project's allowed_signers file as tp wrote it.
 func TestRecordSignatureSSHKeygenInterop(t *testing.T) {
+	t.Parallel()
 	kg, err := exec.LookPath("ssh-keygen")
 	if err != nil {
 		t.Skip("ssh-keygen not installed")
@@ -154,6 +156,7 @@ func FuzzVerifyRecord(f *testing.F) {
 // principals/ from the shared acts dir does not make a project's
 // settlements unauthenticated again — the registrar applies none.
 func TestSyncTrustRootSurvivesWipe(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t)
 	l.Trust = testTrust(t)
 	alice := sshtest.Signer(t)
@@ -188,6 +191,7 @@ func TestSyncTrustRootSurvivesWipe(t *testing.T) {
 // document already reflects them) and stay trusted byte for byte; one not
 // yet applied is not adopted; an adopted file changed later is rejected.
 func TestFirstPrincipalAdoptsAppliedUnsigned(t *testing.T) {
+	t.Parallel()
 	l, _, req := syncFixture(t)
 	if _, err := Sync(context.Background(), l, req); err != nil { // applies and acknowledges the unsigned settlement
 		t.Fatal(err)

@@ -90,6 +90,7 @@ func rewrite(t *testing.T, path string, edit func(v *ojson.Value)) {
 }
 
 func TestSignedSettlements(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		do   func(t *testing.T, l *recordlog.Log, st *acts.ActState, alice ssh.Signer) (id string)
@@ -194,6 +195,7 @@ func TestSignedSettlements(t *testing.T) {
 
 // A project without principals works unsigned (today's behaviour).
 func TestUnsignedProjectAcceptsUnsigned(t *testing.T) {
+	t.Parallel()
 	l := recordlog.OpenLog(t.TempDir())
 	key := acts.DeriveKey("demo", "Renew the domain")
 	l.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: acts.RaisedID(key), Type: acts.TypeRaised, Origin: "requester",
@@ -206,6 +208,7 @@ func TestUnsignedProjectAcceptsUnsigned(t *testing.T) {
 }
 
 func TestPrincipalChanges(t *testing.T) {
+	t.Parallel()
 	l, _, alice := signedSetup(t)
 	bob, mallory := sshtest.Signer(t), sshtest.Signer(t)
 	// Only a principal changes the principals.

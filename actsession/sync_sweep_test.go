@@ -19,6 +19,7 @@ import (
 // sync removes those whose writer is gone from this host, and never a live
 // writer's, another host's, or a recent one that names no writer (issue 11).
 func TestSyncSweepsTempsOfDeadWriters(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)

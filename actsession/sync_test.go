@@ -57,6 +57,7 @@ func syncFixture(t *testing.T) (l *recordlog.Log, doc string, req SyncRequest) {
 // meanwhile), the settlement stays unacknowledged, so the next run applies
 // it again.
 func TestSyncNoAckWhenWriteFails(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t)
 	stamped, _ := os.ReadFile(doc)
 	edited := string(stamped) + "- [ ] [agent] Water the seedlings\n"
@@ -87,6 +88,7 @@ func TestSyncNoAckWhenWriteFails(t *testing.T) {
 
 // A cancelled context stops before the document changes.
 func TestSyncCancelledWritesNothing(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t)
 	before, _ := os.ReadFile(doc)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -102,6 +104,7 @@ func TestSyncCancelledWritesNothing(t *testing.T) {
 
 // A dry run reports and writes nothing, not even records.
 func TestSyncDryRun(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t)
 	if err := os.WriteFile(doc, []byte("## Tasks\n\n- [ ] [owner] Renew the domain\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -120,6 +123,7 @@ func TestSyncDryRun(t *testing.T) {
 }
 
 func TestSyncRefusesBadProject(t *testing.T) {
+	t.Parallel()
 	l, _, req := syncFixture(t)
 	for _, p := range []string{"", "a/b", " a", "a\n"} {
 		req.Project = p
@@ -132,6 +136,7 @@ func TestSyncRefusesBadProject(t *testing.T) {
 // The document changed by someone else between read and write: nothing is
 // written over their change.
 func TestReplaceDocumentRefusesConcurrentEdit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "STATE.md")
 	os.WriteFile(p, []byte("theirs\n"), 0o644)

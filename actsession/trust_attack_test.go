@@ -160,6 +160,7 @@ func (p *trustedProject) addAndRemoveBob(t *testing.T) (bob ssh.Signer, added, r
 // shortened history is a rollback: nothing principal-side applies, the
 // forged settlement included.
 func TestAttackRemovedPrincipalDeletesRemoval(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	bob, _, removed := p.addAndRemoveBob(t)
 	must(t, os.Remove(changePath(p.l, removed.ID)))
@@ -187,6 +188,7 @@ func TestAttackRemovedPrincipalDeletesRemoval(t *testing.T) {
 // own removal: a fork, which stops every machine (none follows the
 // attacker); a person resolves it, and the removed key stays removed.
 func TestAttackRemovedPrincipalForksHistory(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	bob, added, removed := p.addAndRemoveBob(t)
 	forge(t, p.l, recordlog.PrincipalChange{ID: "p:20261201105959-x", Type: recordlog.PrincipalRemoved, ProjectID: p.principals(t).ProjectID,
@@ -246,6 +248,7 @@ func rejected(rep *SyncReport, id, why string) bool {
 // settlement. The act must not turn open and be claimed done as a
 // vanished line: verify and sync report it, sync sends nothing for it.
 func TestAttackDeletedSettlement(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	st := p.act(t, "shed key")
 	s := p.settle(t, st, p.alice, "s")
@@ -273,6 +276,7 @@ func TestAttackDeletedSettlement(t *testing.T) {
 // Issue 15, case 4b: deleting a reopened must not roll the act back to
 // settled (its line struck again) unnoticed.
 func TestAttackDeletedReopen(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	st := p.act(t, "shed key")
 	p.settle(t, st, p.alice, "s")
@@ -309,6 +313,7 @@ func TestAttackDeletedReopen(t *testing.T) {
 // whose project has the same name, and even the same principal key, does
 // not verify there: the signature binds the project's identity.
 func TestAttackReplayIntoAnotherFolder(t *testing.T) {
+	t.Parallel()
 	a := newTrustedProject(t)
 	b := newTrustedProject(t)
 	// b's principal is alice's key too (the same person, two folders).
@@ -337,6 +342,7 @@ func TestAttackReplayIntoAnotherFolder(t *testing.T) {
 // genuine one of a principal this machine's person never trusted (a
 // headless registrar never adopts) — until the person trusts the key.
 func TestHeadlessNeverAdopts(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t) // an unsigned settlement, no principal
 	l.Trust = testTrust(t)
 	before, _ := os.ReadFile(doc)
@@ -373,6 +379,7 @@ func TestHeadlessNeverAdopts(t *testing.T) {
 // command (resolve) on one machine and a trust on the other end it, and
 // both then agree.
 func TestConcurrentFirstPrincipals(t *testing.T) {
+	t.Parallel()
 	a := newTrustedProject(t)
 	b := newTrustedProject(t) // another machine, its own trust store and key
 	bob := b.alice
@@ -423,6 +430,7 @@ func TestConcurrentFirstPrincipals(t *testing.T) {
 // D19 revised: a key removed as retired keeps the settlements this
 // machine had applied before; one removed as compromised keeps none.
 func TestRetiredAndCompromised(t *testing.T) {
+	t.Parallel()
 	for _, reason := range []string{recordlog.Retired, recordlog.Compromised} {
 		t.Run(reason, func(t *testing.T) {
 			p := newTrustedProject(t)
@@ -458,6 +466,7 @@ func TestRetiredAndCompromised(t *testing.T) {
 // path: the same folder reached through a link is the same project, with
 // the same trusted principal and the same memory of its history.
 func TestTrustRootNotKeyedByPath(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	link := filepath.Join(t.TempDir(), "acts-link")
 	if err := os.Symlink(p.l.Dir, link); err != nil {
@@ -480,6 +489,7 @@ func TestTrustRootNotKeyedByPath(t *testing.T) {
 // this machine stops remembering it, and sync treats the act by the log as
 // it now is (here: open, its line gone, so claimed done as a vanished line).
 func TestForgetVanished(t *testing.T) {
+	t.Parallel()
 	p := newTrustedProject(t)
 	st := p.act(t, "shed key")
 	s := p.settle(t, st, p.alice, "s")
@@ -514,6 +524,7 @@ func TestForgetVanished(t *testing.T) {
 // principal registers again; a settlement signed by its key is not
 // applied; after the principal adds their own key, theirs is.
 func TestOldFormatPrincipalRefused(t *testing.T) {
+	t.Parallel()
 	l, doc, req := syncFixture(t) // one act, an unsigned settlement, no principal
 	l.Trust = testTrust(t)
 	old := sshtest.Signer(t)
@@ -564,6 +575,7 @@ func TestOldFormatPrincipalRefused(t *testing.T) {
 // line (its line is gone because that settlement struck it): the act is
 // left as it is and reported, until a principal settles it again.
 func TestWithheldSettlementSendsNoVanishClaim(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		attack func(t *testing.T, p *trustedProject, bob ssh.Signer, removal string)

@@ -14,6 +14,7 @@ import (
 // log, as a pull or a sync tool does — are reported raise first, whatever
 // their file names say (a claim's "c:…" sorts before a raise's "r:…").
 func TestWatchReportsFilesFoundTogetherInOrder(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	l := recordlog.OpenLog(filepath.Join(root, "acts"))
 	staging := recordlog.OpenLog(filepath.Join(root, "elsewhere"))

@@ -57,6 +57,7 @@ func raisedRecord(key, text string) acts.Record {
 // The project-name rule is the core's (acts.CheckProjectName, issue 15):
 // the log writes no record whose project breaks it.
 func TestWriteAllChecksProjectName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ok   bool

@@ -11,6 +11,7 @@ import (
 // Two registrar runs over one project take turns (D9): the second waits,
 // told so once, until the first unlocks; another project is not held up.
 func TestLockProjectTakesTurns(t *testing.T) {
+	t.Parallel()
 	l := &Log{Dir: t.TempDir()}
 	unlock, err := l.LockProject("demo", nil)
 	if err != nil {
@@ -54,6 +55,7 @@ func TestLockProjectTakesTurns(t *testing.T) {
 // no-op off Unix before lockedfile), and is its own file: not the
 // registrar's, so a sync does not hold up a settle.
 func TestLockPrincipalsTakesTurns(t *testing.T) {
+	t.Parallel()
 	for _, cache := range []bool{false, true} {
 		l := &Log{Dir: t.TempDir()}
 		if cache {
@@ -104,6 +106,7 @@ func lockPrincipalsTakesTurns(t *testing.T, l *Log) {
 // A link planted where the lock file goes is not followed: the lock is
 // refused, and nothing is created where the link points (D9).
 func TestLockFollowsNoLink(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}

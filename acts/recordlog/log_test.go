@@ -24,6 +24,7 @@ func mustRaw(t testing.TB, r acts.Record) []byte {
 }
 
 func TestEncodeName(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"r:task-demo-c3d8af57d4": "r~3atask-demo-c3d8af57d4",
 		"s-81f2":                 "s-81f2",
@@ -84,6 +85,7 @@ func FuzzEncodeName(f *testing.F) {
 }
 
 func TestDefaultActsDir(t *testing.T) {
+	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	for _, c := range []struct {
 		env  map[string]string
@@ -102,6 +104,7 @@ func TestDefaultActsDir(t *testing.T) {
 }
 
 func TestLogWriteDuplicateConflict(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	o, err := l.WriteRecord(raised)
 	if err != nil || o != Written {
@@ -155,6 +158,7 @@ func TestLogWriteDuplicateConflict(t *testing.T) {
 }
 
 func TestLogKeepsUnknownFields(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	l.KeepRaw = true
 	raw := `{"ph":"0.3","ext":"acts/0.3","id":"n-1","type":"note","origin":"principal","by":"ps:x","key":"k","project":"p","ts":"2026-11-02T09:00:00Z","about":{"quote":"q"},"text":"Called them.","x-vendor":{"b":1,"a":2}}`
@@ -168,6 +172,7 @@ func TestLogKeepsUnknownFields(t *testing.T) {
 }
 
 func TestLogConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	var wg sync.WaitGroup
 	outcomes := make([]WriteOutcome, 16)
@@ -229,6 +234,7 @@ func TestLogConcurrentWriters(t *testing.T) {
 // TestLogTwoProcesses runs writers in separate OS processes (this test
 // binary re-executed) against one log.
 func TestLogTwoProcesses(t *testing.T) {
+	t.Parallel()
 	if dir := os.Getenv("TP_ACTS_LOG_CHILD"); dir != "" {
 		l := OpenLog(dir)
 		for i := 0; i < 200; i++ {
@@ -265,6 +271,7 @@ func TestLogTwoProcesses(t *testing.T) {
 }
 
 func TestLogLoadReportsBadFilesAndSkipsThem(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	if _, err := l.WriteRecord(raised); err != nil {
 		t.Fatal(err)
@@ -342,6 +349,7 @@ func snapshot(t *testing.T, dir string) string {
 }
 
 func TestLogAcks(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	long := "s-" + strings.Repeat("X", 300)
 	if err := l.Ack("garden", "s-1", "o:Key:1", long); err != nil {
@@ -366,6 +374,7 @@ func TestLogAcks(t *testing.T) {
 }
 
 func TestLogProjectsAndFindKey(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	a := raised
 	b := raised
@@ -437,6 +446,7 @@ func BenchmarkValidateRecord(b *testing.B) {
 }
 
 func TestLogValidationCache(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	l.CacheDir = t.TempDir()
 	for _, r := range []acts.Record{raised, settled, claim} {
@@ -504,6 +514,7 @@ func BenchmarkLogLoad50kCached(b *testing.B) {
 // Member names are case-sensitive on every path: a cached read must see the
 // record exactly as the validated read did.
 func TestLogCaseSensitiveMembers(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	l.CacheDir = t.TempDir()
 	raw := `{"ph":"0.3","ext":"acts/0.3","id":"s-1","type":"settled","origin":"principal","by":"ps:x","key":"k","project":"p","ts":"2026-11-02T09:00:00Z","outcome":"done","OUTCOME":"dropped","terms_rev":1,"authority":{"kind":"principal"}}`
@@ -519,6 +530,7 @@ func TestLogCaseSensitiveMembers(t *testing.T) {
 }
 
 func TestLogWriteAll(t *testing.T) {
+	t.Parallel()
 	l := OpenLog(t.TempDir())
 	if _, err := l.WriteRecord(settled); err != nil {
 		t.Fatal(err)
