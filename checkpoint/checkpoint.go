@@ -324,8 +324,9 @@ func checkScopes(stored, next *ojson.Value) error {
 }
 
 // factMembers are the members a fact has in TaskPack 0.1 §4.2 and in
-// what tp and the reference write (evidence: tp checkpoint --evidence).
-var factMembers = []string{"claim", "scope", "verified", "needs_reverify", "verified_on", "source", "evidence"}
+// what tp and the reference write (evidence: tp checkpoint --fact's third
+// part; source_actor: who asserted an org fact, stamped at pack time).
+var factMembers = []string{"claim", "scope", "verified", "needs_reverify", "verified_on", "source", "evidence", "source_actor"}
 
 // checkFactMembers refuses a fact member of a whole state object that is
 // neither one of factMembers nor carried by any fact of the stored state.

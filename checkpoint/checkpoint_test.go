@@ -375,7 +375,7 @@ func TestWholeStateFactMembersAreKnown(t *testing.T) {
 	if s, _ := st.Get(id); s.Version != 1 {
 		t.Fatalf("a refused checkpoint wrote version %d", s.Version)
 	}
-	rep, err := Run(ctx, st, Request{Whole: whole(`[{"claim":"all known","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"m1","source":"s","evidence":"e"}]`), ExpectedVersion: 1})
+	rep, err := Run(ctx, st, Request{Whole: whole(`[{"claim":"all known","scope":"machine","verified":false,"needs_reverify":true,"verified_on":"m1","source":"s","evidence":"e","source_actor":"ana"}]`), ExpectedVersion: 1})
 	if err != nil {
 		t.Fatalf("a fact with every known member was refused: %v", err)
 	}

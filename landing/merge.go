@@ -461,7 +461,7 @@ func preview(stored *store.Stored, pl *Plan) *MergePreview {
 		}
 		facts.Append(f.V.Clone())
 		mp.FactsAdded = append(mp.FactsAdded, PlanFact{Index: i, Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(),
-			Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn(), ThisMachine: f.Sealed() && f.VerifiedOn() != "" && f.VerifiedOn() == pl.env.Machine})
+			Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn(), Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor(), ThisMachine: f.Sealed() && f.VerifiedOn() != "" && f.VerifiedOn() == pl.env.Machine})
 	}
 	mp.Changes = len(mp.AsksChanged) + len(mp.AsksAdopted) + len(mp.FactsAdded) + len(pl.luggage)
 	mp.merged = merged

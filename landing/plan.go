@@ -171,6 +171,11 @@ type PlanFact struct {
 	Verified   bool   `json:"verified"`
 	Sealed     bool   `json:"sealed"`
 	VerifiedOn string `json:"verified_on,omitempty"`
+	// Evidence, Source and SourceActor are the fact's own words on how it
+	// was proven and who asserted it (the sender's, shown as such).
+	Evidence    string `json:"evidence,omitempty"`
+	Source      string `json:"source,omitempty"`
+	SourceActor string `json:"source_actor,omitempty"`
 	// ThisMachine says verified_on names this machine: only then may
 	// --trust-own-facts restore the ✓ (§4.2).
 	ThisMachine bool `json:"this_machine"`
@@ -384,7 +389,8 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	pl.Checks = append(append([]PlanCheck{}, req...), opt...)
 
 	for i, f := range pp.Facts() {
-		pf := PlanFact{Index: i, Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn()}
+		pf := PlanFact{Index: i, Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: f.Sealed(), VerifiedOn: f.VerifiedOn(),
+			Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor()}
 		pf.ThisMachine = pf.Sealed && pf.VerifiedOn != "" && pf.VerifiedOn == env.Machine
 		pl.Facts = append(pl.Facts, pf)
 	}

@@ -221,7 +221,15 @@ func (f Fact) Claim() string      { return str(f.V, "claim") }
 func (f Fact) Scope() string      { return str(f.V, "scope") }
 func (f Fact) HasScope() bool     { return f.V.Has("scope") }
 func (f Fact) VerifiedOn() string { return str(f.V, "verified_on") }
-func (f Fact) Verified() bool     { b, _ := f.V.Get("verified").Bool(); return b }
+
+// Evidence is how the writer says the fact was proven (tp's third --fact
+// part); Source is the reference's member for the same; SourceActor names
+// who asserted an org fact (§4.2, stamped at pack time). All three are the
+// sender's words.
+func (f Fact) Evidence() string    { return str(f.V, "evidence") }
+func (f Fact) Source() string      { return str(f.V, "source") }
+func (f Fact) SourceActor() string { return str(f.V, "source_actor") }
+func (f Fact) Verified() bool      { b, _ := f.V.Get("verified").Bool(); return b }
 func (f Fact) NeedsReverify() bool {
 	b, _ := f.V.Get("needs_reverify").Bool()
 	return b

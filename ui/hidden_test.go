@@ -55,7 +55,18 @@ func longPlan() (*common.Plan, tokens) {
 	}
 	p.Facts = nil
 	for i := 1; i <= 50; i++ {
-		p.Facts = append(p.Facts, common.Fact{Claim: "fact " + ts.add(fmt.Sprintf("FACT%02d", i)), Scope: "universal", Verified: i%2 == 0, Sealed: i%2 == 1, VerifiedOn: "laptop"})
+		f := common.Fact{Claim: "fact " + ts.add(fmt.Sprintf("FACT%02d", i)), Scope: "universal", Verified: i%2 == 0, Sealed: i%2 == 1, VerifiedOn: "laptop"}
+		// How a fact was proven and who asserted it are content too.
+		switch i % 3 {
+		case 0:
+			f.Evidence = "ran " + ts.add(fmt.Sprintf("EVID%02d", i))
+		case 1:
+			f.Source = "from " + ts.add(fmt.Sprintf("SRC%02d", i))
+		}
+		if i%4 == 0 {
+			f.SourceActor = "ana " + ts.add(fmt.Sprintf("ACTOR%02d", i))
+		}
+		p.Facts = append(p.Facts, f)
 	}
 	p.Asks = nil
 	for i := 1; i <= 12; i++ {

@@ -32,6 +32,16 @@ func TestNothingHiddenPlain(t *testing.T) {
 		if i%2 == 1 {
 			f["scope"], f["verified"], f["verified_on"] = "machine", false, "laptop"
 		}
+		// What a fact says of itself beyond its claim is content too.
+		switch i % 3 {
+		case 0:
+			f["evidence"] = "ran " + tok(fmt.Sprintf("EVID%02d", i))
+		case 1:
+			f["source"] = "from " + tok(fmt.Sprintf("SRC%02d", i))
+		}
+		if i%4 == 0 {
+			f["scope"], f["source_actor"] = "org", "ana "+tok(fmt.Sprintf("ACTOR%02d", i))
+		}
 		facts = append(facts, f)
 	}
 	for i := 1; i <= 10; i++ {
@@ -73,7 +83,7 @@ func TestNothingHiddenPlain(t *testing.T) {
 	}{
 		{[]string{"show", "TP-LONG-0001", "--plain"}, everything},
 		{[]string{"show", "TP-LONG-0001", "--json"}, everything},
-		{[]string{"open", "TP-LONG-0001"}, pick("TITLE", "GOAL", "STATE", "COL", "CELL", "FACT", "DEC", "DWHY", "STEP", "ASK", "ACC", "ART", "CHK")},
+		{[]string{"open", "TP-LONG-0001"}, pick("TITLE", "GOAL", "STATE", "COL", "CELL", "FACT", "EVID", "SRC", "ACTOR", "DEC", "DWHY", "STEP", "ASK", "ACC", "ART", "CHK")},
 		{[]string{"open", "TP-LONG-0001", "--json"}, everything},
 		{[]string{"checks", "TP-LONG-0001", "--plain"}, pick("HOW", "CHK")},
 		{[]string{"checks", "TP-LONG-0001", "--json"}, pick("HOW", "CHK")},

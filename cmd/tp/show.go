@@ -97,6 +97,11 @@ func renderPassport(w io.Writer, st *store.Stored, filesDir string) {
 		if f.NeedsReverify() {
 			notes = append(notes, "re-verify here")
 		}
+		for _, x := range [...]struct{ label, v string }{{"evidence", f.Evidence()}, {"source", f.Source()}, {"asserted by", f.SourceActor()}} {
+			if strings.TrimSpace(x.v) != "" {
+				notes = append(notes, x.label+": "+x.v)
+			}
+		}
 		fmt.Fprintf(w, "  %s %s (%s)\n", mark, display.Line(factClaim(f)), display.Line(strings.Join(notes, "; ")))
 	}
 

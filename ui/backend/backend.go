@@ -288,7 +288,8 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
 }
 
 func fact(f landing.PlanFact) common.Fact {
-	return common.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Restorable}
+	return common.Fact{Claim: f.Claim, Scope: f.Scope, Verified: f.Verified, Sealed: f.Sealed, VerifiedOn: f.VerifiedOn, Restorable: f.Restorable,
+		Evidence: f.Evidence, Source: f.Source, SourceActor: f.SourceActor}
 }
 
 func ask(a landing.PlanAsk) common.Ask {
@@ -671,7 +672,8 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
 	for _, f := range p.Facts() {
 		sealed := !f.Verified() && f.VerifiedOn() != ""
-		v.Text.Facts = append(v.Text.Facts, common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn()})
+		v.Text.Facts = append(v.Text.Facts, common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn(),
+			Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor()})
 	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)

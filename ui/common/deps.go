@@ -159,6 +159,9 @@ type Fact struct {
 	Verified   bool
 	Sealed     bool
 	VerifiedOn string
+	// Evidence, Source, SourceActor: the fact's own words on how it was
+	// proven and who asserted it (shown, never hidden: issue 17).
+	Evidence, Source, SourceActor string
 	// Restorable: this machine equals verified_on, so a ✓ may be restored by
 	// an explicit choice (§4.2). Decided by the core.
 	Restorable bool

@@ -48,13 +48,14 @@ func PassportMarkdown(p common.PassportText) string {
 			if scope == "" {
 				scope = "no scope: counts as machine"
 			}
+			words := Line(FactWords(f))
 			switch {
 			case f.Verified:
-				fmt.Fprintf(&b, "- ✓ %s (%s)\n", Line(f.Claim), Line(scope))
+				fmt.Fprintf(&b, "- ✓ %s (%s)%s\n", Line(f.Claim), Line(scope), words)
 			case f.Sealed:
-				fmt.Fprintf(&b, "- ⚠ %s (%s; sealed, verified_on %s: re-verify before relying on it)\n", Line(f.Claim), Line(scope), Line(f.VerifiedOn))
+				fmt.Fprintf(&b, "- ⚠ %s (%s; sealed, verified_on %s: re-verify before relying on it)%s\n", Line(f.Claim), Line(scope), Line(f.VerifiedOn), words)
 			default:
-				fmt.Fprintf(&b, "- ⚠ %s (%s; not verified)\n", Line(f.Claim), Line(scope))
+				fmt.Fprintf(&b, "- ⚠ %s (%s; not verified)%s\n", Line(f.Claim), Line(scope), words)
 			}
 		}
 		b.WriteString("\n")

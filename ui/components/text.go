@@ -17,6 +17,7 @@ import (
 
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
+	"github.com/tp-dev/tp/ui/common"
 )
 
 // Line makes untrusted text one safe line (D11).
@@ -157,4 +158,18 @@ func Scrolled(ls []string, off, h int, hint string) ([]string, int) {
 		mark += " · " + hint
 	}
 	return append(vis[:len(vis):len(vis)], mark), o
+}
+
+// FactWords is what a fact says of itself beyond its claim: how it was
+// proven (evidence, source) and who asserted it (source_actor), as
+// " · evidence: …" parts, sanitised; "" when it says nothing. Screens show
+// it wherever they show the fact, so no part of a fact is left off.
+func FactWords(f common.Fact) string {
+	var b strings.Builder
+	for _, w := range [...]struct{ label, v string }{{"evidence", f.Evidence}, {"source", f.Source}, {"asserted by", f.SourceActor}} {
+		if strings.TrimSpace(w.v) != "" {
+			b.WriteString(" · " + w.label + ": " + Line(w.v))
+		}
+	}
+	return b.String()
 }

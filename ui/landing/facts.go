@@ -200,7 +200,7 @@ func (m *facts) detail(f common.Fact) string {
 	} else if !f.Verified || f.Sealed {
 		d += " · scope " + f.Scope
 	}
-	return d
+	return d + c.FactWords(f)
 }
 
 func (m *facts) trustView() string {
