@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
+
+	"github.com/tp-dev/tp/internal/cputest"
 )
 
 const lk = "task-garden-5a491eabbf"
@@ -222,14 +224,14 @@ func BenchmarkLifecycle50k(b *testing.B) {
 	}
 	rand.New(rand.NewSource(1)).Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
 	b.ResetTimer()
-	cpu := startCPU()
+	cpu := cputest.Start()
 	for i := 0; i < b.N; i++ {
 		states, errs := States(rs)
 		if len(states) != 10000 || errs != nil {
 			b.Fatal(len(states), errs)
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 // FuzzLifecycleOrder builds a record set from the fuzzer's bytes (types,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/cputest"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sshsign"
 	"github.com/tp-dev/tp/internal/sshsign/sshtest"
@@ -257,8 +258,8 @@ func BenchmarkSignRecord(b *testing.B) {
 	s := sshtest.Signer(b)
 	r := acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "s:k:1", Type: acts.TypeSettled, Origin: "principal", By: "ps:tp", Key: "k", Project: "demo",
 		TS: signNow, Outcome: "done", Authority: &acts.Authority{Kind: "principal", Decider: "p:alice"}, TermsRev: 1}
-	c := startCPU()
-	defer c.report(b)
+	c := cputest.Start()
+	defer c.Report(b)
 	for b.Loop() {
 		if err := acts.SignRecord(&r, s, testProjectID); err != nil {
 			b.Fatal(err)
@@ -277,8 +278,8 @@ func BenchmarkVerifyRecord(b *testing.B) {
 	p, _ := l.LoadPrincipals("demo")
 	acts.SignRecord(&r, s, p.ProjectID)
 	raw, _ := acts.EncodeRecord(r)
-	c := startCPU()
-	defer c.report(b)
+	c := cputest.Start()
+	defer c.Report(b)
 	for b.Loop() {
 		if _, err := acts.VerifyRecord(p.Allowed, p.ProjectID, raw); err != nil {
 			b.Fatal(err)
@@ -324,8 +325,8 @@ func benchSignedLog(b *testing.B, n int) *recordlog.Log {
 func BenchmarkVerifyLog50k(b *testing.B) {
 	l := benchSignedLog(b, 50000)
 	b.ResetTimer()
-	c := startCPU()
-	defer c.report(b)
+	c := cputest.Start()
+	defer c.Report(b)
 	for b.Loop() {
 		ld, err := l.Load("bench")
 		if err != nil || len(ld.Records) != 50000 || len(ld.Rejected) != 0 {

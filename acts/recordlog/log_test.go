@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tp-dev/tp/acts"
+	"github.com/tp-dev/tp/internal/cputest"
 	"github.com/tp-dev/tp/internal/ojson"
 )
 
@@ -426,14 +427,14 @@ func benchLog(b *testing.B, n int) *Log {
 func BenchmarkLogLoad50k(b *testing.B) {
 	l := benchLog(b, 50000)
 	b.ResetTimer()
-	cpu := startCPU()
+	cpu := cputest.Start()
 	for i := 0; i < b.N; i++ {
 		ld, err := l.Load("garden")
 		if err != nil || len(ld.Records) < 50000 {
 			b.Fatal(err, len(ld.Records))
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 func BenchmarkValidateRecord(b *testing.B) {
@@ -501,14 +502,14 @@ func BenchmarkLogLoad50kCached(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu := startCPU()
+	cpu := cputest.Start()
 	for i := 0; i < b.N; i++ {
 		ld, err := l.Load("garden")
 		if err != nil || len(ld.Records) < 50000 {
 			b.Fatal(err, len(ld.Records))
 		}
 	}
-	cpu.report(b)
+	cpu.Report(b)
 }
 
 // Member names are case-sensitive on every path: a cached read must see the

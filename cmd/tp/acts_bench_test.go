@@ -10,6 +10,7 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/cputest"
 )
 
 // benchSyncSetup writes a state document of `lines` owner task lines, all
@@ -99,29 +100,29 @@ func BenchmarkActsSync(b *testing.B) {
 	for _, sz := range []struct{ lines, records int }{{10000, 50000}, {10000, 10000}, {100000, 100000}} {
 		name := fmt.Sprintf("lines=%d/records=%d", sz.lines, sz.records)
 		b.Run(name+"/first", func(b *testing.B) {
-			var cpu cpuClock
+			var cpu cputest.Clock
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				doc, env := benchSyncSetup(b, sz.lines, sz.records)
 				b.StartTimer()
-				cpu.start()
+				cpu.Start()
 				benchSync(b, doc, env)
-				cpu.stop()
+				cpu.Stop()
 			}
-			cpu.report(b)
+			cpu.Report(b)
 		})
 		b.Run(name+"/steady", func(b *testing.B) {
 			doc, env := benchSyncSetup(b, sz.lines, sz.records)
 			benchSync(b, doc, env)
 			before, _ := os.ReadFile(doc)
 			b.ResetTimer()
-			var cpu cpuClock
+			var cpu cputest.Clock
 			for i := 0; i < b.N; i++ {
-				cpu.start()
+				cpu.Start()
 				benchSync(b, doc, env)
-				cpu.stop()
+				cpu.Stop()
 			}
-			cpu.report(b)
+			cpu.Report(b)
 			if after, _ := os.ReadFile(doc); string(after) != string(before) {
 				b.Fatal("a steady run changed the document (I3)")
 			}
