@@ -80,13 +80,14 @@ func benchSyncSetupIn(b testing.TB, dir string, lines, records int) (doc string,
 	if err := os.WriteFile(doc, []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	return doc, map[string]string{"TP_ACTS": l.Dir, "XDG_CACHE_HOME": filepath.Join(dir, "cache"), "TP_ACTOR": "bench", "TP_MACHINE": "bench"}
+	return doc, map[string]string{"TP_ACTS": l.Dir, "XDG_CACHE_HOME": filepath.Join(dir, "cache"), "TP_TRUST_DIR": filepath.Join(dir, "trust"), "TP_ACTOR": "bench", "TP_MACHINE": "bench"}
 }
 
 func benchSync(b *testing.B, doc string, env map[string]string) {
-	bio := &IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Env: func(k string) string { return env[k] }}
+	var errb strings.Builder
+	bio := &IO{In: strings.NewReader(""), Out: io.Discard, Err: &errb, Env: func(k string) string { return env[k] }}
 	if code := run([]string{"acts", "sync", doc, "--project", "bench"}, bio); code != exitOK {
-		b.Fatalf("sync exited %d", code)
+		b.Fatalf("sync exited %d: %s", code, errb.String())
 	}
 }
 
