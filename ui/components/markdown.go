@@ -48,7 +48,7 @@ func PassportMarkdown(p common.PassportText) string {
 			if scope == "" {
 				scope = "no scope: counts as machine"
 			}
-			words := Line(FactWords(f))
+			words := FactWords(f) // sanitised there
 			switch {
 			case f.Verified:
 				fmt.Fprintf(&b, "- ✓ %s (%s)%s\n", Line(f.Claim), Line(scope), words)
