@@ -80,7 +80,7 @@ func checkLocalNames(l *loaded, r io.ReaderAt, size int64, files []*zip.File) er
 	if _, err := r.ReadAt(cd, base+int64(cdOff)); err != nil {
 		return l.errf("", RuleTruncated, "central directory unreadable: %v", err)
 	}
-	local := make([]byte, 30+65535)
+	var local []byte // a local header and its name; grown to the longest name
 	q := 0
 	for _, zf := range files {
 		if q+46 > len(cd) || binary.LittleEndian.Uint32(cd[q:]) != 0x02014b50 {
@@ -109,6 +109,9 @@ func checkLocalNames(l *loaded, r io.ReaderAt, size int64, files []*zip.File) er
 		at := base + int64(off)
 		if at < 0 || at+30 > size {
 			return l.errf(printable(zf.Name), RuleTruncated, "local header out of range")
+		}
+		if cap(local) < 30+nl {
+			local = make([]byte, 30+max(nl, 256))
 		}
 		h := local[:min(int64(30+nl), size-at)]
 		if _, err := r.ReadAt(h, at); err != nil && err != io.EOF {

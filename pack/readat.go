@@ -67,8 +67,10 @@ func (w *windowReader) ReadAt(p []byte, off int64) (int, error) {
 	if rest := w.size - off; rest < n {
 		n = rest
 	}
-	if cap(lru.buf) < windowSize {
-		lru.buf = make([]byte, windowSize)
+	if int64(cap(lru.buf)) < n {
+		// No bigger than the file: a pack of a few kilobytes, opened once
+		// per MCP call, would otherwise clear a quarter megabyte each time.
+		lru.buf = make([]byte, min(int64(windowSize), w.size))
 	}
 	buf := lru.buf[:n]
 	k, err := w.r.ReadAt(buf, off)
