@@ -29,6 +29,14 @@ const (
 	// FindingConflict is an act whose records contradict each other (D8):
 	// left out, the other acts shown.
 	FindingConflict = "conflict"
+	// FindingUnbacked is a principal-side record acked/ names as applied
+	// that this machine's registrar never applied (D19: a forged
+	// acknowledgement, or another machine's): sync applies it.
+	FindingUnbacked = "unbacked"
+	// FindingDocument is a line of a state document that disagrees with
+	// the log in a way an agent or a forged acknowledgement can cause
+	// (CheckDocument).
+	FindingDocument = "document"
 )
 
 // Finding is one thing the person (or the agent) must be told about the log
@@ -72,6 +80,10 @@ func Findings(ld *recordlog.Loaded) []Finding {
 	for _, v := range ld.Vanished {
 		v = v.Sanitized()
 		out = append(out, Finding{Kind: FindingVanished, Project: sanitize.Line(ld.Project), Path: v.Path, ID: v.ID, Key: v.Key, Why: v.Why, Text: v.String()})
+	}
+	for _, v := range ld.Unbacked {
+		v = v.Sanitized()
+		out = append(out, Finding{Kind: FindingUnbacked, Project: sanitize.Line(ld.Project), Path: v.Path, ID: v.ID, Key: v.Key, Why: v.Why, Text: v.String()})
 	}
 	return out
 }
@@ -137,7 +149,7 @@ func (s *Session) List(ctx context.Context, project string) (*Listing, error) {
 // sortFindings keeps one project's findings by kind (unreadable, rejected,
 // conflict, vanished), each kind as Load sorted it.
 func sortFindings(fs []Finding) []Finding {
-	rank := map[string]int{FindingUnreadable: 0, FindingRejected: 1, FindingConflict: 2, FindingVanished: 3}
+	rank := map[string]int{FindingUnreadable: 0, FindingRejected: 1, FindingConflict: 2, FindingVanished: 3, FindingUnbacked: 4}
 	sort.SliceStable(fs, func(i, j int) bool { return rank[fs[i].Kind] < rank[fs[j].Kind] })
 	return fs
 }

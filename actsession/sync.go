@@ -342,10 +342,13 @@ func syncWith(ctx context.Context, l *recordlog.Log, req SyncRequest, hooks sync
 	for _, r := range out.Deliver {
 		acked = append(acked, r.ID)
 	}
-	if err := l.Ack(req.Project, acked...); err != nil {
+	// The ledger first: it is what this machine believes (D19); acked/
+	// is for the log's other readers, and a crash between the two only
+	// leaves an acknowledgement to write again.
+	if err := l.NoteAppliedRecords(ld, out.Applied, out.Deliver); err != nil {
 		return rep, err
 	}
-	if err := l.NoteAppliedRecords(ld, out.Applied, out.Deliver); err != nil {
+	if err := l.Ack(req.Project, acked...); err != nil {
 		return rep, err
 	}
 	for _, id := range out.Applied {

@@ -34,11 +34,28 @@ func (p LogProblem) String() string { return p.Path + ": " + p.Msg }
 
 // Loaded is what Load read from one project's log.
 type Loaded struct {
-	Project  string
-	Records  []acts.Record     // valid records of this project, sorted by id
-	Raw      map[string][]byte // each record's file as read, by id (only with Log.KeepRaw)
-	Acked    map[string]bool   // ids the registrar acknowledged
-	Problems []LogProblem      // files skipped, sorted by path
+	Project string
+	Records []acts.Record     // valid records of this project, sorted by id
+	Raw     map[string][]byte // each record's file as read, by id (only with Log.KeepRaw)
+	// Acked holds the records the registrar may take as already applied
+	// to the document (or delivered): what acked/ names, except that with
+	// a trust store a principal-side record counts only when this
+	// machine's ledger holds it (or the principal's first change adopted
+	// it). acked/ is in the acts folder, which every agent and every clone
+	// writes; a forged entry there must not stop a settlement (D19).
+	Acked map[string]bool
+	// AckFiles are the ids acked/ names, as the folder says: what other
+	// machines' registrars (or anyone) acknowledged.
+	AckFiles map[string]bool
+	// Ledger is this machine's applied ledger for the project (empty
+	// without a trust store or a project identity).
+	Ledger map[string]LedgerEntry
+	// Unbacked are principal-side records acked/ names as applied that
+	// this machine's registrar never applied (no ledger line), while it
+	// has applied others of the project: a forged acknowledgement, or
+	// another machine's. Sync applies them; verify reports them (D19).
+	Unbacked []Vanished
+	Problems []LogProblem // files skipped, sorted by path
 	// Principals are the project's principals (D19). When the project has
 	// any, every principal-side record in Records verified (SignedBy set);
 	// the others are in Rejected, sorted by path, and never applied.
@@ -99,7 +116,7 @@ func (ld *Loaded) Unauthenticated() bool {
 // are recognised by digest instead of validated again (the result is the
 // same; only the time differs).
 func (l *Log) Load(project string) (*Loaded, error) {
-	out := &Loaded{Project: project, Raw: map[string][]byte{}, Acked: map[string]bool{}}
+	out := &Loaded{Project: project, Raw: map[string][]byte{}, Acked: map[string]bool{}, AckFiles: map[string]bool{}}
 	dir := l.RecordsDir(project)
 	if err := l.checkInside(dir); err != nil {
 		return nil, err
@@ -117,11 +134,12 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Acked = acked
+	out.AckFiles = acked
 	ledger, err := l.ledger(pr.ProjectID)
 	if err != nil {
 		return nil, err
 	}
+	out.Ledger = ledger
 	check := pr.Has() || pr.Refusal() != ""
 	vc := &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}
 	cache := l.openCache(dir)
@@ -208,16 +226,75 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	sort.Slice(out.Records, func(i, j int) bool { return out.Records[i].ID < out.Records[j].ID })
 	sort.Slice(out.Problems, func(i, j int) bool { return out.Problems[i].Path < out.Problems[j].Path })
 	sort.Slice(out.Rejected, func(i, j int) bool { return out.Rejected[i].Path < out.Rejected[j].Path })
+	out.Acked = l.appliedSet(out)
 	if l.Trust != nil {
 		out.Vanished = l.vanished(out, ledger, changedIDs)
+		out.Unbacked = l.unbacked(out)
 	}
 	for _, rj := range out.Rejected {
-		if _, mine := ledger[rj.ID]; (mine || out.Acked[rj.ID]) && rj.Key != "" {
+		// Withheld means "this machine applied it": with a trust store only
+		// its ledger says so; acked/ is anyone's word.
+		_, mine := ledger[rj.ID]
+		if !mine && l.Trust == nil {
+			mine = acked[rj.ID]
+		}
+		if mine && rj.Key != "" {
 			out.Withheld = append(out.Withheld, rj)
 		}
 	}
 	return out, nil
 }
+
+// appliedSet is Loaded.Acked: what the registrar takes as already applied
+// or delivered. Without a trust store (the spec's fixtures) it is acked/
+// as it is. With one, a principal-side record counts only when this
+// machine's ledger holds it or the principal's first change adopted it:
+// both are outside what an agent or a remote writes (the ledger is in the
+// trust store; an adoption is signed by the principal). Records of the
+// other side (an agent's notes and relations) keep acked/: hiding one of
+// them from delivery moves no principal's authority, and their writers
+// could delete them from the log anyway.
+func (l *Log) appliedSet(ld *Loaded) map[string]bool {
+	if l.Trust == nil {
+		return ld.AckFiles
+	}
+	out := make(map[string]bool, len(ld.AckFiles))
+	for _, r := range ld.Records {
+		if !acts.PrincipalSide(r) {
+			if ld.AckFiles[r.ID] {
+				out[r.ID] = true
+			}
+			continue
+		}
+		if _, ok := ld.Ledger[r.ID]; ok || (r.SignedBy != nil && r.SignedBy.Adopted) {
+			out[r.ID] = true
+		}
+	}
+	return out
+}
+
+// unbacked lists the trusted principal-side records acked/ names that
+// this machine's registrar never applied, on a machine whose registrar
+// has applied records of the project (its ledger is not empty): there an
+// acknowledgement it did not write is a forged one or another machine's.
+// On a machine that only settles (the principal's laptop) every
+// acknowledgement is another machine's, and none is reported.
+func (l *Log) unbacked(ld *Loaded) []Vanished {
+	if len(ld.Ledger) == 0 {
+		return nil
+	}
+	var out []Vanished
+	for _, r := range ld.Records {
+		if !ld.AckFiles[r.ID] || ld.Acked[r.ID] || !acts.PrincipalSide(r) {
+			continue
+		}
+		out = append(out, Vanished{Path: filepath.Join(l.AckedDir(ld.Project), EncodeName(r.ID)), ID: r.ID, Key: r.Key, Why: UnbackedWhy})
+	}
+	return out
+}
+
+// UnbackedWhy is the rule an unbacked acknowledgement breaks.
+const UnbackedWhy = "acked/ says this principal-side record was applied, but this machine's registrar never applied it (its ledger in the trust store has no line for it): a forged acknowledgement, or another machine's; tp acts sync applies it here (D19)"
 
 // maxRecordFile bounds what Load reads of one file; records are small.
 const MaxRecordFile = 1 << 20
@@ -463,7 +540,7 @@ func (l *Log) vanished(ld *Loaded, ledger map[string]LedgerEntry, changed map[st
 			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "this machine applied this principal-side record, and it is gone from the log (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
 		}
 	}
-	for id := range ld.Acked {
+	for id := range ld.AckFiles {
 		if _, mine := ledger[id]; !mine && !present[id] {
 			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Why: "acked/ says this record was applied, and it is gone from the log (D19 tamper evidence)"})
 		}

@@ -3,11 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -28,7 +31,18 @@ type actsVerifyProjectJSON struct {
 	// Vanished: principal-side records this machine applied that are gone
 	// from the log (D19 tamper evidence).
 	Vanished []recordlog.Vanished `json:"vanished"`
-	Problems []string             `json:"problems"`
+	// Unbacked: principal-side records acked/ names as applied that this
+	// machine's registrar never applied (a forged acknowledgement, or
+	// another machine's; D19).
+	Unbacked []recordlog.Vanished `json:"unbacked"`
+	// Document: lines of the --document state documents that disagree
+	// with the log (D19, D16).
+	Document []string `json:"document"`
+	Problems []string `json:"problems"`
+}
+
+func (p *actsVerifyProjectJSON) failed() bool {
+	return len(p.Rejected) > 0 || len(p.Problems) > 0 || len(p.Vanished) > 0 || len(p.Unbacked) > 0 || len(p.Document) > 0
 }
 
 type actsVerifyJSON struct {
@@ -38,10 +52,10 @@ type actsVerifyJSON struct {
 }
 
 func newActsVerifyCmd(io *IO, g *globalOpts) *cobra.Command {
-	var project string
-	var forget []string
+	var project, profile, principalTag string
+	var forget, documents []string
 	cmd := &cobra.Command{
-		Use:   "verify [--project P] [--forget RECORD_ID]",
+		Use:   "verify [--project P] [--forget RECORD_ID] [--document DOC]",
 		Short: "Check every record of the log, and every signature (exit 1 on any failure)",
 		Long: `Read every record of the log (or of one project) as the registrar does:
 each file must be a valid record, and in a project with principals every
@@ -50,8 +64,13 @@ must carry a signature of a principal current in the project's principal
 chain, bound to the project's identity; the chain must start with a key your
 trust store trusts and hold the newest change this machine accepted (D19).
 A principal-side record this machine applied that is gone from the log, or
-changed, is reported (tampering). Prints each finding on one line (file,
-record, rule); exits 1 when anything failed.
+changed, is reported (tampering), and so is an acknowledgement in acked/
+of a settlement this machine's registrar never applied (its ledger in the
+trust store decides, never acked/). With --document (and --project), the
+state document the registrar keeps is read too: a line that still carries
+a settled act's key, where this machine struck it before or acked/ says it
+was, is reported. Prints each finding on one line (file, record, rule);
+exits 1 when anything failed.
 
 Sync changes nothing for an act whose applied record vanished, until you
 decide: settle it again (a principal's new signed record), and/or tell this
@@ -64,6 +83,13 @@ machine to forget the vanished record with --forget RECORD_ID (with
 				return err
 			}
 			if err := actsPull(io, g, l); err != nil {
+				return err
+			}
+			if len(documents) > 0 && project == "" {
+				return withHint(errors.New("--document needs --project: a state document belongs to one project"), "tp acts verify --project NAME --document STATE.md")
+			}
+			prof, err := acts.ProfileFor(profile, principalTag)
+			if err != nil {
 				return err
 			}
 			if len(forget) > 0 {
@@ -97,11 +123,11 @@ machine to forget the vanished record with --forget RECORD_ID (with
 			}
 			rep := actsVerifyJSON{ActsDir: sanitize.Line(l.Dir), OK: len(top) == 0, Projects: []actsVerifyProjectJSON{}}
 			for _, p := range projects {
-				pr, err := actsVerifyProject(l, p)
+				pr, err := actsVerifyProject(l, p, documents, prof)
 				if err != nil {
 					return err
 				}
-				if len(pr.Rejected) > 0 || len(pr.Problems) > 0 || len(pr.Vanished) > 0 {
+				if pr.failed() {
 					rep.OK = false
 				}
 				rep.Projects = append(rep.Projects, pr)
@@ -124,14 +150,34 @@ machine to forget the vanished record with --forget RECORD_ID (with
 	}
 	cmd.Flags().StringVar(&project, "project", "", "only this project")
 	cmd.Flags().StringArrayVar(&forget, "forget", nil, "forget a vanished applied record (the person's decision; with --project)")
+	cmd.Flags().StringArrayVar(&documents, "document", nil, "also check this state document against the log (with --project)")
+	cmd.Flags().StringVar(&profile, "profile", "en", "Markdown profile of --document: "+strings.Join(acts.ProfileNames(), " or "))
+	cmd.Flags().StringVar(&principalTag, "principal-tag", "", "the principal's tag in task lines of --document (zh-hant profile)")
 	return cmd
 }
 
-func actsVerifyProject(l *recordlog.Log, project string) (actsVerifyProjectJSON, error) {
-	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []recordlog.Rejected{}, Vanished: []recordlog.Vanished{}, Problems: []string{}}
+func actsVerifyProject(l *recordlog.Log, project string, documents []string, prof acts.Profile) (actsVerifyProjectJSON, error) {
+	out := actsVerifyProjectJSON{Project: sanitize.Line(project), Principals: []string{}, Rejected: []recordlog.Rejected{}, Vanished: []recordlog.Vanished{},
+		Unbacked: []recordlog.Vanished{}, Document: []string{}, Problems: []string{}}
 	ld, err := l.Load(project)
 	if err != nil {
 		return out, err
+	}
+	for _, v := range ld.Unbacked {
+		out.Unbacked = append(out.Unbacked, v.Sanitized())
+	}
+	for _, doc := range documents {
+		b, err := readStateDocument(doc)
+		if err != nil {
+			return out, err
+		}
+		fs, err := actsession.CheckDocument(ld, doc, b, prof)
+		if err != nil {
+			return out, err
+		}
+		for _, f := range fs {
+			out.Document = append(out.Document, f.Text)
+		}
 	}
 	out.Records = len(ld.Records) + len(ld.Rejected)
 	out.Unauthenticated = ld.Unauthenticated()
@@ -174,7 +220,7 @@ func actsVerifyProject(l *recordlog.Log, project string) (actsVerifyProjectJSON,
 
 func printVerifyProject(io *IO, p actsVerifyProjectJSON) {
 	status := "ok"
-	if len(p.Rejected) > 0 || len(p.Problems) > 0 || len(p.Vanished) > 0 {
+	if p.failed() {
 		status = "FAILED"
 	}
 	who := "no principal: settlements unauthenticated"
@@ -191,9 +237,39 @@ func printVerifyProject(io *IO, p actsVerifyProjectJSON) {
 	for _, v := range p.Vanished {
 		fmt.Fprintf(io.Out, "  %s\n", v)
 	}
+	for _, v := range p.Unbacked {
+		fmt.Fprintf(io.Out, "  %s\n", v)
+	}
+	for _, d := range p.Document {
+		fmt.Fprintf(io.Out, "  %s\n", d)
+	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(io.Out, "  %s\n", pr)
 	}
+}
+
+// readStateDocument reads a state document as sync does: through a link
+// (the user's path, D9), a regular file, at most MaxStateDocument bytes.
+func readStateDocument(doc string) ([]byte, error) {
+	path, err := filepath.EvalSymlinks(doc)
+	if err != nil {
+		return nil, actsession.NoDocument(doc, err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", doc)
+	}
+	if info.Size() > recordlog.MaxStateDocument {
+		return nil, &recordlog.TooLargeError{Path: doc, Limit: recordlog.MaxStateDocument}
+	}
+	b, err := recordlog.ReadLimited(path, recordlog.MaxStateDocument)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc, err)
+	}
+	return b, nil
 }
 
 func joinOr(list []string, empty string) string {
