@@ -151,14 +151,18 @@ func a2aCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ctx := context.Background()
 	switch args[0] {
 	case "wait":
-		for i := 0; ; i++ {
+		// A deadline, not a count of tries: on a loaded machine the
+		// server's start alone has taken more than the 10 s a count of
+		// 200 short sleeps allowed.
+		deadline := time.Now().Add(time.Minute)
+		for {
 			resp, err := http.Get(a2aBase(ts) + "/.well-known/agent-card.json")
 			if err == nil {
 				resp.Body.Close()
 				return
 			}
-			if i > 200 {
-				ts.Fatalf("the server never answered: %v", err)
+			if time.Now().After(deadline) {
+				ts.Fatalf("the server never answered within a minute: %v", err)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
