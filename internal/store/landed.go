@@ -34,7 +34,25 @@ type Landed struct {
 // read again next time, since a second change in that same tick would not
 // show (git's "racily clean" rule). So a long-lived server (tp mcp) answers
 // a dry-run land without reading every passport (issue 16).
+//
+// Nor does it look at every file each time: a passport saved by rename
+// (every writer above) changes the store folder's own stamp, so while the
+// folder's stamp is as it was, the last answer stands. Only an edit in
+// place leaves the folder as it was; the files are looked at one by one
+// again once refilesEvery has passed since they last were, so such an
+// edit is seen within that time, and a save by rename at once.
 func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
+	c := &s.landed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	// The folder's stamp is taken before it is read: a change meanwhile
+	// then differs from what is remembered next time.
+	ds, dsOK := stampOf(s.dir)
+	if c.answerOK && dsOK && ds == c.dir && !ds.racy(now) && now.Sub(c.looked) < refilesEvery {
+		return cloneLanded(c.answer), append([]Skipped(nil), c.skipped...), nil
+	}
+	c.answerOK = false
 	des, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -42,12 +60,11 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &s.landed
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.files == nil {
 		c.files = map[string]landedFile{}
 	}
+	c.scans++
+	allKept := true
 	seen := make(map[string]bool, len(des))
 	var out []Landed
 	var skipped []Skipped
@@ -75,6 +92,7 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 			c.files[name] = f
 		} else {
 			delete(c.files, name)
+			allKept = false
 		}
 		f.add(&out, &skipped)
 	}
@@ -89,7 +107,30 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 		}
 		return out[i].ID < out[j].ID
 	})
+	// The answer stands for the next calls only when every file in it is
+	// remembered and the folder did not change in the tick it was looked at.
+	if dsOK && allKept && !ds.racy(now) {
+		c.answerOK, c.dir, c.looked = true, ds, now
+		c.answer, c.skipped = out, skipped
+		return cloneLanded(out), append([]Skipped(nil), skipped...), nil
+	}
 	return out, skipped, nil
+}
+
+// refilesEvery bounds how long LandedFrom trusts the store folder's stamp
+// alone, without looking at each file: the delay before a passport edited
+// in place (not replaced) by another program is seen.
+const refilesEvery = time.Second
+
+// cloneLanded copies an answer LandedFrom keeps, so callers never share
+// the records it remembers (see landedFile.add).
+func cloneLanded(ls []Landed) []Landed {
+	out := make([]Landed, len(ls))
+	for i, l := range ls {
+		out[i] = l
+		out[i].From = l.From.Clone()
+	}
+	return out
 }
 
 // landedCache is what LandedFrom remembers, per file name.
@@ -100,6 +141,15 @@ type landedCache struct {
 	// (the files' own clock, never Store.Now), and a count of files read.
 	clock func() time.Time
 	reads int
+	scans int // folders read: a test seam like reads
+
+	// The last answer, while the store folder's stamp is dir and less
+	// than refilesEvery has passed since looked (LandedFrom).
+	answerOK bool
+	dir      fileStamp
+	looked   time.Time
+	answer   []Landed
+	skipped  []Skipped
 }
 
 func (c *landedCache) now() time.Time {

@@ -64,8 +64,11 @@ func TestLandedFromIsListWithoutStaleness(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	// Nothing is racy: every file counts as changed long ago, so all are
-	// remembered and only the stamps can tell a change.
-	s.landed.clock = func() time.Time { return time.Now().Add(time.Hour) }
+	// remembered and only the stamps can tell a change. Each step is
+	// looked at more than refilesEvery after the last, as an edit in
+	// place is only promised to be seen then.
+	later := time.Now().Add(time.Hour)
+	s.landed.clock = func() time.Time { return later }
 	writeFile(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("a", 64)))
 	writeFile(t, s.Path("TP-BBBB-BBBB"), landedState("TP-BBBB-BBBB", "2026-02-01T00:00:00Z", ""))
 	writeFile(t, s.Path("broken"), `{"id":"broken",`)
@@ -118,8 +121,52 @@ func TestLandedFromIsListWithoutStaleness(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.change()
+		later = later.Add(2 * refilesEvery)
 		sameAsList(t, s, st.name)
 	}
+}
+
+// TestLandedFromTrustsAnUnchangedFolder: while the store folder is as it
+// was and refilesEvery has not passed, LandedFrom answers without looking
+// at a file; a save by rename is seen at once all the same, and an edit in
+// place once refilesEvery has passed.
+func TestLandedFromTrustsAnUnchangedFolder(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	later := time.Now().Add(time.Hour)
+	s.landed.clock = func() time.Time { return later }
+	writeFile(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("a", 64)))
+	sameAsList(t, s, "first look")
+	scans := s.landed.scans
+	sameAsList(t, s, "nothing changed")
+	if s.landed.scans != scans {
+		t.Errorf("nothing changed, yet the folder was read again")
+	}
+
+	// Saved by rename, within the second: seen at once.
+	tmp := filepath.Join(s.Dir(), ".tmp-x")
+	writeFile(t, tmp, landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("b", 64)))
+	if err := os.Rename(tmp, s.Path("TP-AAAA-AAAA")); err != nil {
+		t.Fatal(err)
+	}
+	sameAsList(t, s, "saved by rename")
+
+	// Edited in place: the folder is as it was, so the old answer stands
+	// until refilesEvery has passed, then the edit is seen.
+	p := s.Path("TP-AAAA-AAAA")
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("c", 64))); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got, _ := landedNow(t, s); len(got) != 1 || !strings.Contains(got[0], strings.Repeat("b", 64)) {
+		t.Errorf("within refilesEvery, the answer changed without a change to the folder: %q", got)
+	}
+	later = later.Add(refilesEvery)
+	sameAsList(t, s, "edited in place, a second later")
 }
 
 // TestLandedFromRacyFilesAreReadAgain: a file that changed within the
