@@ -211,13 +211,22 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 		files = append(files, LocalFile{Name: l.Name, Path: l.Path, Size: l.Size})
 	}
 
-	state := stored.Clone()
+	// A copy that shares what it does not change (ojson.Shallow): the
+	// facts of a big passport are not copied to be packed (issue 20).
+	// Every change below replaces a member of state; none changes a value
+	// stored shares.
+	state := stored.Shallow()
 	dropGeneratedSteps(state, stored.Get("landed_from").Get(GeneratedSteps))
 	for _, k := range localOnly {
 		state.Obj().Delete(k)
 	}
-	for _, a := range state.Get("asks").Items() {
-		a.Obj().Delete(AskedAt)
+	if list := state.Get("asks"); list.Kind() == ojson.Array {
+		asks := make([]*ojson.Value, len(list.Items()))
+		for i, a := range list.Items() {
+			asks[i] = a.Clone()
+			asks[i].Obj().Delete(AskedAt)
+		}
+		state.Set("asks", ojson.NewArray(asks...))
 	}
 
 	annotateOrgFacts(state, o.Actor)
@@ -278,12 +287,14 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 		})
 	}
 	if len(sent) > 0 {
-		home := stored.Clone()
-		list := home.Get("asks")
+		// Shares all but its asks list with stored, which is not
+		// changed after (Save writes it and copies what it sets).
+		home := stored.Shallow()
+		list := home.Get("asks").Shallow()
 		if list.Kind() != ojson.Array {
 			list = ojson.NewArray()
-			home.Set("asks", list)
 		}
+		home.Set("asks", list)
 		for _, a := range sent {
 			c := a.V.Clone()
 			c.Set(AskedAt, ojson.NewString(packedAt))
@@ -532,10 +543,24 @@ func annotateOrgFacts(state *ojson.Value, actor string) {
 	if actor == "" {
 		return
 	}
-	for _, f := range (model.Passport{V: state}).Facts() {
-		if f.V.Obj() == nil || f.Scope() != model.ScopeOrg || !f.Verified() || f.V.Has(SourceActor) {
+	// Copy on write: the facts list is replaced, and only the facts that
+	// change are copied, so state may share its facts with another tree
+	// (Build's copy of the stored passport, a landing's of the pack).
+	facts := state.Get("facts")
+	var items []*ojson.Value
+	for i, v := range facts.Items() {
+		f := model.Fact{V: v}
+		if v.Obj() == nil || f.Scope() != model.ScopeOrg || !f.Verified() || v.Has(SourceActor) {
 			continue
 		}
-		f.V.Set(SourceActor, ojson.NewString(actor))
+		if items == nil {
+			items = facts.Shallow().Items()
+		}
+		c := v.Clone()
+		c.Set(SourceActor, ojson.NewString(actor))
+		items[i] = c
+	}
+	if items != nil {
+		state.Set("facts", ojson.NewArray(items...))
 	}
 }

@@ -139,7 +139,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	env := plan.env
 	now := env.now()
 
-	state, restored, err := landedState(plan, d, env, now)
+	state, restored, next, err := landedState(plan, d, env, now)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +227,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	}
 	out.Version, _ = saved.Get("version").Int()
 	out.Path = st.Path(plan.ID)
-	out.NextSteps = plan.steps(d)
+	out.NextSteps = next
 	return out, nil
 }
 
@@ -284,12 +284,15 @@ func (d Decisions) validate(plan *Plan) error {
 // landedState is the new passport: the pack's task state under the new id,
 // with facts sealed, asks and checks stored, next steps ordered, lineage
 // kept and landed_from recorded.
-func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value, []string, error) {
+func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.Value, restored []string, next []Step, err error) {
 	at := store.Timestamp(now)
-	obj := plan.obj.Clone()
-	pack.Seal(obj) // the lenient read sealed already; sealing is idempotent (§4.2)
+	// Copies that share what they do not change (ojson.Shallow): the new
+	// passport shares the pack's facts instead of copying 110,000 of them
+	// (issue 20). Every change below replaces a member of state or of a
+	// value copied here; none changes a value the pack object holds.
+	obj := pack.Sealed(plan.obj) // the lenient read sealed already; sealing is idempotent (§4.2)
 	lineage := keptLineage(obj)
-	state := obj.Get("passport")
+	state = obj.Get("passport").Shallow()
 	if state.Obj() == nil {
 		state = ojson.NewObject()
 	}
@@ -306,16 +309,25 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	state.Set("created_at", ojson.NewString(at))
 	state.Set("updated_at", ojson.NewString(at))
 
-	var restored []string
 	if d.TrustOwnFacts && env.Machine != "" && plan.OwnLineage != "" {
-		for _, f := range state.Get("facts").Items() {
+		facts := state.Get("facts")
+		var items []*ojson.Value
+		for i, f := range facts.Items() {
 			fact := model.Fact{V: f}
 			if f.Obj() == nil || !fact.Sealed() || fact.VerifiedOn() != env.Machine {
 				continue
 			}
-			f.Set("verified", ojson.NewBool(true))
-			f.Set("needs_reverify", ojson.NewBool(false))
+			if items == nil {
+				items = facts.Shallow().Items()
+			}
+			c := f.Clone()
+			c.Set("verified", ojson.NewBool(true))
+			c.Set("needs_reverify", ojson.NewBool(false))
+			items[i] = c
 			restored = append(restored, fact.Claim())
+		}
+		if items != nil {
+			state.Set("facts", ojson.NewArray(items...))
 		}
 	}
 
@@ -330,10 +342,10 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	state.Set("asks", asks)
 	for _, id := range sortedKeys(d.Answers) {
 		if err := RefuseCredentialAnswer(id, d.Answers[id]); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := store.AnswerAsk(state, id, d.Answers[id], env.by(), now); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 
@@ -348,19 +360,20 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	state.Set("landing_checks", checks)
 	for _, id := range sortedKeys(d.CheckStatus) {
 		if err := store.SetCheck(state, id, d.CheckStatus[id], env.by(), now); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	for _, id := range sortedKeys(d.CheckRuns) {
 		if err := store.RecordCheckRun(state, id, d.CheckRuns[id].record(env.by(), now)); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 
 	state.Set("lineage", lineage)
 
-	var steps, generated []string
-	for _, s := range plan.steps(d) {
+	next = plan.steps(d)
+	steps, generated := make([]string, 0, len(next)), make([]string, 0, len(next))
+	for _, s := range next {
 		steps = append(steps, s.Text)
 		if s.Kind != StepSender {
 			generated = append(generated, s.Text)
@@ -398,7 +411,8 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	for _, s := range generated {
 		gen[s] = struct{}{}
 	}
-	var senderSteps, senderFacts []string
+	var senderSteps []string
+	senderFacts := make([]string, 0, len(state.Get("facts").Items()))
 	for _, s := range steps {
 		if _, ok := gen[s]; !ok {
 			senderSteps = append(senderSteps, s)
@@ -414,7 +428,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (*ojson.Value,
 	lf.Set(Findings, findingsValue(plan.Instructions))
 	lf.Set("credential_like", ojson.NewInt(int64(len(plan.Credentials))))
 	state.Set("landed_from", lf)
-	return state, restored, nil
+	return state, restored, next, nil
 }
 
 // The members of landed_from that keep a landed pack's labels (D25).

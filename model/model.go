@@ -197,8 +197,12 @@ func (p Passport) Version() int64       { n, _ := p.V.Get("version").Int(); retu
 func (p Passport) NextSteps() []string  { return strings_(p.V.Get("next_steps")) }
 func (p Passport) Artifacts() []string  { return strings_(p.V.Get("artifacts")) }
 func (p Passport) Facts() []Fact {
-	var out []Fact
-	for _, v := range p.V.Get("facts").Items() {
+	items := p.V.Get("facts").Items()
+	if len(items) == 0 {
+		return nil
+	}
+	out := make([]Fact, 0, len(items))
+	for _, v := range items {
 		out = append(out, Fact{V: v})
 	}
 	return out

@@ -382,6 +382,11 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 	}
 	repairs := append([]Repair{}, l.repairs...)
 	repairs = append(repairs, quirkRepairs(l)...)
+	if l.enc == EncodingBag && l.canon == nil && ojson.CanonicalEqual(l.obj, l.raw) {
+		// Written canonically (the common case): the bytes as read are
+		// the canonical form, not a second copy of them (issue 20).
+		l.canon = l.raw
+	}
 	canon := l.canonical()
 	if l.enc == EncodingBag && !bytes.Equal(canon, l.raw) {
 		repairs = append(repairs, Repair{Rule: RepairCanonical, Where: "data/passport.json",

@@ -23,29 +23,67 @@ func Seal(obj *ojson.Value) []string {
 	machine := obj.Get("origin").Get("machine").Text()
 	var changed []string
 	for i, f := range obj.Get("passport").Get("facts").Items() {
-		if f.Kind() != ojson.Object {
+		if !needsSeal(f) {
 			continue
 		}
-		fact := model.Fact{V: f}
-		if fact.KeepsVerified() {
-			continue
-		}
-		on := f.Get("verified_on").Text()
-		verified, isBool := f.Get("verified").Bool()
-		needs, _ := f.Get("needs_reverify").Bool()
-		if isBool && !verified && needs {
-			continue // already sealed: where it was proven, if anywhere, is recorded
-		}
-		f.Set("verified", ojson.NewBool(false))
-		f.Set("needs_reverify", ojson.NewBool(true))
-		if verified && on == "" {
-			// Proven, and where is the pack's own machine: the one that
-			// wrote the ✓ it is losing here.
-			f.Set("verified_on", ojson.NewString(machine))
-		}
+		sealFact(f, machine)
 		changed = append(changed, model.Path("passport", "facts", i))
 	}
 	return changed
+}
+
+// Sealed is Seal on a copy: obj is left as it was, and the copy shares
+// every value Seal would not change (ojson.Shallow): the object, its
+// passport and its facts list are copied, and each fact that changes is
+// cloned. A pack of 110,000 facts was copied whole to seal it, 40 MB
+// (issue 20).
+func Sealed(obj *ojson.Value) *ojson.Value {
+	out := obj.Shallow()
+	state := obj.Get("passport")
+	facts := state.Get("facts")
+	var items []*ojson.Value
+	machine := obj.Get("origin").Get("machine").Text()
+	for i, f := range facts.Items() {
+		if !needsSeal(f) {
+			continue
+		}
+		if items == nil {
+			items = facts.Shallow().Items()
+		}
+		c := f.Clone()
+		sealFact(c, machine)
+		items[i] = c
+	}
+	if items != nil {
+		st := state.Shallow()
+		st.Set("facts", ojson.NewArray(items...))
+		out.Set("passport", st)
+	}
+	return out
+}
+
+// needsSeal reports whether Seal changes f.
+func needsSeal(f *ojson.Value) bool {
+	if f.Kind() != ojson.Object || (model.Fact{V: f}).KeepsVerified() {
+		return false
+	}
+	verified, isBool := f.Get("verified").Bool()
+	needs, _ := f.Get("needs_reverify").Bool()
+	// Sealed already: where it was proven, if anywhere, is recorded.
+	return !(isBool && !verified && needs)
+}
+
+// sealFact puts f in its sealed form; machine is the pack's origin.
+func sealFact(f *ojson.Value, machine string) {
+	on := f.Get("verified_on").Text()
+	verified, _ := f.Get("verified").Bool()
+	f.Set("verified", ojson.NewBool(false))
+	f.Set("needs_reverify", ojson.NewBool(true))
+	if verified && on == "" {
+		// Proven, and where is the pack's own machine: the one that
+		// wrote the ✓ it is losing here.
+		f.Set("verified_on", ojson.NewString(machine))
+	}
 }
 
 // repairObject applies the lenient repairs of D4 to a pack object in place

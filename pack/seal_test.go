@@ -71,3 +71,46 @@ func TestSeal(t *testing.T) {
 		t.Errorf("Seal is not idempotent: changed %v", again)
 	}
 }
+
+// Sealed is Seal on a copy, byte for byte, and the object it was given is
+// as it was; facts sealing leaves alone are shared, not copied (issue 20),
+// and a pack with nothing to seal shares its whole passport.
+func TestSealedIsSealOnACopy(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"mixed": `{"origin": {"machine": "studio-imac"}, "passport": {"id": "TP-1", "facts": [
+    {"claim": "u", "scope": "universal", "verified": true},
+    {"claim": "m", "scope": "machine", "verified": true},
+    {"claim": "none", "verified": true},
+    {"claim": "sealed", "scope": "machine", "verified": false, "needs_reverify": true, "verified_on": "laptop"},
+    "a string", 7]}, "asks": []}`,
+		"nothing to seal": `{"passport": {"facts": [{"claim": "o", "scope": "org", "verified": true}]}}`,
+		"no facts":        `{"passport": {"goal": "g"}}`,
+		"no passport":     `{"kind": "handoff"}`,
+		"facts not list":  `{"passport": {"facts": {"claim": "x"}}}`,
+	} {
+		obj, err := ojson.ParseStrict([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := ojson.Canonical(obj)
+		want := obj.Clone()
+		Seal(want)
+		got := Sealed(obj)
+		if !bytes.Equal(ojson.Canonical(got), ojson.Canonical(want)) {
+			t.Errorf("%s: Sealed\n%s\nSeal on a clone\n%s", name, ojson.Canonical(got), ojson.Canonical(want))
+		}
+		if !bytes.Equal(ojson.Canonical(obj), before) {
+			t.Errorf("%s: Sealed changed its argument:\n%s", name, ojson.Canonical(obj))
+		}
+		orig, sealed := obj.Get("passport").Get("facts").Items(), got.Get("passport").Get("facts").Items()
+		for i := range orig {
+			if same := orig[i] == sealed[i]; same != !needsSeal(orig[i]) {
+				t.Errorf("%s: fact %d shared %v, changed by sealing %v", name, i, same, needsSeal(orig[i]))
+			}
+		}
+		if len(Seal(obj.Clone())) == 0 && got.Get("passport") != obj.Get("passport") {
+			t.Errorf("%s: nothing to seal, and the passport was copied", name)
+		}
+	}
+}

@@ -142,12 +142,12 @@ func signTags(path string, identity []byte, tags map[string][]byte, opts WriteOp
 
 // prepare checks what a writer must never produce (an unknown spec or kind,
 // luggage names a reader would refuse) and returns a sealed copy of the
-// pack object.
+// pack object (Sealed: it shares what sealing leaves as it was).
 func prepare(path string, src Source) (*ojson.Value, error) {
 	if src.Object == nil || src.Object.Kind() != ojson.Object {
 		return nil, &Error{File: path, Rule: RuleObject, Detail: "no pack object to write"}
 	}
-	obj := src.Object.Clone()
+	obj := src.Object
 	if s := obj.Get("spec").Text(); s != model.SpecBag {
 		return nil, &Error{File: path, Entry: "spec", Rule: RuleSpec, Detail: fmt.Sprintf("spec %s is not %q", ojson.Brief(obj.Get("spec"), 60), model.SpecBag)}
 	}
@@ -179,8 +179,7 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 			}
 		}
 	}
-	Seal(obj)
-	return obj, nil
+	return Sealed(obj), nil
 }
 
 // atomicWrite fills a temporary file beside path and renames it into place

@@ -323,3 +323,55 @@ func cut(s string, sep byte) (string, string, bool) {
 	}
 	return s, "", false
 }
+
+// CanonicalEqual reports whether b is exactly Canonical(v), without
+// building it: a reader that holds the bytes as written keeps them as the
+// canonical form when they already are (issue 20: a second copy of a
+// 10 MB pack object otherwise).
+func CanonicalEqual(v *Value, b []byte) bool {
+	c := compareWriter{rest: b, same: true}
+	e := encoder{w: &c}
+	e.value(v, 0)
+	c.WriteByte('\n')
+	return c.same && len(c.rest) == 0
+}
+
+// compareWriter checks what is written against rest, consuming it; once
+// something differs it only records that.
+type compareWriter struct {
+	rest []byte
+	same bool
+}
+
+func (c *compareWriter) WriteString(s string) (int, error) {
+	if c.same {
+		if len(s) > len(c.rest) || string(c.rest[:len(s)]) != s {
+			c.same = false
+		} else {
+			c.rest = c.rest[len(s):]
+		}
+	}
+	return len(s), nil
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if c.same {
+		if len(p) > len(c.rest) || !bytes.Equal(c.rest[:len(p)], p) {
+			c.same = false
+		} else {
+			c.rest = c.rest[len(p):]
+		}
+	}
+	return len(p), nil
+}
+
+func (c *compareWriter) WriteByte(b byte) error {
+	if c.same {
+		if len(c.rest) == 0 || c.rest[0] != b {
+			c.same = false
+		} else {
+			c.rest = c.rest[1:]
+		}
+	}
+	return nil
+}

@@ -26,7 +26,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/model"
@@ -49,9 +48,9 @@ type Store struct {
 
 	// Test seams, per store so tests that set them run in parallel:
 	// beforeWrite runs between the version check and the write (widening
-	// the window a missing lock would let another writer into); write is
-	// durable.WriteFile, replaced to simulate a write that fails before
-	// the rename lands; mint is MintID, replaced to force collisions.
+	// the window a missing lock would let another writer into); write,
+	// nil for durable's own writes, is set to simulate a write that fails
+	// before the rename lands; mint is MintID, replaced to force collisions.
 	beforeWrite func()
 	write       func(path string, data []byte, perm fs.FileMode) error
 	mint        func() string
@@ -79,7 +78,6 @@ func Open(dir string) (*Store, error) {
 		RetryDelay:  25 * time.Millisecond,
 		StaleAfter:  30 * time.Second,
 		Now:         time.Now,
-		write:       durable.WriteFile,
 		mint:        MintID,
 	}, nil
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -50,7 +51,9 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z
 
 // Save writes state v as the next version of its passport, provided the
 // stored version is still expectedVersion (0 for a passport not yet in the
-// store). It returns the saved state and leaves v unchanged.
+// store). It returns the saved state and leaves v unchanged; the saved
+// state shares v's members below the top level, so neither is to be
+// changed below it after (copy what you change).
 //
 // Like the reference's save: the lock <id>.json.lock is held for the whole
 // read-compare-write; the saved object is v with id, version (stored + 1),
@@ -99,7 +102,9 @@ func (s *Store) Save(v *ojson.Value, expectedVersion int64) (*ojson.Value, error
 		s.beforeWrite()
 	}
 	now := Timestamp(s.now())
-	saved := v.Clone()
+	// Only the top level changes: the saved state shares the rest with v
+	// (a deep copy of a passport of 110,000 facts was 40 MB, issue 20).
+	saved := v.Shallow()
 	saved.Set("id", ojson.NewString(id))
 	saved.Set("version", ojson.NewInt(current+1))
 	created := ojson.NewString(now)
@@ -111,10 +116,25 @@ func (s *Store) Save(v *ojson.Value, expectedVersion int64) (*ojson.Value, error
 	saved.Set("created_at", created)
 	saved.Set("updated_at", ojson.NewString(now))
 
-	if err := s.writeAtomic(path, ojson.Canonical(saved)); err != nil {
+	if err := s.writeState(path, saved); err != nil {
 		return nil, err
 	}
 	return saved, nil
+}
+
+// writeState writes v canonically (D1) to path, atomically; without a test's
+// write seam it is encoded straight into the file, not into a buffer the
+// size of the passport first (issue 20).
+func (s *Store) writeState(path string, v *ojson.Value) error {
+	if s.write != nil {
+		return s.write(path, ojson.Canonical(v), 0o600)
+	}
+	return durable.Write(path, 0o600, func(w *bufio.Writer) error {
+		if err := ojson.WriteCanonical(w, v); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
 // Update reads passport id, lets fn change it, and saves it with the version
