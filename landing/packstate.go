@@ -34,7 +34,7 @@ func PackStates(s *store.Store, entries []store.Entry, paths []string) []PackSta
 	var sent map[string]string // content digest → passport it was packed from
 	for i, path := range paths {
 		out[i] = PackState{State: PackToLand}
-		p, err := pack.Open(path, pack.Options{DeferLuggage: true})
+		p, err := pack.Open(path, pack.Options{DeferLuggage: true, NoFileDigest: true})
 		if err != nil {
 			continue
 		}

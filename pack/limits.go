@@ -63,4 +63,10 @@ type Options struct {
 	// wrote on a failed read — landing — so a large pack is read once, not
 	// twice. Pack.LuggageVerified says which was done. Ignored when Strict.
 	DeferLuggage bool
+	// NoFileDigest leaves Pack.Digest empty instead of hashing the whole
+	// file: for callers that recognise a pack by its content identity
+	// alone (the object and the luggage digests the pack declares), such
+	// as home's list of the packs in a folder, which would otherwise read
+	// every byte of every pack there.
+	NoFileDigest bool
 }

@@ -39,7 +39,8 @@ type Pack struct {
 	// its digest during Open; false when Options.DeferLuggage left that to
 	// OpenLuggage.
 	LuggageVerified bool
-	// Digest is the sha256 (hex) of the file as a whole.
+	// Digest is the sha256 (hex) of the file as a whole; empty when
+	// Options.NoFileDigest asked for none.
 	Digest string
 	// Signature is the pack's signature (D22), verified over its content
 	// identity against the key it names; nil for an unsigned pack. Open
@@ -413,6 +414,9 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 	}
 	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, Tags: l.extensionTags(), Signature: st.Signature, l: l}
 	p.Luggage = l.luggageSums()
+	if opts.NoFileDigest {
+		return p, nil
+	}
 	d, err := fileDigest(l.path)
 	if err != nil {
 		return nil, l.errf("", RuleNotAPack, "%v", err)
