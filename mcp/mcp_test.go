@@ -31,8 +31,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// tp and, beside it, tp-full: `tp mcp` is forwarded to it (D26), as
+	// on a machine where go install ./cmd/... put both.
 	tpBin = filepath.Join(dir, "tp")
-	out, err := exec.Command("go", "build", "-o", tpBin, "github.com/tp-dev/tp/cmd/tp").CombinedOutput()
+	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/tp-dev/tp/cmd/tp", "github.com/tp-dev/tp/cmd/tp-full").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building tp: %v\n%s", err, out)
 		os.Exit(1)

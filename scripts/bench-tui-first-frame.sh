@@ -16,7 +16,7 @@ runs=${TP_BENCH_RUNS:-10}
 n=${TP_BENCH_N:-1000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tp-tui-frame.XXXXXX")
 trap '[ -n "${TP_BENCH_KEEP:-}" ] || rm -rf "$work"' EXIT
-go build -o "$work/tp" ./cmd/tp
+go build -o "$work/" ./cmd/tp ./cmd/tp-full   # the TUI is tp-full's, which tp starts (D26)
 mkdir -p "$work/hello"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("Passports (%d)") }\n' "$n" > "$work/hello/main.go"
 printf 'module hello\n\ngo 1.21\n' > "$work/hello/go.mod"

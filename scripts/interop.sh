@@ -216,7 +216,7 @@ bagit() {
 gotest() {
   export TP_REFERENCE_DIR=$REF TP_BAGIT_PY=$BAGIT_PY
   go test -count=1 -run 'Interop' ./pack/ ./internal/store/
-  go test -count=1 -run 'TestScripts/interop' ./cmd/tp/
+  go test -count=1 -run 'TestScripts/interop' ./cmd/cli/
 }
 
 case ${1:-all} in

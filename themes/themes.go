@@ -9,22 +9,21 @@
 package themes
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tp-dev/tp/internal/themename"
 )
 
-// Theme names accepted by --theme.
+// Theme names accepted by --theme (package themename, which the core
+// executable links without the styles, D26).
 const (
-	Default      = "default"
-	HighContrast = "high-contrast"
-	NoColor      = "no-color"
+	Default      = themename.Default
+	HighContrast = themename.HighContrast
+	NoColor      = themename.NoColor
 )
 
 // Names lists the themes in a stable order.
-func Names() []string { return []string{Default, HighContrast, NoColor} }
+func Names() []string { return themename.Names() }
 
 // Theme is every style the UI uses, by meaning.
 type Theme struct {
@@ -109,31 +108,19 @@ func New(name string, r *lipgloss.Renderer) (*Theme, error) {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
 	}
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "", Default:
+	switch themename.Canonical(name) {
+	case Default:
 		return build(Default, r, defaultPalette), nil
 	case HighContrast:
 		return build(HighContrast, r, highContrastPalette), nil
-	case NoColor, "nocolor", "none":
+	case NoColor:
 		return noColor(r), nil
 	}
 	return nil, Check(name)
 }
 
-// Check says whether --theme name is a theme New builds: nil, or the one
-// error an unknown name gets, naming the known themes. The command line
-// asks it before any command runs, headless or not, so NO_COLOR (which
-// overrides the theme) never lets a mistyped name pass in one mode and
-// fail in the other.
-func Check(name string) error {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "", Default, HighContrast, NoColor, "nocolor", "none":
-		return nil
-	}
-	n := Names()
-	sort.Strings(n)
-	return fmt.Errorf("unknown theme %q (known: %s)", name, strings.Join(n, ", "))
-}
+// Check says whether --theme name is a theme New builds (themename.Check).
+func Check(name string) error { return themename.Check(name) }
 
 type palette struct {
 	fg, muted, accent, pass, fail, warn, sender, data, selBg, selFg, border, senderBorder lipgloss.TerminalColor

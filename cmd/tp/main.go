@@ -2,14 +2,15 @@
 // people: it packs, judges, converts and lands TaskPack files, merges receipts
 // back into the passport that asked, and settles Acts as the principal.
 //
-// main only wires the process to run; everything testable lives behind run.
+// tp is the core (D26): it starts as fast as it can and runs every command
+// scripts call. The terminal UI and the MCP and A2A servers are tp-full's,
+// which tp starts in its place for them. The command tree is cmd/cli's.
 package main
 
-import "os"
+import (
+	"os"
 
-func main() {
-	if isDropIn(os.Args[0]) {
-		os.Exit(int(runDropIn(dropInName(os.Args[0]), os.Args[1:], stdIO())))
-	}
-	os.Exit(int(run(os.Args[1:], stdIO())))
-}
+	"github.com/tp-dev/tp/cmd/cli"
+)
+
+func main() { os.Exit(cli.Main(nil)) }

@@ -18,6 +18,19 @@ var uiLibs = []string{
 	"github.com/yuin/goldmark",
 }
 
+// heavyLibs are what makes an executable slow to start (D26): the terminal
+// UI's libraries, the MCP and A2A SDKs and what they pull in. tp, the core
+// executable, and the command tree it shares with tp-full link none of them.
+var heavyLibs = append([]string{
+	"github.com/modelcontextprotocol",
+	"github.com/a2aproject",
+	"github.com/atotto/clipboard",
+	"github.com/google/jsonschema-go",
+	"github.com/muesli/termenv",
+	"encoding/gob",
+	module + "/ui", module + "/mcp", module + "/a2a", module + "/themes",
+}, uiLibs...)
+
 // forbidden lists, per package prefix, the import prefixes it must not reach
 // (directly or through its dependencies).
 func forbidden(pkg string) []string {
@@ -77,6 +90,10 @@ func forbidden(pkg string) []string {
 			"github.com/a2aproject/a2a-go/a2aclient"}, uiLibs...)
 	case strings.HasPrefix(rel, "ui"):
 		return []string{module + "/cmd"}
+	case rel == "cmd/tp" || rel == "cmd/cli":
+		// The core executable and the command tree (D26): nothing slow
+		// to start; tp-full adds the screens and the servers.
+		return heavyLibs
 	}
 	return nil
 }
@@ -133,6 +150,24 @@ func TestForbiddenCatches(t *testing.T) {
 		if f := forbidden(module + core); !contains(f, "github.com/charmbracelet/lipgloss") || !contains(f, module+"/ui") {
 			t.Errorf("%s may import UI libraries or ui according to the table", core)
 		}
+	}
+}
+
+// TestCoreExecutableIsLight: tp would link a heavy library again if the
+// table let it (D26).
+func TestCoreExecutableIsLight(t *testing.T) {
+	for _, pkg := range []string{"/cmd/tp", "/cmd/cli"} {
+		f := forbidden(module + pkg)
+		for _, lib := range []string{"github.com/charmbracelet/bubbletea", "github.com/charmbracelet/lipgloss", "github.com/yuin/goldmark",
+			"github.com/modelcontextprotocol", "github.com/a2aproject", "github.com/atotto/clipboard", module + "/ui", module + "/mcp", module + "/themes"} {
+			if !contains(f, lib) {
+				t.Errorf("%s may link %s according to the table", pkg, lib)
+			}
+		}
+	}
+	// internal/themename is what tp links of the themes: not themes itself.
+	if d := forbidden(module + "/cmd/tp"); !contains(d, module+"/themes") {
+		t.Error("tp may link the themes")
 	}
 }
 

@@ -1,0 +1,18 @@
+// Command tp-full is tp with everything that is slow to start: the terminal
+// UI's screens and the MCP and A2A servers (D26). tp starts it, with the
+// same arguments, for the commands that need them (tp mcp, tp a2a, and a
+// screen on a terminal); run alone it is a complete tp.
+package main
+
+import (
+	"os"
+
+	"github.com/tp-dev/tp/cmd/cli"
+)
+
+func main() { os.Exit(cli.Main(full())) }
+
+// full is what this executable adds to the command tree.
+func full() *cli.Full {
+	return &cli.Full{Screens: tuiScreens(), Servers: &cli.Servers{MCP: runMCP, A2A: runA2A}}
+}
