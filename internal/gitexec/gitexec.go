@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,6 +75,10 @@ var fixed = [][2]string{
 	{"maintenance.auto", "false"},
 	{"receive.denyCurrentBranch", "refuse"},
 	{"receive.autogc", "false"},
+	// Not a program, but a way to hide files: a sparse checkout the
+	// repository's config turns on keeps what a merge brings out of the
+	// work tree, where tp reads the acts log (D20).
+	{"core.sparseCheckout", "false"},
 }
 
 // userKeys are the program keys without a subsection that git reads
@@ -138,10 +143,20 @@ func Open(ctx context.Context, dir string) (*Git, error) {
 	return &Git{Dir: dir, base: baseEnv(os.Environ())}, nil
 }
 
-// overrides is the command-scope configuration for the next command: the
-// fixed values, the user's values for userKeys and credential helpers, and
-// the resets for whatever program key the repository's config sets now.
-func (g *Git) overrides(ctx context.Context) [][2]string {
+// overridesAndTree is the command-scope configuration for the next
+// command: the fixed values, the user's values for userKeys and credential
+// helpers, and the resets for whatever program key the repository's config
+// sets now.
+// It also returns the work tree the command must be
+// given ("" when git's own choice is safe): when the repository's config
+// sets core.worktree (directly or through an include), the folder that
+// holds the .git entry git found. A core.worktree an agent wrote into the
+// acts clone's .git/config would otherwise make the next merge write
+// what the remote brings into any folder — the user's home, the trust
+// store — and every add and commit read from there (D20). GIT_WORK_TREE
+// beats core.worktree; a submodule's own core.worktree names that same
+// folder, so it keeps working.
+func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string) {
 	// The probe itself runs with the fixed overrides: reading config runs
 	// nothing, but keep one way in.
 	probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "config", "--null", "--show-scope", "--list")
@@ -157,7 +172,33 @@ func (g *Git) overrides(ctx context.Context) [][2]string {
 	// fixed overrides and the resets; the command that follows fails the
 	// same way.
 	pairs := append([][2]string(nil), fixed...)
-	return append(pairs, neutralise(list)...)
+	tree := ""
+	for _, e := range parseList(list) {
+		if e.key == "core.worktree" && e.scope != "command" {
+			tree = ownTree(g.Dir)
+		}
+	}
+	return append(pairs, neutralise(list)...), tree
+}
+
+// ownTree is the folder at or above dir that holds a .git entry (a folder,
+// or the file of a worktree or submodule): where git finds the
+// repository, and so where its work tree belongs. "" when there is none.
+func ownTree(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
 }
 
 type entry struct{ scope, key, value string }
@@ -303,7 +344,12 @@ func withConfig(env []string, pairs [][2]string) []string {
 // one: the repository's remote.<name>.uploadpack and receivepack are read
 // first-wins, so only the command line beats them.
 func (g *Git) Command(ctx context.Context, args ...string) *exec.Cmd {
-	return g.command(ctx, g.overrides(ctx), args)
+	pairs, tree := g.overridesAndTree(ctx)
+	cmd := g.command(ctx, pairs, args)
+	if tree != "" {
+		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+tree)
+	}
+	return cmd
 }
 
 func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *exec.Cmd {
