@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/gitexec"
 )
 
@@ -177,6 +178,26 @@ func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
 	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
+	// What tp writes is committed even where an ignore rule says
+	// otherwise: a .gitignore a remote pushed (or an agent wrote, or
+	// .git/info/exclude, or core.excludesFile in the clone's config) would
+	// keep the principal's settlement on this machine, never pushed, with
+	// nothing said (D20).
+	ignored, err := r.g.Read(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", ".")
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	var force []string
+	for _, n := range strings.Split(string(ignored), "\x00") {
+		if logFile(n) {
+			force = append(force, n)
+		}
+	}
+	if len(force) > 0 {
+		if _, err := r.g.Run(ctx, append([]string{"add", "--force", "--"}, force...)...); err != nil {
+			return false, fmt.Errorf("%s: %w", r.Dir, err)
+		}
+	}
 	out, err := r.g.Read(ctx, "diff", "--cached", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "--", ".")
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
@@ -222,6 +243,33 @@ func (r *Repo) Push(ctx context.Context) error {
 		return err
 	}
 	return r.push(ctx)
+}
+
+// logFile reports whether p (relative to the acts dir, as git prints it)
+// is a file of the log tp writes: a record, an acknowledgement, a
+// principal change or allowed_signers of a project folder tp named, never
+// a writer's temporary file or a lock.
+func logFile(p string) bool {
+	parts := strings.Split(filepath.ToSlash(p), "/")
+	if _, ok := recordlog.DecodeName(parts[0]); !ok || len(parts) < 2 {
+		return false
+	}
+	last := parts[len(parts)-1]
+	if durable.IsTemp(last) || strings.HasSuffix(last, ".lock") {
+		return false
+	}
+	switch {
+	case len(parts) == 2:
+		return parts[1] == "allowed_signers"
+	case len(parts) == 3:
+		switch parts[1] {
+		case "records", "principals":
+			return strings.HasSuffix(last, ".json")
+		case "acked":
+			return true
+		}
+	}
+	return false
 }
 
 // describePath names what a file of the log is, for commit messages:
