@@ -209,3 +209,71 @@ func TestMatchedPair(t *testing.T) {
 		}
 	}
 }
+
+// The tree built for a command line that names a command holds that
+// command alone (rootAlone: none); each behaves as in the whole tree: the
+// same usage, flags and help, and the same forwarding marks.
+func TestLazyTreeSameCommand(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"conformance", "x.taskpack"}, "conformance"},
+		{[]string{"--store", "conformance", "list"}, "list"},
+		{[]string{"--store=s", "--plain", "acts", "list"}, "acts"},
+		{[]string{"--version"}, rootAlone},
+		{[]string{"--plain"}, rootAlone},
+		{nil, rootAlone},
+		{[]string{"--help"}, ""},
+		{[]string{"-h", "conformance"}, ""},
+		{[]string{"help", "conformance"}, ""},
+		{[]string{"completion", "bash"}, ""},
+		{[]string{"__complete", "con"}, ""},
+		{[]string{"conformnce"}, ""},
+		{[]string{"--", "conformance"}, ""},
+	} {
+		if got := commandNamed(tc.args); got != tc.want {
+			t.Errorf("commandNamed(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	io := &IO{Env: func(string) string { return "" }}
+	whole, _ := newRootCmd(io)
+	var walk func(a, b *cobra.Command)
+	walk = func(a, b *cobra.Command) {
+		if a.UsageString() != b.UsageString() || a.Long != b.Long || a.Annotations[needsFull] != b.Annotations[needsFull] {
+			t.Errorf("%s differs in the tree built for it alone", a.CommandPath())
+		}
+		if len(a.Commands()) != len(b.Commands()) {
+			t.Fatalf("%s has %d commands in the whole tree, %d alone", a.CommandPath(), len(a.Commands()), len(b.Commands()))
+		}
+		for i := range a.Commands() {
+			walk(a.Commands()[i], b.Commands()[i])
+		}
+	}
+	for _, c := range topCommands {
+		lazy, _ := newRootCmdOf(io, c.name)
+		var names []string
+		for _, s := range lazy.Commands() {
+			if s.Name() != "completion" {
+				names = append(names, s.Name())
+			}
+		}
+		if len(names) != 1 {
+			t.Fatalf("the tree for %s holds %v", c.name, names)
+		}
+		a, _, err := whole.Find([]string{c.name})
+		b, _, err2 := lazy.Find([]string{c.name})
+		if err != nil || err2 != nil || a.Name() != c.name || b.Name() != c.name {
+			t.Fatalf("%s: %v %v", c.name, err, err2)
+		}
+		walk(a, b)
+	}
+	if len(whole.Commands()) < len(topCommands) {
+		t.Fatalf("the whole tree lacks commands")
+	}
+	alone, _ := newRootCmdOf(io, rootAlone)
+	if alone.Annotations[needsFull] != needsFullScreen || alone.Version != whole.Version {
+		t.Fatal("the root alone is not the root")
+	}
+}

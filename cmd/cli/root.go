@@ -93,7 +93,59 @@ const rootExamples = `  tp conformance examples/handoff.taskpack
   tp land handoff.taskpack --plain --dry-run
   tp acts sync STATE.md --project demo --dry-run`
 
-func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
+// topCommands are tp's commands, each in its own file; add one line here
+// per command.
+var topCommands = []struct {
+	name  string
+	build func(*IO, *globalOpts) *cobra.Command
+}{
+	{"new", newNewCmd}, {"list", newListCmd}, {"show", newShowCmd}, {"asks", newAsksCmd}, {"checks", newChecksCmd},
+	{"pack", newPackCmd},
+	{"land", newLandCmd},
+	{"conformance", newConformanceCmd}, {"convert", newConvertCmd},
+	{"acts", newActsCmd},
+	{"checkpoint", newCheckpointCmd}, {"open", newOpenCmd}, {"prompt", newPromptCmd}, {"mcp", newMCPCmd}, {"doctor", newDoctorCmd}, {"a2a", newA2ACmd},
+}
+
+// newRootCmd is the whole command tree.
+func newRootCmd(io *IO) (*cobra.Command, *globalOpts) { return newRootCmdOf(io, "") }
+
+// rootAlone is commandNamed's answer for a command line that names no
+// command and asks for no help: tp --version, tp --plain, plain tp.
+const rootAlone = "-"
+
+// commandNamed is the top-level command args run when it is one of
+// topCommands; rootAlone when they name none and ask for no help; else ""
+// (help, completion, a typo, anything else: those need the whole tree).
+// Flags before the command are the root's; those taking a value without
+// "=" take the next argument.
+func commandNamed(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == "-h" || a == "--help" || strings.HasPrefix(a, "--help="):
+			return ""
+		case a == "--store" || a == "--acts-dir" || a == "--theme":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			for _, c := range topCommands {
+				if c.name == a {
+					return a
+				}
+			}
+			return ""
+		}
+	}
+	return rootAlone
+}
+
+// newRootCmdOf is the root with only the top-level command only (all of
+// them when only is ""). Building the tree is a good part of tp's start-up
+// (D26: tp --version, tp conformance): a command line that names a command
+// needs that command's subtree alone, and behaves as in the whole tree
+// (TestLazyTreeSameCommand).
+func newRootCmdOf(io *IO, only string) (*cobra.Command, *globalOpts) {
 	g := &globalOpts{}
 	root := &cobra.Command{
 		Use:           "tp",
@@ -119,16 +171,11 @@ func newRootCmd(io *IO) (*cobra.Command, *globalOpts) {
 	pf.StringVar(&g.actsDir, "acts-dir", "", "acts record log folder (default $TP_ACTS or XDG data dir tp/acts)")
 	pf.StringVar(&g.theme, "theme", "", "terminal UI theme: default, high-contrast, no-color")
 
-	// Each command lives in its own file; add one line here per command.
-	root.AddCommand(
-		newNewCmd(io, g), newListCmd(io, g), newShowCmd(io, g), newAsksCmd(io, g), newChecksCmd(io, g),
-		newPackCmd(io, g),
-		newLandCmd(io, g),
-		newConformanceCmd(io, g), newConvertCmd(io, g),
-		newActsCmd(io, g),
-		newCheckpointCmd(io, g), newOpenCmd(io, g), newPromptCmd(io, g), newMCPCmd(io, g), newDoctorCmd(io, g), newA2ACmd(io, g),
-	// commands
-	)
+	for _, c := range topCommands {
+		if only == "" || c.name == only {
+			root.AddCommand(c.build(io, g))
+		}
+	}
 	// cobra adds `completion` only when it executes, and a command with no
 	// run function of its own prints help for any argument, so `tp
 	// completion nosh` printed help and exited 0: add it now, runnable, so
@@ -173,7 +220,7 @@ func run(args []string, io *IO) exitCode {
 	} else {
 		out.n = -1 // never print a JSON error document
 	}
-	root, g := newRootCmd(&cio)
+	root, g := newRootCmdOf(&cio, commandNamed(args))
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
