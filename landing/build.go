@@ -556,7 +556,7 @@ func annotateOrgFacts(state *ojson.Value, actor string) {
 		if items == nil {
 			items = facts.Shallow().Items()
 		}
-		c := v.Clone()
+		c := v.Shallow() // only its own member is set
 		c.Set(SourceActor, ojson.NewString(actor))
 		items[i] = c
 	}

@@ -320,7 +320,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 			if items == nil {
 				items = facts.Shallow().Items()
 			}
-			c := f.Clone()
+			c := f.Shallow() // only its own members are set
 			c.Set("verified", ojson.NewBool(true))
 			c.Set("needs_reverify", ojson.NewBool(false))
 			items[i] = c

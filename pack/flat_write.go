@@ -221,11 +221,18 @@ func writeJSONString(w *bufio.Writer, s string) {
 // newlines is safe.
 func writeIndented(w *bufio.Writer, canon []byte, prefix string) {
 	canon = bytes.TrimSuffix(canon, []byte("\n"))
-	for i, line := range bytes.Split(canon, []byte("\n")) {
-		if i > 0 {
+	// Line by line, without a list of the lines (a slice per line of a
+	// 10 MB object, issue 20).
+	for first := true; ; first = false {
+		if !first {
 			w.WriteByte('\n')
 			w.WriteString(prefix)
 		}
+		line, rest, more := bytes.Cut(canon, []byte("\n"))
 		w.Write(line)
+		if !more {
+			return
+		}
+		canon = rest
 	}
 }

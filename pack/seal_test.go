@@ -114,3 +114,39 @@ func TestSealedIsSealOnACopy(t *testing.T) {
 		}
 	}
 }
+
+// repairsOf is repairObject on a copy: the same repairs, and the object it
+// was given as it was (judging never repairs, D4; issue 20 took the deep
+// copy away).
+func TestRepairsOfLeavesTheObject(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"everything": `{"origin": {"machine": "m"}, "passport": {"facts": [{"claim": "m", "scope": "machine", "verified": true},
+		  {"claim": "u", "scope": "universal", "verified": true}, 3]},
+		  "asks": [{"what": "w"}, {"id": "", "status": ""}, "x", {"id": "a9", "status": "open"}],
+		  "landing_checks": [{"check": "c"}, {"id": "c7", "required": false}, null]}`,
+		"nothing to repair": `{"passport": {"facts": []}, "asks": [], "landing_checks": []}`,
+		"no facts":          `{"passport": {"goal": "g"}, "asks": {"what": "not a list"}}`,
+		"passport a string": `{"passport": "p", "landing_checks": [{}]}`,
+		"empty":             `{}`,
+	} {
+		obj, err := ojson.ParseStrict([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := ojson.Canonical(obj)
+		want := repairObject(obj.Clone())
+		got := repairsOf(obj)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d repairs, want %d: %+v", name, len(got), len(want), got)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s: repair %d is %+v, want %+v", name, i, got[i], want[i])
+			}
+		}
+		if after := ojson.Canonical(obj); !bytes.Equal(after, before) {
+			t.Errorf("%s: the object changed:\n%s", name, after)
+		}
+	}
+}

@@ -33,6 +33,18 @@ func WriteCanonical(w io.Writer, v *Value) error {
 	return bw.Flush()
 }
 
+// WriteCanonicalAt streams v as Canonical writes it, nested depth levels
+// deep: every line after the first indented by two more spaces per level,
+// and no final newline — a member's value at that depth, as a writer that
+// puts v inside another object writes it, without the canonical form
+// built first (issue 20).
+func WriteCanonicalAt(w io.Writer, v *Value, depth int) error {
+	bw := bufio.NewWriter(w)
+	e := encoder{w: bw}
+	e.value(v, max(depth, 0))
+	return bw.Flush()
+}
+
 // Compact returns v as JSON.stringify(v) would write it: no whitespace and no
 // trailing newline.
 func Compact(v *Value) []byte {
@@ -137,17 +149,18 @@ func (e *encoder) value(v *Value, depth int) {
 	case String:
 		writeString(e.w, v.s)
 	case Array:
-		if len(v.arr) == 0 {
+		n := v.arrayLen()
+		if n == 0 {
 			e.w.WriteString("[]")
 			return
 		}
 		e.w.WriteByte('[')
-		for i, x := range v.arr {
+		for i := 0; i < n; i++ {
 			if i > 0 {
 				e.w.WriteByte(',')
 			}
 			e.indent(depth + 1)
-			e.value(x, depth+1)
+			e.value(v.elem(i), depth+1)
 		}
 		e.indent(depth)
 		e.w.WriteByte(']')

@@ -90,7 +90,8 @@ type parser struct {
 	// from: one allocation for many small ones.
 	vals       []Value
 	objs       []Obj
-	nval, nobj int // the next slab's size: doubling, so a small document costs little
+	nval, nobj int               // the next slab's size: doubling, so a small document costs little
+	seen       map[string]string // short strings read so far (intern)
 }
 
 // newValue is a zero Value of kind k from the slab.
@@ -370,6 +371,28 @@ func appendWTF8(b []byte, r rune) []byte {
 	return utf8.AppendRune(b, r)
 }
 
+// intern returns s as a string, one string for each short one seen
+// before: a passport repeats its keys and scopes in every fact ("claim",
+// "scope", "verified", "universal"), and 110,000 facts made 440,000
+// small strings of them (issue 20). Long strings and, past a bound, new
+// short ones are not kept.
+func (p *parser) intern(s []byte) string {
+	if len(s) > 24 {
+		return string(s)
+	}
+	if k, ok := p.seen[string(s)]; ok {
+		return k
+	}
+	k := string(s)
+	if len(p.seen) < 4096 {
+		if p.seen == nil {
+			p.seen = make(map[string]string, 64)
+		}
+		p.seen[k] = k
+	}
+	return k
+}
+
 func (p *parser) str() (string, error) {
 	p.pos++ // opening quote
 	d := p.data
@@ -381,7 +404,7 @@ func (p *parser) str() (string, error) {
 			s := d[start:p.pos]
 			if utf8.Valid(s) {
 				p.pos++
-				return string(s), nil
+				return p.intern(s), nil
 			}
 			break
 		}

@@ -2,7 +2,9 @@ package ojson
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 // A shallow copy's own members are its own: set, delete, append or replace
@@ -93,4 +95,99 @@ func FuzzCanonicalEqual(f *testing.F) {
 			t.Fatalf("%q: not equal to its canonical form", doc)
 		}
 	})
+}
+
+// A NewArrayFunc array reads and writes as the array of what its function
+// makes, at any depth; writing it keeps no element, and everything that
+// reads or changes it sees the same elements.
+func TestArrayFunc(t *testing.T) {
+	t.Parallel()
+	elem := func(i int) *Value {
+		return NewObjectOf(Member{Key: "i", Value: NewInt(int64(i))}, Member{Key: "s", Value: NewString(strings.Repeat("é", i))},
+			Member{Key: "l", Value: NewArray(NewBool(i%2 == 0))})
+	}
+	for _, n := range []int{0, 1, 3, 10} {
+		made := 0
+		lazy := NewArrayFunc(n, func(i int) *Value { made++; return elem(i) })
+		items := make([]*Value, n)
+		for i := range items {
+			items[i] = elem(i)
+		}
+		want := NewObjectOf(Member{Key: "list", Value: NewArray(items...)})
+		doc := NewObjectOf(Member{Key: "list", Value: lazy})
+		if got := Canonical(doc); !bytes.Equal(got, Canonical(want)) {
+			t.Errorf("%d: Canonical\n%s\nwant\n%s", n, got, Canonical(want))
+		}
+		if got, w := CanonicalSize(doc, 0), int64(len(Canonical(want))); got != w {
+			t.Errorf("%d: CanonicalSize %d, want %d", n, got, w)
+		}
+		if !bytes.Equal(Compact(doc), Compact(want)) || !CanonicalEqual(doc, Canonical(want)) {
+			t.Errorf("%d: Compact %s", n, Compact(doc))
+		}
+		var buf bytes.Buffer
+		if err := WriteCanonical(&buf, doc); err != nil || !bytes.Equal(buf.Bytes(), Canonical(want)) {
+			t.Errorf("%d: WriteCanonical %s, %v", n, buf.Bytes(), err)
+		}
+		if made == 0 && n > 0 {
+			t.Errorf("%d: nothing made", n)
+		}
+		if lazy.Kind() != Array || len(lazy.Items()) != n || !bytes.Equal(Compact(NewArray(lazy.Items()...)), Compact(want.Get("list"))) {
+			t.Errorf("%d: Items %s", n, Compact(NewArray(lazy.Items()...)))
+		}
+		c, sh := doc.Clone(), lazy.Shallow()
+		if !bytes.Equal(Canonical(c), Canonical(want)) || !bytes.Equal(Compact(sh), Compact(want.Get("list"))) {
+			t.Errorf("%d: Clone %s, Shallow %s", n, Compact(c), Compact(sh))
+		}
+		sh.Append(NewNull())
+		if len(lazy.Items()) != n || len(sh.Items()) != n+1 {
+			t.Errorf("%d: appending to a shallow copy changed the original", n)
+		}
+		lazy.Append(NewString("x"))
+		if got := lazy.Items(); len(got) != n+1 || got[n].Text() != "x" || !bytes.Equal(Compact(NewArray(got[:n]...)), Compact(want.Get("list"))) {
+			t.Errorf("%d: Append %s", n, Compact(lazy))
+		}
+	}
+}
+
+// Short strings a document repeats are read into one string each (keys and
+// scopes repeat in every fact, issue 20), and no string read aliases the
+// bytes it was read from: changing them after leaves every value as read.
+func TestParseSharesRepeatedShortStrings(t *testing.T) {
+	t.Parallel()
+	data := []byte(`[{"scope":"org","claim":"a long claim that is not kept among the short ones"},{"scope":"org","claim":"a long claim that is not kept among the short ones"}]`)
+	v, err := ParseStrict(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := string(Compact(v))
+	a, b := v.Items()[0].Obj().Members(), v.Items()[1].Obj().Members()
+	if unsafe.StringData(a[0].Key) != unsafe.StringData(b[0].Key) || unsafe.StringData(a[0].Value.Text()) != unsafe.StringData(b[0].Value.Text()) {
+		t.Error("a repeated key or short value is read into a string of its own each time")
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	if got := string(Compact(v)); got != before {
+		t.Errorf("values alias the bytes read: %s", got)
+	}
+}
+
+// WriteCanonicalAt is the canonical form nested: every line after the first
+// indented by two spaces a level, no final newline.
+func TestWriteCanonicalAt(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{`null`, `"a\nb"`, `[]`, `{}`, `[1,[2,{"a":[]}]]`, `{"b":{"c":[true,"x\u2028"]},"1":2}`} {
+		v, err := ParseStrict([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		canon := strings.TrimSuffix(string(Canonical(v)), "\n")
+		for depth := 0; depth < 3; depth++ {
+			want := strings.ReplaceAll(canon, "\n", "\n"+strings.Repeat("  ", depth))
+			var b bytes.Buffer
+			if err := WriteCanonicalAt(&b, v, depth); err != nil || b.String() != want {
+				t.Errorf("%s at %d: %q, want %q (%v)", doc, depth, b.String(), want, err)
+			}
+		}
+	}
 }

@@ -61,16 +61,17 @@ func (s *sizer) value(v *Value, depth int64) {
 	case String:
 		s.n += stringSize(v.s)
 	case Array:
-		if len(v.arr) == 0 {
+		n := v.arrayLen()
+		if n == 0 {
 			s.n += 2
 			return
 		}
 		// "[" + per element: "\n" + indent + element, "," between;
 		// then "\n" + indent + "]".
-		k := int64(len(v.arr))
+		k := int64(n)
 		s.n += 1 + k*(1+2*(depth+1)) + (k - 1) + 1 + 2*depth + 1
-		for _, x := range v.arr {
-			s.value(x, depth+1)
+		for i := 0; i < n; i++ {
+			s.value(v.elem(i), depth+1)
 			if s.over() {
 				return
 			}

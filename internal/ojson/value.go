@@ -69,7 +69,71 @@ type Member struct {
 // Obj is an object with its members in JavaScript property order.
 type Obj struct {
 	members []Member
-	index   map[string]int
+	x       *objExtra // what few objects need, apart: an Obj is one per JSON object
+}
+
+// objExtra is what only some objects have: the lookup index of one past 8
+// members, the generator of a NewArrayFunc array (held by its Obj rather
+// than in every Value).
+type objExtra struct {
+	index map[string]int
+	lazy  *lazyItems
+}
+
+// lazyItems are the elements of a NewArrayFunc array.
+type lazyItems struct {
+	n  int
+	at func(i int) *Value
+}
+
+// NewArrayFunc is an array of n elements that at(i) makes when they are
+// needed: writing it (Canonical, WriteCanonical, Compact, CanonicalSize)
+// makes one element at a time and keeps none, so a list derived from a big
+// passport is written without being built whole (issue 20: tp open --json of
+// 110,000 facts built 35 MB of briefing to write it once). at must make an
+// equal value every time it is called with the same i. Items returns a
+// fresh list each time; Append (and SetItems) turn the array into an
+// ordinary one first.
+func NewArrayFunc(n int, at func(i int) *Value) *Value {
+	return &Value{kind: Array, obj: &Obj{x: &objExtra{lazy: &lazyItems{n: max(n, 0), at: at}}}}
+}
+
+// lazyList is v's generator when v is a NewArrayFunc array, nil otherwise.
+func (v *Value) lazyList() *lazyItems {
+	if v.kind != Array || v.obj == nil || v.obj.x == nil {
+		return nil
+	}
+	return v.obj.x.lazy
+}
+
+// elems are v's elements (v an array), made now when v is a NewArrayFunc
+// array.
+func (v *Value) elems() []*Value {
+	l := v.lazyList()
+	if l == nil {
+		return v.arr
+	}
+	out := make([]*Value, l.n)
+	for i := range out {
+		out[i] = l.at(i)
+	}
+	return out
+}
+
+// arrayLen is the number of elements of array v.
+func (v *Value) arrayLen() int {
+	if l := v.lazyList(); l != nil {
+		return l.n
+	}
+	return len(v.arr)
+}
+
+// elem is element i of array v.
+func (v *Value) elem(i int) *Value {
+	if l := v.lazyList(); l != nil {
+		return l.at(i)
+	}
+	return v.arr[i]
 }
 
 // NewNull, NewBool, NewNumber, NewString, NewArray and NewObject build values.
@@ -155,14 +219,20 @@ func (v *Value) Items() []*Value {
 	if v == nil || v.kind != Array {
 		return nil
 	}
-	return v.arr
+	return v.elems()
 }
 
 // SetItems replaces the elements of an array value.
 func (v *Value) SetItems(items []*Value) { v.kind = Array; v.arr = items; v.obj = nil }
 
 // Append adds elements to an array value.
-func (v *Value) Append(items ...*Value) { v.kind = Array; v.arr = append(v.arr, items...) }
+func (v *Value) Append(items ...*Value) {
+	if v.lazyList() != nil {
+		v.arr, v.obj = v.elems(), nil
+	}
+	v.kind = Array
+	v.arr = append(v.arr, items...)
+}
 
 // Obj returns the object, nil when v is not one.
 func (v *Value) Obj() *Obj {
@@ -214,6 +284,12 @@ func (c *cloner) count(v *Value) {
 		return
 	}
 	c.nvals++
+	if v.lazyList() != nil {
+		// An ordinary array in the copy: counted and copied as one.
+		c.nvals--
+		c.count(NewArray(v.elems()...))
+		return
+	}
 	if v.arr != nil {
 		c.nelems += len(v.arr)
 		for _, e := range v.arr {
@@ -232,6 +308,9 @@ func (c *cloner) count(v *Value) {
 func (c *cloner) clone(v *Value) *Value {
 	if v == nil {
 		return nil
+	}
+	if v.lazyList() != nil {
+		v = NewArray(v.elems()...)
 	}
 	n := &c.vals[0]
 	c.vals = c.vals[1:]
@@ -288,13 +367,16 @@ func (o *Obj) find(key string) int {
 		return -1
 	}
 	if len(o.members) > 8 {
-		if o.index == nil {
-			o.index = make(map[string]int, len(o.members))
+		if o.x == nil {
+			o.x = &objExtra{}
+		}
+		if o.x.index == nil {
+			o.x.index = make(map[string]int, len(o.members))
 			for i, m := range o.members {
-				o.index[m.Key] = i
+				o.x.index[m.Key] = i
 			}
 		}
-		if i, ok := o.index[key]; ok {
+		if i, ok := o.x.index[key]; ok {
 			return i
 		}
 		return -1
@@ -330,7 +412,7 @@ func (o *Obj) Set(key string, val *Value) {
 		return
 	}
 	if idx, ok := arrayIndex(key); ok {
-		o.index = nil // positions shift: rebuilt on the next lookup
+		o.dropIndex() // positions shift: rebuilt on the next lookup
 		pos := sort.Search(len(o.members), func(i int) bool {
 			j, isIdx := arrayIndex(o.members[i].Key)
 			return !isIdx || j > idx
@@ -340,8 +422,8 @@ func (o *Obj) Set(key string, val *Value) {
 		o.members[pos] = Member{Key: key, Value: val}
 		return
 	}
-	if o.index != nil {
-		o.index[key] = len(o.members)
+	if o.x != nil && o.x.index != nil {
+		o.x.index[key] = len(o.members)
 	}
 	o.members = append(o.members, Member{Key: key, Value: val})
 }
@@ -353,8 +435,14 @@ func (o *Obj) Delete(key string) bool {
 		return false
 	}
 	o.members = append(o.members[:i], o.members[i+1:]...)
-	o.index = nil
+	o.dropIndex()
 	return true
+}
+
+func (o *Obj) dropIndex() {
+	if o.x != nil {
+		o.x.index = nil
+	}
 }
 
 // arrayIndex reports whether key is an ECMAScript array index: the canonical
@@ -388,6 +476,10 @@ func (v *Value) Shallow() *Value {
 		return nil
 	}
 	n := *v
+	if v.lazyList() != nil {
+		n.arr, n.obj = v.elems(), nil
+		return &n
+	}
 	if v.arr != nil {
 		n.arr = append(make([]*Value, 0, len(v.arr)), v.arr...)
 	}
