@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -117,40 +118,62 @@ func BenchmarkLandBigPassport(b *testing.B) {
 	}
 }
 
-// Pack and land of a big passport are linear in its facts (issue 20): ten
-// times the facts make at most eleven times the allocations (counted, not
-// timed; 9.1 and 9.4 when written). It catches a step that copies or
-// rebuilds something growing per fact; a search that allocates nothing
-// (land's sender steps were one) it cannot see: the CPU profile of
-// BenchmarkLandBigPassport does.
+// Every job on a big passport is linear in its facts (issue 20): ten times
+// the facts make at most eleven times the allocations (counted, not timed).
+// It catches a step that copies or rebuilds something growing per fact; a
+// search that allocates nothing (land's sender steps were one) it cannot
+// see: the CPU profile of BenchmarkLandBigPassport does. And each job
+// allocates at most its budget of bytes per fact, which a copy of the fact
+// list made whole (a deep Clone is a handful of allocations, but about 380
+// bytes a fact) breaks: each budget is what the job allocated at 10,000
+// facts when written, plus 300 bytes.
 //
 // Not parallel: AllocsPerRun counts the whole process's allocations, and
 // the parallel tests only start when the serial ones are done.
 func TestBigPassportLinear(t *testing.T) {
-	allocs := func(n int) (pack, land float64) {
+	type job struct {
+		name   string
+		args   func(id, out, store string) []string
+		budget float64 // bytes allocated per fact, at most
+	}
+	jobs := []job{
+		{"pack", func(id, out, _ string) []string {
+			return []string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}
+		}, 1450},
+		{"land", func(_, out, store string) []string { return []string{"--store", store, "land", out, "--plain"} }, 2050},
+		{"open --json", func(id, _, _ string) []string { return []string{"open", id, "--json"} }, 1600},
+		{"show", func(id, _, _ string) []string { return []string{"show", id, "--plain"} }, 1000},
+		{"conformance", func(_, out, _ string) []string { return []string{"conformance", out, "--plain"} }, 1850},
+	}
+	type cost struct{ allocs, bytes float64 }
+	measure := func(n int) []cost {
 		bio, id, dir := bigEnv(t, n)
 		out := filepath.Join(dir, "big.taskpack")
-		pack = testing.AllocsPerRun(1, func() {
-			if code := run([]string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}, bio); code != 0 {
-				t.Fatalf("pack: exit %d", code)
-			}
-		})
-		i := 0
-		land = testing.AllocsPerRun(1, func() {
-			i++
-			if code := run([]string{"--store", filepath.Join(dir, fmt.Sprintf("land%d", i)), "land", out, "--plain"}, bio); code != 0 {
-				t.Fatalf("land: exit %d", code)
-			}
-		})
-		return pack, land
+		costs := make([]cost, len(jobs))
+		for j, jb := range jobs {
+			i := 0
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			costs[j].allocs = testing.AllocsPerRun(1, func() {
+				i++
+				args := jb.args(id, out, filepath.Join(dir, fmt.Sprintf("land-%d-%d", j, i)))
+				if code := run(args, bio); code != 0 {
+					t.Fatalf("%s: exit %d", jb.name, code)
+				}
+			})
+			runtime.ReadMemStats(&after)
+			costs[j].bytes = float64(after.TotalAlloc-before.TotalAlloc) / float64(i)
+		}
+		return costs
 	}
-	p1, l1 := allocs(1_000)
-	p10, l10 := allocs(10_000)
-	t.Logf("allocations: pack %.0f → %.0f, land %.0f → %.0f", p1, p10, l1, l10)
-	if p10 > 11*p1 {
-		t.Errorf("pack: %.0f allocations for 1,000 facts, %.0f for 10,000: more than linear", p1, p10)
-	}
-	if l10 > 11*l1 {
-		t.Errorf("land: %.0f allocations for 1,000 facts, %.0f for 10,000: more than linear", l1, l10)
+	c1, c10 := measure(1_000), measure(10_000)
+	for j, jb := range jobs {
+		t.Logf("%s: allocations %.0f → %.0f, bytes a fact %.0f → %.0f", jb.name, c1[j].allocs, c10[j].allocs, c1[j].bytes/1_000, c10[j].bytes/10_000)
+		if c10[j].allocs > 11*c1[j].allocs {
+			t.Errorf("%s: %.0f allocations for 1,000 facts, %.0f for 10,000: more than linear", jb.name, c1[j].allocs, c10[j].allocs)
+		}
+		if jb.budget > 0 && c10[j].bytes/10_000 > jb.budget {
+			t.Errorf("%s: %.0f bytes allocated a fact, over its budget of %.0f: is the fact list copied again?", jb.name, c10[j].bytes/10_000, jb.budget)
+		}
 	}
 }
