@@ -19,6 +19,13 @@ type HomeLoadedMsg struct {
 	Err  error
 }
 
+// HomeListedMsg is sent by the home screen when the store's passport files
+// were listed, before any was read.
+type HomeListedMsg struct {
+	Listing *common.HomeListing
+	Err     error
+}
+
 // HomeKeys are the home screen's keys.
 type HomeKeys struct {
 	List                  ListKeys
@@ -43,14 +50,17 @@ type homeItem struct {
 // Home is plain `tp` on a terminal: passports in the store, open acts by
 // project and packs waiting in the current folder.
 type Home struct {
-	c     *common.Common
-	keys  HomeKeys
-	w, h  int
-	data  *common.HomeData
-	err   error
-	items []homeItem
-	cur   int
-	off   int
+	c    *common.Common
+	keys HomeKeys
+	w, h int
+	data *common.HomeData
+	err  error
+	// listing is what is drawn until data comes: the passport files by
+	// id, not read yet (issue 20).
+	listing *common.HomeListing
+	items   []homeItem
+	cur     int
+	off     int
 }
 
 // NewHome returns the home screen.
@@ -71,8 +81,23 @@ func (h *Home) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{h.keys.List.Up, h.keys.List.Down, h.keys.List.PageUp, h.keys.List.PageDown}, {h.keys.Open, h.keys.Checks, h.keys.Refresh}}
 }
 
-// Init gathers the lists.
+// Init lists the passport files first, when the source can (the first
+// frame then shows them while every file and the acts log are read), and
+// gathers the lists.
 func (h *Home) Init() tea.Cmd {
+	lister, ok := h.c.Deps.Home.(common.HomeLister)
+	if !ok {
+		return h.load()
+	}
+	ctx := h.c.Ctx
+	return func() tea.Msg {
+		l, err := lister.ListHome(ctx)
+		return HomeListedMsg{Listing: l, Err: err}
+	}
+}
+
+// load gathers the lists.
+func (h *Home) load() tea.Cmd {
 	src, ctx := h.c.Deps.Home, h.c.Ctx
 	return func() tea.Msg {
 		if src == nil {
@@ -86,6 +111,13 @@ func (h *Home) Init() tea.Cmd {
 // Update handles messages.
 func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
+	case HomeListedMsg:
+		// A listing that failed draws nothing of its own: the load that
+		// follows says what it could not read.
+		if h.data == nil && msg.Err == nil {
+			h.listing = msg.Listing
+		}
+		return h, h.load()
 	case HomeLoadedMsg:
 		h.data, h.err = msg.Data, msg.Err
 		h.items = h.items[:0]
@@ -109,7 +141,7 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return h, nil
 	case common.ResumedMsg:
 		// A landing, a merge or answers may have changed the lists.
-		return h, h.Init()
+		return h, h.load()
 	case tea.KeyMsg:
 		if c, ok := h.keys.List.move(msg, h.cur, len(h.items), h.h-4); ok {
 			h.cur = c
@@ -117,7 +149,7 @@ func (h *Home) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 		switch {
 		case key.Matches(msg, h.keys.Refresh):
-			return h, h.Init()
+			return h, h.load()
 		case msg.String() == "esc":
 			return h, common.Pop
 		case key.Matches(msg, h.keys.Checks) && len(h.items) > 0 && h.items[h.cur].kind == 0:
@@ -184,6 +216,9 @@ func (h *Home) View() string {
 	if h.data == nil {
 		if h.err != nil {
 			return components.Pad(append([]string{th.Error.Render("✗ could not read the store")}, components.Wrap(h.err.Error(), h.w)...), h.w, h.h)
+		}
+		if h.listing != nil {
+			return h.listingView()
 		}
 		return components.Pad([]string{th.Muted.Render("Reading the store…")}, h.w, h.h)
 	}
@@ -284,5 +319,30 @@ func (h *Home) View() string {
 	}
 	h.off = components.Follow(h.off, cursorLine, h.h, len(ls))
 	vis, _ := components.Window(ls, h.off, h.h)
+	return components.Pad(vis, h.w, h.h)
+}
+
+// listingView is the home screen before its lists are read: the passport
+// files by id and what is still being read, said as such. Nothing on it is
+// a title, a count of asks or acts, or a pack: those come with the load.
+func (h *Home) listingView() string {
+	th := h.c.Theme
+	ids := h.listing.Passports
+	ls := []string{th.Subtitle.Render(fmt.Sprintf("Passports (%d)", len(ids))) + th.Muted.Render(" · reading "+components.Count(len(ids), "file", "files")+"…")}
+	if len(ids) == 0 {
+		ls[0] = th.Subtitle.Render("Passports") + th.Muted.Render(" · reading the store…")
+	}
+	// The ids fill what the screen has left after the two sections below.
+	room := max(h.h-len(ls)-4, 1)
+	for i, id := range ids {
+		if i == room-1 && len(ids) > room {
+			ls = append(ls, th.Muted.Render("  ↓ "+components.Count(len(ids)-i, "more passport file", "more passport files")+", listed once read"))
+			break
+		}
+		ls = append(ls, "  "+th.Title.Render(components.Line(id)))
+	}
+	ls = append(ls, "", th.Subtitle.Render("Open acts by project")+th.Muted.Render(" · reading the acts log…"),
+		"", th.Subtitle.Render("Packs in this folder")+th.Muted.Render(" · looking…"))
+	vis, _ := components.Window(ls, 0, h.h)
 	return components.Pad(vis, h.w, h.h)
 }

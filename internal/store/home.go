@@ -343,3 +343,48 @@ func EntryOf(v *ojson.Value, version int64) Entry {
 	}
 	return e
 }
+
+// IDs lists the ids of the <id>.json files in the store without reading
+// any of them, most recently modified first (ties by id): what the home
+// screen can show at once while List reads every file. A file listed here
+// may still be one List skips as unreadable.
+func (s *Store) IDs() ([]string, error) {
+	des, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("passport store %s: %w", s.dir, err)
+	}
+	type idTime struct {
+		id string
+		t  int64
+	}
+	var out []idTime
+	for _, de := range des {
+		name := de.Name()
+		if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		id := strings.TrimSuffix(name, ".json")
+		if !idPattern().MatchString(id) || len(id) > 120 {
+			continue
+		}
+		var t int64
+		if fi, err := de.Info(); err == nil {
+			t = fi.ModTime().UnixNano()
+		}
+		out = append(out, idTime{id, t})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].t != out[j].t {
+			return out[i].t > out[j].t
+		}
+		return out[i].id < out[j].id
+	})
+	ids := make([]string, len(out))
+	for i, e := range out {
+		ids[i] = e.id
+	}
+	return ids, nil
+}

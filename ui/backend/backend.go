@@ -543,6 +543,15 @@ type Home struct {
 	Dir   string       // where to look for packs
 }
 
+// ListHome lists the store's passport files by id, reading none of them.
+func (h *Home) ListHome(ctx context.Context) (*common.HomeListing, error) {
+	ids, err := h.Store.IDs()
+	if err != nil {
+		return nil, err
+	}
+	return &common.HomeListing{Passports: ids}, nil
+}
+
 // LoadHome lists passports, open acts by project and packs in Dir.
 func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	d := &common.HomeData{}

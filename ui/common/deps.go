@@ -438,6 +438,19 @@ type HomeSource interface {
 	LoadHome(ctx context.Context) (*HomeData, error)
 }
 
+// HomeLister is optionally implemented by a HomeSource: what it can list
+// at once, without reading the files (issue 20: the home screen's first
+// frame comes before every passport and the acts log are read).
+type HomeLister interface {
+	ListHome(ctx context.Context) (*HomeListing, error)
+}
+
+// HomeListing is what the home screen shows before LoadHome answers: the
+// passport files by id, none of them read yet.
+type HomeListing struct {
+	Passports []string
+}
+
 // HomeData is the home screen's content.
 type HomeData struct {
 	Passports []PassportRow
