@@ -274,3 +274,55 @@ func TestTUIHooksAndHeadlessFallback(t *testing.T) {
 		t.Fatalf("plain tp without a terminal: code %d\n%s", code, out)
 	}
 }
+
+// The home screen's first frame in a real terminal says nothing false
+// (issue 20): with 300 passports in the store, whatever frame tmux shows
+// first with the passports' heading is either the unread listing (which
+// names the files by number and says it is reading them, and claims no
+// "none") or the loaded lists, with the right count.
+func TestTUIFirstFrameSaysNothingFalse(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("-short: no terminal end-to-end")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed (apt-get install tmux)")
+	}
+	bin := tpBinary(t)
+	dir := t.TempDir()
+	storeDir := filepath.Join(dir, "store")
+	if err := os.MkdirAll(storeDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	const abc = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("TP-FRAM-E%c%c%c", abc[(i/900)%30], abc[(i/30)%30], abc[i%30])
+		p := fmt.Sprintf(`{"spec":"2origin/0.1","kind":"task.origin","id":%q,"title":"Passport %d","goal":"Goal","version":1,"created_at":"2026-09-01T07:30:00Z","updated_at":"2026-09-01T07:30:00Z","current_state":"","facts":[],"decisions":[],"actions":[],"artifacts":[],"verification":"","next_steps":[],"learnings":[]}`+"\n", id, i)
+		if err := os.WriteFile(filepath.Join(storeDir, id+".json"), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"TP_STORE=" + storeDir, "TP_ACTS=" + filepath.Join(dir, "acts"), "TP_TRUST_DIR=" + filepath.Join(dir, "trust"),
+		"TP_MACHINE=alpha", "TP_ACTOR=alice", "NO_COLOR=1", "TERM=xterm-256color", "HOME=" + dir}
+	tm := newTmux(t, dir, env, bin)
+	s := tm.waitFor("Passports (")
+	want := fmt.Sprintf("Passports (%d)", n)
+	if !strings.Contains(s, want) {
+		t.Fatalf("the first frame counts other than %d passport files:\n%s", n, s)
+	}
+	if strings.Contains(s, "reading") {
+		for _, claim := range []string{"none yet", "nothing waiting", "Passport 0"} {
+			if strings.Contains(s, claim) {
+				t.Fatalf("the unread first frame claims %q:\n%s", claim, s)
+			}
+		}
+		for _, still := range []string{"reading the acts log", "looking"} {
+			if !strings.Contains(s, still) {
+				t.Fatalf("the unread first frame does not say it is %q:\n%s", still, s)
+			}
+		}
+	}
+	tm.waitFor("Passport 0") // and the lists come
+	tm.keys("q")
+}
