@@ -13,7 +13,7 @@ import (
 )
 
 // TestMain lets the test binary stand in for `tp` inside testscript files,
-// so every cmd/tp/testdata/*.txtar drives the real command line end to end.
+// so every cmd/cli/testdata/*.txtar drives the real command line end to end.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"tp":            func() { os.Exit(int(run(os.Args[1:], stdIO()))) },
@@ -38,7 +38,7 @@ func tpBinary(t *testing.T) string {
 	return bin
 }
 
-// TestScripts runs every cmd/tp/testdata/*.txtar. Each script gets its own
+// TestScripts runs every cmd/cli/testdata/*.txtar. Each script gets its own
 // $WORK; the store and acts locations point inside it so no script touches
 // the real home directory, and identity is fixed so output is stable.
 func TestScripts(t *testing.T) {
