@@ -170,6 +170,11 @@ func (s *Session) WritePrincipalBatch(ctx context.Context, ws []PrincipalWrite) 
 		s.unwrite(all, outcomes)
 		return nil, fmt.Errorf("%w; nothing of the batch was kept", err)
 	}
+	for _, p := range projects {
+		if err := s.Log.NoteSigned(p, byProject[p]); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.Commit(ctx, s.batchSubject(all)); err != nil {
 		return nil, err
 	}

@@ -177,6 +177,10 @@ func (s *Session) discard(ctx context.Context, ts []UndoTarget, why string) ([]*
 			}
 			ids = append(ids, id)
 		}
+		// Removed on purpose, unseen: not a signed record gone (D19).
+		if err := s.Log.ForgetSigned(t.Project, t.IDs); err != nil {
+			return nil, fmt.Errorf("undo: %w", err)
+		}
 	}
 	if err := s.Commit(ctx, fmt.Sprintf("%s acts: %s: undo: removed %s (never pushed or applied)", s.o.Via, sanitize.Line(project), sanitize.Line(strings.Join(ids, ", ")))); err != nil {
 		return nil, err

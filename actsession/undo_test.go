@@ -94,6 +94,11 @@ func TestUndo(t *testing.T) {
 				if statErr == nil {
 					t.Fatal("the settlement is still there")
 				}
+				// Removed on purpose: this machine's signed ledger lets it go
+				// (D19), so it is no vanished record here.
+				if found, _ := f.s.Find(ctx, "garden", f.keys[0]); found == nil || len(found.Findings) != 0 {
+					t.Errorf("findings here after the undo: %+v", found)
+				}
 				// Nothing of it ever reaches the other machine.
 				gitIn(t, b, "pull", "--quiet")
 				other := New(recordlog.OpenLog(filepath.Join(b, "acts")), Options{})

@@ -140,6 +140,10 @@ func (l *Log) Load(project string) (*Loaded, error) {
 		return nil, err
 	}
 	out.Ledger = ledger
+	signed, err := l.signedLedger(pr.ProjectID)
+	if err != nil {
+		return nil, err
+	}
 	check := pr.Has() || pr.Refusal() != ""
 	vc := &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}
 	cache := l.openCache(dir)
@@ -176,8 +180,12 @@ func (l *Log) Load(project string) (*Loaded, error) {
 				if res.ok && check && acts.PrincipalSide(recs[i]) {
 					recs[i].SignedBy, res.rej = vc.verify(filepath.Join(dir, entries[i].Name()), recs[i], res.raw)
 				}
-				if res.ok && acts.PrincipalSide(recs[i]) && len(ledger) > 0 {
-					if e, ok := ledger[recs[i].ID]; ok && e.Digest != fileDigest(res.raw) {
+				if res.ok && acts.PrincipalSide(recs[i]) && (len(ledger) > 0 || len(signed) > 0) {
+					e, ok := ledger[recs[i].ID]
+					if !ok {
+						e, ok = signed[recs[i].ID]
+					}
+					if ok && e.Digest != fileDigest(res.raw) {
 						res.changed = true
 					}
 				}
@@ -228,7 +236,7 @@ func (l *Log) Load(project string) (*Loaded, error) {
 	sort.Slice(out.Rejected, func(i, j int) bool { return out.Rejected[i].Path < out.Rejected[j].Path })
 	out.Acked = l.appliedSet(out)
 	if l.Trust != nil {
-		out.Vanished = l.vanished(out, ledger, changedIDs)
+		out.Vanished = l.vanished(out, ledger, signed, changedIDs)
 		out.Unbacked = l.unbacked(out)
 	}
 	for _, rj := range out.Rejected {
@@ -523,7 +531,7 @@ func recordSig(raw []byte) string {
 
 // vanished lists the applied records gone from the log: in this machine's
 // ledger, or acknowledged in acked/, but neither applied nor rejected now.
-func (l *Log) vanished(ld *Loaded, ledger map[string]LedgerEntry, changed map[string]bool) []Vanished {
+func (l *Log) vanished(ld *Loaded, ledger, signed map[string]LedgerEntry, changed map[string]bool) []Vanished {
 	present := map[string]bool{}
 	for _, r := range ld.Records {
 		present[r.ID] = true
@@ -540,8 +548,22 @@ func (l *Log) vanished(ld *Loaded, ledger map[string]LedgerEntry, changed map[st
 			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "this machine applied this principal-side record, and it is gone from the log (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
 		}
 	}
+	// Signed here and not applied here: deleted before any registrar of
+	// this machine saw it (a registrar elsewhere may never have either).
+	for id, e := range signed {
+		if _, applied := ledger[id]; applied {
+			continue
+		}
+		switch {
+		case changed[id]:
+			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "a principal signed this record on this machine, and its file has changed since (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
+		case !present[id]:
+			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Key: e.Key, Why: "a principal signed this record on this machine, and it is gone from the log (D19 tamper evidence: nothing is done for act " + e.Key + " until a person decides)"})
+		}
+	}
 	for id := range ld.AckFiles {
-		if _, mine := ledger[id]; !mine && !present[id] {
+		_, signedHere := signed[id]
+		if _, mine := ledger[id]; !mine && !signedHere && !present[id] {
 			out = append(out, Vanished{Path: l.RecordPath(ld.Project, id), ID: id, Why: "acked/ says this record was applied, and it is gone from the log (D19 tamper evidence)"})
 		}
 	}

@@ -100,11 +100,20 @@ type LedgerEntry struct {
 
 // ledger reads the project's applied ledger, by record id.
 func (l *Log) ledger(projectID string) (map[string]LedgerEntry, error) {
+	return l.readLedger(projectID, "applied")
+}
+
+// signedLedger reads the principal-side records signed on this machine.
+func (l *Log) signedLedger(projectID string) (map[string]LedgerEntry, error) {
+	return l.readLedger(projectID, "signed")
+}
+
+func (l *Log) readLedger(projectID, file string) (map[string]LedgerEntry, error) {
 	out := map[string]LedgerEntry{}
 	if l.Trust == nil || projectID == "" {
 		return out, nil
 	}
-	b, err := l.Trust.ReadProject(projectID, "applied")
+	b, err := l.Trust.ReadProject(projectID, file)
 	if err != nil {
 		return nil, err
 	}
@@ -122,10 +131,82 @@ func (l *Log) ledger(projectID string) (map[string]LedgerEntry, error) {
 // NoteApplied adds principal-side records this machine applied to its
 // ledger (after they are acknowledged).
 func (l *Log) NoteApplied(projectID string, es []LedgerEntry) error {
+	return l.noteLedger(projectID, "applied", es)
+}
+
+// NoteSigned adds the principal-side records just signed and written on
+// this machine to its signed ledger (D19): one that is then deleted from
+// the log before any registrar applied it — which the applied ledger of
+// no machine would notice — is reported here. Records without a
+// signature, of a project without an identity, or whose file is gone are
+// left out.
+func (l *Log) NoteSigned(project string, rs []acts.Record) error {
+	if l.Trust == nil {
+		return nil
+	}
+	var es []LedgerEntry
+	for _, r := range rs {
+		if !acts.PrincipalSide(r) || r.Sig == "" || r.Project != project {
+			continue
+		}
+		raw, err := ReadLimited(l.RecordPath(project, r.ID), MaxRecordFile)
+		if err != nil {
+			continue
+		}
+		es = append(es, LedgerEntry{ID: r.ID, Key: r.Key, Digest: fileDigest(raw)})
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	pr, err := l.LoadPrincipals(project)
+	if err != nil || pr.ProjectID == "" {
+		return err
+	}
+	return l.noteLedger(pr.ProjectID, "signed", es)
+}
+
+// ForgetSigned takes records off the signed ledger: the inbox's undo
+// removed them on purpose, before anyone could have seen them (D20).
+func (l *Log) ForgetSigned(project string, ids []string) error {
+	if l.Trust == nil || len(ids) == 0 {
+		return nil
+	}
+	pr, err := l.LoadPrincipals(project)
+	if err != nil || pr.ProjectID == "" {
+		return err
+	}
+	_, err = l.dropLedger(pr.ProjectID, "signed", ids)
+	return err
+}
+
+func (l *Log) dropLedger(projectID, file string, ids []string) (bool, error) {
+	drop := map[string]bool{}
+	for _, id := range ids {
+		drop[id] = true
+	}
+	found := false
+	err := l.Trust.UpdateProject(projectID, file, func(old []byte) ([]byte, error) {
+		var keep []string
+		for _, line := range strings.SplitAfter(string(old), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && drop[DecodeLedger(f[0])] {
+				found = true
+				continue
+			}
+			keep = append(keep, line)
+		}
+		if !found {
+			return nil, nil
+		}
+		return []byte(strings.Join(keep, "")), nil
+	})
+	return found, err
+}
+
+func (l *Log) noteLedger(projectID, file string, es []LedgerEntry) error {
 	if l.Trust == nil || projectID == "" || len(es) == 0 {
 		return nil
 	}
-	return l.Trust.UpdateProject(projectID, "applied", func(old []byte) ([]byte, error) {
+	return l.Trust.UpdateProject(projectID, file, func(old []byte) ([]byte, error) {
 		have := map[string]bool{}
 		for _, line := range strings.Split(string(old), "\n") {
 			if f := strings.Fields(line); len(f) == 3 {
@@ -192,22 +273,12 @@ func (l *Log) NoteAppliedRecords(ld *Loaded, applied []string, delivered []acts.
 func (l *Log) Forget(project, projectID, id string) (bool, error) {
 	found := false
 	if l.Trust != nil && projectID != "" {
-		err := l.Trust.UpdateProject(projectID, "applied", func(old []byte) ([]byte, error) {
-			var keep []string
-			for _, line := range strings.SplitAfter(string(old), "\n") {
-				if f := strings.Fields(line); len(f) == 3 && DecodeLedger(f[0]) == id {
-					found = true
-					continue
-				}
-				keep = append(keep, line)
+		for _, file := range []string{"applied", "signed"} {
+			f, err := l.dropLedger(projectID, file, []string{id})
+			if err != nil {
+				return false, err
 			}
-			if !found {
-				return nil, nil
-			}
-			return []byte(strings.Join(keep, "")), nil
-		})
-		if err != nil {
-			return false, err
+			found = found || f
 		}
 	}
 	err := os.Remove(filepath.Join(l.AckedDir(project), EncodeName(id)))

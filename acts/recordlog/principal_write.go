@@ -217,6 +217,9 @@ func WriteAsPrincipal(ctx context.Context, l *Log, req PrincipalWrite) (*Princip
 		return nil, err
 	}
 	rep.Outcomes = outcomes
+	if err := l.NoteSigned(req.Project, req.Records); err != nil {
+		return nil, err
+	}
 	ld, err := l.Load(req.Project)
 	if err != nil {
 		return nil, err

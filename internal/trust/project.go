@@ -16,10 +16,13 @@ import (
 //	applied  the principal-side records this machine applied, one a line
 //	         ("<record id> <act key> <sha256 of the file>"), so one that
 //	         disappears from the log is reported (tamper evidence)
+//	signed   the principal-side records a person signed on this machine, in
+//	         the ledger's form, so one deleted before any registrar applied
+//	         it is reported here too (tamper evidence)
 //	name     the project's name as the acts folder gives it, for messages
 
 // ProjectFiles are the names a project's state may have.
-var projectFiles = map[string]int64{"head": 4 << 10, "applied": MaxLedger, "name": 4 << 10}
+var projectFiles = map[string]int64{"head": 4 << 10, "applied": MaxLedger, "signed": MaxLedger, "name": 4 << 10}
 
 // MaxLedger bounds the applied ledger of one project (some 100,000
 // settlements).
