@@ -328,7 +328,7 @@ func renderPlan(out io.Writer, pl *landing.Plan) {
 			}
 			switch {
 			case f.Sealed:
-				where := "sealed, verified on " + l(f.VerifiedOn)
+				where := sealedWhere(f.VerifiedOn)
 				switch {
 				case f.Restorable:
 					where += " = this machine (--trust-own-facts may restore it)"
@@ -411,6 +411,16 @@ func by(who, at string) string {
 	return " (by " + display.Line(who) + " at " + display.Line(at) + ")"
 }
 
+// sealedWhere says a sealed fact's state: where it was verified, or that
+// the pack does not say (a fact sealed without a verified_on), never a
+// dangling "verified on ".
+func sealedWhere(verifiedOn string) string {
+	if verifiedOn == "" {
+		return "sealed; the pack does not say on which machine it was verified"
+	}
+	return "sealed, verified on " + display.Line(verifiedOn)
+}
+
 func renderPreview(w io.Writer, m *landing.MergePreview) {
 	l := display.Line
 	fmt.Fprintf(w, "\nWhat the merge changes in %s:\n", l(m.Target))
@@ -439,7 +449,7 @@ func renderPreview(w io.Writer, m *landing.MergePreview) {
 	for _, f := range m.FactsAdded {
 		state := "✓"
 		if f.Sealed {
-			state = "sealed, verified on " + l(f.VerifiedOn)
+			state = sealedWhere(f.VerifiedOn)
 		}
 		fmt.Fprintf(w, "  fact added [%s]: %s\n", state, q(f.Claim))
 	}

@@ -324,7 +324,11 @@ func (r *Receipt) lines() []string {
 		tail := " · " + c.Line(f.Scope)
 		if f.Sealed {
 			icon = th.Warn.Render("⚠ ")
-			tail = " · sealed, verified_on " + c.Line(f.VerifiedOn)
+			on := f.VerifiedOn
+			if on == "" {
+				on = "unknown" // as the facts step says it
+			}
+			tail = " · sealed, verified_on " + c.Line(on)
 		}
 		if !added[f.Claim+"\x00"+f.Scope] {
 			tail += " · already in " + c.Line(m.Target)
