@@ -167,6 +167,16 @@ type Fact struct {
 	Restorable bool
 }
 
+// Where is the machine the fact was verified on, or "unknown" when the
+// pack does not say (a sealed fact without a verified_on): what every
+// screen prints after "verified_on".
+func (f Fact) Where() string {
+	if f.VerifiedOn == "" {
+		return "unknown"
+	}
+	return f.VerifiedOn
+}
+
 // Ask is a §4.3 ask.
 type Ask struct {
 	ID, To, What, Why, Accept string

@@ -168,11 +168,7 @@ func (m *facts) row(f common.Fact) string {
 	case f.Sealed && f.Restorable && m.s.Trust:
 		return th.Pass.Render("✓ ") + c.Line(f.Claim) + th.Warn.Render(" · restored by you, verified_on "+c.Line(f.VerifiedOn))
 	case f.Sealed:
-		on := f.VerifiedOn
-		if on == "" {
-			on = "unknown"
-		}
-		return th.Warn.Render("⚠ ") + c.Line(f.Claim) + th.Muted.Render(" · sealed, verified_on "+c.Line(on))
+		return th.Warn.Render("⚠ ") + c.Line(f.Claim) + th.Muted.Render(" · sealed, verified_on "+c.Line(f.Where()))
 	case f.Verified:
 		return th.Pass.Render("✓ ") + c.Line(f.Claim) + th.Muted.Render(" · "+c.Line(scope))
 	}
@@ -185,11 +181,7 @@ func (m *facts) detail(f common.Fact) string {
 	case f.Sealed && f.Restorable && m.s.Trust:
 		d = "restored by you · verified_on " + f.VerifiedOn
 	case f.Sealed:
-		on := f.VerifiedOn
-		if on == "" {
-			on = "unknown"
-		}
-		d = "sealed: proven only on " + on + " · re-verify here before relying on it"
+		d = "sealed: proven only on " + f.Where() + " · re-verify here before relying on it"
 	case f.Verified:
 		d = "proven · scope " + f.Scope
 	default:

@@ -324,11 +324,7 @@ func (r *Receipt) lines() []string {
 		tail := " · " + c.Line(f.Scope)
 		if f.Sealed {
 			icon = th.Warn.Render("⚠ ")
-			on := f.VerifiedOn
-			if on == "" {
-				on = "unknown" // as the facts step says it
-			}
-			tail = " · sealed, verified_on " + c.Line(on)
+			tail = " · sealed, verified_on " + c.Line(f.Where())
 		}
 		if !added[f.Claim+"\x00"+f.Scope] {
 			tail += " · already in " + c.Line(m.Target)
