@@ -3,12 +3,12 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/tp-dev/tp/internal/scripttest"
 	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
@@ -51,14 +51,7 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata",
 		Setup: func(env *testscript.Env) error {
 			work := env.Getenv("WORK")
-			home := filepath.Join(work, "home") // a home folder inside the test's own
-			env.Setenv("HOME", home)
-			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-			env.Setenv("TP_STORE", work+"/store")
-			env.Setenv("TP_ACTS", work+"/acts")
-			env.Setenv("TP_MACHINE", "testbox")
-			env.Setenv("TP_ACTOR", "tester")
-			env.Setenv("NO_COLOR", "1")
+			home := scripttest.Isolate(env)
 			// The person's SSH key, where tp looks by default (D19): the
 			// principal side signs with it; a script about having no key
 			// removes it. $WORK/keys/other is somebody else's key.
@@ -67,23 +60,9 @@ func TestScripts(t *testing.T) {
 			}
 			return writeTestKey(filepath.Join(home, ".ssh", "id_ed25519"), "tester@testbox")
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture, "replace": replaceIn,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": scripttest.Capture, "replace": replaceIn,
 			"readme": func(ts *testscript.TestScript, neg bool, args []string) { readmeBlock(ts, neg, args, readme) }},
 	})
-}
-
-// capture VAR REGEXP sets $VAR to the first group of REGEXP in the last
-// command's stdout: ids a command minted (a landed passport's) feed the
-// next command of a script.
-func capture(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: capture VAR REGEXP")
-	}
-	m := regexp.MustCompile(args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
-	if len(m) < 2 {
-		ts.Fatalf("capture: no match for %s in stdout", args[1])
-	}
-	ts.Setenv(args[0], m[1])
 }
 
 // writeTestKey writes a new unencrypted ed25519 key in OpenSSH's format,

@@ -25,6 +25,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	tpa2a "github.com/tp-dev/tp/a2a"
+	"github.com/tp-dev/tp/internal/scripttest"
 )
 
 // TestA2AScripts runs cmd/tp-full/testdata/a2a/*.txtar: black-box tests that
@@ -36,15 +37,7 @@ func TestA2AScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "a2a"),
 		Setup: func(env *testscript.Env) error {
-			work := env.Getenv("WORK")
-			home := filepath.Join(work, "home")
-			env.Setenv("HOME", home)
-			env.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-			env.Setenv("TP_STORE", work+"/store")
-			env.Setenv("TP_ACTS", work+"/acts")
-			env.Setenv("TP_MACHINE", "testbox")
-			env.Setenv("TP_ACTOR", "tester")
-			env.Setenv("NO_COLOR", "1")
+			scripttest.Isolate(env)
 			// A free loopback port for this script's server.
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
@@ -53,7 +46,7 @@ func TestA2AScripts(t *testing.T) {
 			env.Setenv("A2A_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
 			return ln.Close()
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": capture, "a2a": a2aCmd},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": scripttest.Capture, "a2a": a2aCmd},
 	})
 }
 

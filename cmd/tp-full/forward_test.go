@@ -8,6 +8,7 @@ import (
 
 	tpa2a "github.com/tp-dev/tp/a2a"
 	"github.com/tp-dev/tp/cmd/cli"
+	"github.com/tp-dev/tp/internal/scripttest"
 )
 
 // TestForwardScripts runs testdata/forward/*.txtar: tp, the core, forwards
@@ -17,13 +18,7 @@ func TestForwardScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "forward"),
 		Setup: func(env *testscript.Env) error {
-			work := env.Getenv("WORK")
-			env.Setenv("HOME", filepath.Join(work, "home"))
-			env.Setenv("TP_STORE", work+"/store")
-			env.Setenv("TP_ACTS", work+"/acts")
-			env.Setenv("TP_MACHINE", "testbox")
-			env.Setenv("TP_ACTOR", "tester")
-			env.Setenv("NO_COLOR", "1")
+			scripttest.Isolate(env)
 			return nil
 		},
 	})

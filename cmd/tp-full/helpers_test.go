@@ -4,13 +4,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tp-dev/tp/cmd/cli"
-	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // TestMain lets the test binary stand in for both executables (D26): as
@@ -62,23 +60,4 @@ func linkOrCopy(from, to string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// capture VAR REGEXP sets $VAR to the first group of REGEXP in the last
-// command's stdout.
-func capture(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: capture VAR REGEXP")
-	}
-	m := regexp.MustCompile(args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
-	if len(m) < 2 {
-		ts.Fatalf("capture: no match for %s in stdout", args[1])
-	}
-	ts.Setenv(args[0], m[1])
-}
-
-// writeTestKey writes a new unencrypted ed25519 key in OpenSSH's format.
-func writeTestKey(path, comment string) error {
-	_, err := sshtest.WriteKeyFile(path, comment)
-	return err
 }

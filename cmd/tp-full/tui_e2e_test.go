@@ -20,6 +20,7 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -117,7 +118,7 @@ func TestTUIEndToEnd(t *testing.T) {
 	storeA, storeB, actsDir := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "acts")
 	alice := []string{"TP_STORE=" + storeA, "TP_MACHINE=alpha", "TP_ACTOR=alice", "NO_COLOR=1"}
 	bobKey := filepath.Join(dir, "bob", "id_ed25519")
-	if err := writeTestKey(bobKey, "bob@beta"); err != nil {
+	if _, err := sshtest.WriteKeyFile(bobKey, "bob@beta"); err != nil {
 		t.Fatal(err)
 	}
 	bob := []string{"TP_STORE=" + storeB, "TP_MACHINE=beta", "TP_ACTOR=bob", "NO_COLOR=1", "TP_ACTS=" + actsDir, "TERM=xterm-256color", "TP_SIGNING_KEY=" + bobKey}
