@@ -281,11 +281,8 @@ func (s *Store) List() ([]Entry, []Skipped, error) {
 	var skipped []Skipped
 	for _, de := range des {
 		name := de.Name()
-		if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		id := strings.TrimSuffix(name, ".json")
-		if !idPattern().MatchString(id) || len(id) > 120 {
+		id, ok := passportFile(de)
+		if !ok {
 			continue
 		}
 		st, err := readState(filepath.Join(s.dir, name), id)
@@ -362,12 +359,8 @@ func (s *Store) IDs() ([]string, error) {
 	}
 	var out []idTime
 	for _, de := range des {
-		name := de.Name()
-		if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		id := strings.TrimSuffix(name, ".json")
-		if !idPattern().MatchString(id) || len(id) > 120 {
+		id, ok := passportFile(de)
+		if !ok {
 			continue
 		}
 		var t int64
@@ -387,4 +380,19 @@ func (s *Store) IDs() ([]string, error) {
 		ids[i] = e.id
 	}
 	return ids, nil
+}
+
+// passportFile is the id of the passport a store folder entry holds: a
+// regular file named <id>.json with a valid id (D15), the one rule List,
+// IDs and LandedFrom read the folder by.
+func passportFile(de fs.DirEntry) (string, bool) {
+	name := de.Name()
+	if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+		return "", false
+	}
+	id := strings.TrimSuffix(name, ".json")
+	if !idPattern().MatchString(id) || len(id) > 120 {
+		return "", false
+	}
+	return id, true
 }

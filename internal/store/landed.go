@@ -70,11 +70,8 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	var skipped []Skipped
 	for _, de := range des {
 		name := de.Name()
-		if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
-			continue
-		}
-		id := strings.TrimSuffix(name, ".json")
-		if !idPattern().MatchString(id) || len(id) > 120 {
+		id, ok := passportFile(de)
+		if !ok {
 			continue
 		}
 		seen[name] = true
