@@ -139,7 +139,7 @@ func (e *encoder) value(v *Value, depth int) {
 	case Null:
 		e.w.WriteString("null")
 	case Bool:
-		if v.b {
+		if v.c == tagTrue {
 			e.w.WriteString("true")
 		} else {
 			e.w.WriteString("false")
@@ -165,12 +165,12 @@ func (e *encoder) value(v *Value, depth int) {
 		e.indent(depth)
 		e.w.WriteByte(']')
 	case Object:
-		if v.obj.Len() == 0 {
+		if v.c.Len() == 0 {
 			e.w.WriteString("{}")
 			return
 		}
 		e.w.WriteByte('{')
-		for i, m := range v.obj.members {
+		for i, m := range v.c.members {
 			if i > 0 {
 				e.w.WriteByte(',')
 			}

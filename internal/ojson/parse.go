@@ -88,21 +88,22 @@ type parser struct {
 	pending []Member
 	// vals and objs are slabs the tree's values and objects are cut
 	// from: one allocation for many small ones.
-	vals       []Value
-	objs       []Obj
-	nval, nobj int               // the next slab's size: doubling, so a small document costs little
-	seen       map[string]string // short strings read so far (intern)
+	vals             []Value
+	objs             []Obj
+	arrs             []arrayNode
+	nval, nobj, narr int               // the next slab's size: doubling, so a small document costs little
+	seen             map[string]string // short strings read so far (intern)
 }
 
-// newValue is a zero Value of kind k from the slab.
-func (p *parser) newValue(k Kind) *Value {
+// newValue is a Value from the slab, c its kind's tag (nil for null).
+func (p *parser) newValue(c *Obj) *Value {
 	if len(p.vals) == 0 {
 		p.nval = min(max(2*p.nval, 8), 1024)
 		p.vals = make([]Value, p.nval)
 	}
 	v := &p.vals[0]
 	p.vals = p.vals[1:]
-	v.kind = k
+	v.c = c
 	return v
 }
 
@@ -111,10 +112,21 @@ func (p *parser) newObject() *Value {
 		p.nobj = min(max(2*p.nobj, 4), 512)
 		p.objs = make([]Obj, p.nobj)
 	}
-	v := p.newValue(Object)
-	v.obj = &p.objs[0]
+	o := &p.objs[0]
 	p.objs = p.objs[1:]
-	return v
+	o.kind = Object
+	return p.newValue(o)
+}
+
+func (p *parser) newArray(elems []*Value) *Value {
+	if len(p.arrs) == 0 {
+		p.narr = min(max(2*p.narr, 2), 256)
+		p.arrs = make([]arrayNode, p.narr)
+	}
+	a := &p.arrs[0]
+	p.arrs = p.arrs[1:]
+	a.o.kind, a.o.x, a.x.elems = Array, &a.x, elems
+	return p.newValue(&a.o)
 }
 
 func (p *parser) fail(msg string) error {
@@ -162,17 +174,15 @@ func (p *parser) value(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v := p.newValue(String)
+		v := p.newValue(tagString)
 		v.s = s
 		return v, nil
 	case c == 't':
-		v := p.newValue(Bool)
-		v.b = true
-		return p.literal("true", v)
+		return p.literal("true", p.newValue(tagTrue))
 	case c == 'f':
-		return p.literal("false", p.newValue(Bool))
+		return p.literal("false", p.newValue(tagFalse))
 	case c == 'n':
-		return p.literal("null", p.newValue(Null))
+		return p.literal("null", p.newValue(nil))
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	default:
@@ -191,7 +201,7 @@ func (p *parser) literal(word string, v *Value) (*Value, error) {
 func (p *parser) object(depth int) (*Value, error) {
 	p.pos++ // {
 	v := p.newObject()
-	o := v.obj
+	o := v.c
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -246,12 +256,10 @@ func (p *parser) object(depth int) (*Value, error) {
 
 func (p *parser) array(depth int) (*Value, error) {
 	p.pos++ // [
-	v := p.newValue(Array)
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		v.arr = []*Value{}
-		return v, nil
+		return p.newArray([]*Value{}), nil // empty, not absent: Items is non-nil
 	}
 	base := len(p.stack)
 	defer func() { clear(p.stack[base:]); p.stack = p.stack[:base] }()
@@ -271,8 +279,7 @@ func (p *parser) array(depth int) (*Value, error) {
 			p.pos++
 		case ']':
 			p.pos++
-			v.arr = append(make([]*Value, 0, len(p.stack)-base), p.stack[base:]...)
-			return v, nil
+			return p.newArray(append(make([]*Value, 0, len(p.stack)-base), p.stack[base:]...)), nil
 		default:
 			return nil, p.fail("expected ',' or ']' in array")
 		}
@@ -329,7 +336,7 @@ func (p *parser) number() (*Value, error) {
 	if math.IsNaN(f) {
 		return nil, p.fail("invalid number")
 	}
-	v := p.newValue(Number)
+	v := p.newValue(tagNumber)
 	v.n = f
 	return v, nil
 }

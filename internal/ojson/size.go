@@ -51,7 +51,7 @@ func (s *sizer) value(v *Value, depth int64) {
 	case Null:
 		s.n += 4
 	case Bool:
-		if v.b {
+		if v.c == tagTrue {
 			s.n += 4
 		} else {
 			s.n += 5
@@ -77,13 +77,13 @@ func (s *sizer) value(v *Value, depth int64) {
 			}
 		}
 	case Object:
-		if v.obj.Len() == 0 {
+		if v.c.Len() == 0 {
 			s.n += 2
 			return
 		}
-		k := int64(len(v.obj.members))
+		k := int64(len(v.c.members))
 		s.n += 1 + k*(1+2*(depth+1)+2) + (k - 1) + 1 + 2*depth + 1 // ": " after each key
-		for _, m := range v.obj.members {
+		for _, m := range v.c.members {
 			s.n += stringSize(m.Key)
 			s.value(m.Value, depth+1)
 			if s.over() {
