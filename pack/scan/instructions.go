@@ -17,13 +17,19 @@ import (
 // consumed by a trusted instruction).
 type instrRule struct {
 	id     string
-	re     *lazyRegexp
+	re     findAller
 	strong bool
 	// needles: every match contains one of them (in ASCII lower case). The
 	// regexp only runs in a window around each needle: Go's regexps have no
 	// literal prefix to skip ahead with here, and a pack may hold megabytes
 	// of text in one field.
 	needles []string
+}
+
+// findAller is the part of a regexp a rule needs: a rule is a lazyRegexp,
+// or a matcher that finds what its pattern would (pipeToShell).
+type findAller interface {
+	FindAllStringIndex(s string, n int) [][]int
 }
 
 var instrRules = []instrRule{
@@ -35,7 +41,7 @@ var instrRules = []instrRule{
 	{"new-instructions", lazy(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true, []string{"instruction", "prompt"}},
 	{"do-not-tell", lazy(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|notify|alert|warn|ask)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting|confirming\s+with)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator|owner)'?s?\s+(?:confirmation|consent|permission|approval|knowledge)\b`), true, []string{"not", "don", "never", "without"}},
 	{"prompt-markup", lazy(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true, []string{"<|", "inst]", "sys>>", "system>", "instruction>", "instructions>"}},
-	{"pipe-to-shell", lazy(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:iwr|irm|invoke-(?:webrequest|restmethod))\b[^\n|;]{0,300}\|\s*iex\b`), true, []string{"curl", "wget", "iwr", "irm", "invoke-"}},
+	{"pipe-to-shell", pipeToShell{}, true, []string{"curl", "wget", "iwr", "irm", "invoke-"}}, // pipeToShellPattern
 	{"you-must-run", lazy(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false, []string{"you"}},
 	{"execute-following", lazy(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false, []string{"execut", "run", "eval", "perform", "follow"}},
 	// Chinese. No \b: Han text has no word boundaries.

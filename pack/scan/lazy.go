@@ -27,6 +27,7 @@ func (l *lazyRegexp) String() string                       { return l.src }
 func (l *lazyRegexp) SubexpNames() []string                { return l.get().SubexpNames() }
 func (l *lazyRegexp) FindSubmatchIndex(b []byte) []int     { return l.get().FindSubmatchIndex(b) }
 func (l *lazyRegexp) FindStringSubmatch(s string) []string { return l.get().FindStringSubmatch(s) }
+func (l *lazyRegexp) FindStringIndex(s string) []int       { return l.get().FindStringIndex(s) }
 func (l *lazyRegexp) FindAllStringIndex(s string, n int) [][]int {
 	return l.get().FindAllStringIndex(s, n)
 }
