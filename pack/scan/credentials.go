@@ -47,7 +47,7 @@ type credRule struct {
 	id      string
 	anchors []string
 	fold    bool // anchors compare ASCII case-insensitively
-	re      *lazyRegexp
+	re      credMatcher
 	// window is how many bytes from the candidate start re may see. Bounded
 	// shapes need their longest match plus one byte, so that the right-hand
 	// boundary is judged on a real byte and not on the end of the window; that
@@ -88,6 +88,14 @@ const (
 
 // notB64Before: a body starts where a base64 run does.
 func notB64Before(b int) bool { return b < 0 || b64Val[b] >= 64 }
+
+// credMatcher is the part of a regexp a credential rule needs: a rule is a
+// lazyRegexp, or a matcher that finds what its pattern would (urlPassword).
+type credMatcher interface {
+	FindSubmatchIndex(b []byte) []int
+	SubexpNames() []string
+	String() string
+}
 
 func rx(s string) *lazyRegexp { return lazy(`\A` + s) }
 
@@ -206,7 +214,7 @@ var credRules = []credRule{
 		re:    rx(`uthorization["']?[ \t]*[:=][ \t]*["']?(?i:bearer|basic|token)[ \t]+(?P<t>[A-Za-z0-9._~+/-]{16,}=*)`),
 		check: hasDigit},
 	{id: "url-password", anchors: []string{"://"}, before: schemeBefore, show: 0, window: 3 + 64 + 1 + 128 + 2,
-		re:        rx(`://[^\s/:@"'<>\\]{0,64}:(?P<t>[^\s/@"'<>\\]{3,128})@[A-Za-z0-9\[]`),
+		re:        urlPassword{}, // urlPasswordPattern
 		checkUser: func(u, t []byte) bool { return !placeholderPassword(string(t)) && string(u) != string(t) }},
 }
 
