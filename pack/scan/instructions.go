@@ -93,7 +93,11 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	low := asciiLower(s)
 	var wins [][2]int
 	cand := ^uint16(0)
-	if prefilter {
+	// The needles are ASCII; a pattern folds ſ to s and the Kelvin sign to
+	// k, so in a string holding either every rule is a candidate and its
+	// needles are looked for written both ways.
+	twin := hasFoldTwin(s)
+	if prefilter && !twin {
 		cand = candidateRules(low)
 	}
 	for i := range instrRules {
@@ -101,7 +105,11 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 		if strongOnly && !r.strong || cand&(1<<i) == 0 {
 			continue
 		}
-		wins = needleWindows(wins[:0], s, low, r.needles)
+		needles := r.needles
+		if twin {
+			needles = twinNeedles(i)
+		}
+		wins = needleWindows(wins[:0], s, low, needles)
 		got := 0
 		for _, w := range wins {
 			if got >= instrCountCap {
@@ -207,6 +215,57 @@ func candidateRules(low string) uint16 {
 		m |= needleStarts[int(low[i])<<8|int(low[i+1])]
 	}
 	return m
+}
+
+// hasFoldTwin reports whether s holds ſ (U+017F) or the Kelvin sign
+// (U+212A), the only characters outside ASCII that Go's case-insensitive
+// patterns take for ASCII letters (s and k; TestFoldTwinsAreTheOnlyOnes).
+// Their first bytes, 0xC5 and 0xE2, rule most text out in one pass each.
+func hasFoldTwin(s string) bool {
+	return strings.IndexByte(s, 0xC5) >= 0 && strings.Contains(s, "ſ") ||
+		strings.IndexByte(s, 0xE2) >= 0 && strings.Contains(s, "\u212a")
+}
+
+// twinNeedles is rule i's needles with every s and k also written as its
+// fold twin, built on first use.
+func twinNeedles(i int) []string {
+	twinNeedlesOnce.Do(func() {
+		twinNeedlesOf = make([][]string, len(instrRules))
+		for j, r := range instrRules {
+			for _, n := range r.needles {
+				twinNeedlesOf[j] = append(twinNeedlesOf[j], spellings(n)...)
+			}
+		}
+	})
+	return twinNeedlesOf[i]
+}
+
+var (
+	twinNeedlesOnce sync.Once
+	twinNeedlesOf   [][]string
+)
+
+// spellings is every way of writing n with its s and k as themselves or as
+// their fold twins.
+func spellings(n string) []string {
+	out := []string{""}
+	for _, c := range n {
+		alts := []string{string(c)}
+		switch c {
+		case 's':
+			alts = append(alts, "ſ")
+		case 'k':
+			alts = append(alts, "\u212a")
+		}
+		next := make([]string, 0, len(out)*len(alts))
+		for _, p := range out {
+			for _, a := range alts {
+				next = append(next, p+a)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // instrSpan bounds how far a match may reach from its needle. A sentence
