@@ -32,7 +32,9 @@ var (
 	// text ends at the first "]", so the count decides the same matches;
 	// TestRoleLineMatchesItsPattern and FuzzRoleLine hold the two together.
 	roleLineRe = lazy(strings.Replace(roleLinePattern, `(?:\[[^\]\n]{1,30}\]`, `(?:\[([^\]\n]+)\]`, 1))
-	roleHeadRe = lazy(`(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`)
+	// roleHeadPattern is a heading that is only a role name; roleHead
+	// decides it without compiling it (TestRoleHeadMatchesItsPattern).
+	roleHeadPattern = `(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`
 )
 
 // roleBracketMax is the most characters roleLinePattern allows in brackets.
@@ -78,10 +80,32 @@ func lineSide(line string) side {
 	if m := roleLineRe.FindStringSubmatch(line); m != nil && utf8.RuneCountInString(m[1]) <= roleBracketMax {
 		return roleSide(m[2])
 	}
-	if m := roleHeadRe.FindStringSubmatch(line); m != nil {
-		return roleSide(m[1])
+	if role, ok := roleHead(line); ok {
+		return roleSide(role)
 	}
 	return sideNone
+}
+
+// roleHead is the role of a line that is a heading of one role name alone
+// ("## User"), as roleHeadPattern captures it. The pattern's runs cannot
+// overlap (blanks, then one to six "#", then blanks, the name, blanks), so
+// each is taken whole; the name compares as the pattern's (?i) does,
+// strings.EqualFold folding as Go's patterns fold.
+func roleHead(line string) (string, bool) {
+	s := strings.TrimLeft(line, " \t")
+	n := len(s) - len(strings.TrimLeft(s, "#"))
+	if n < 1 || n > 6 {
+		return "", false
+	}
+	name := strings.TrimRight(strings.TrimLeft(s[n:], " \t"), " \t")
+	for _, roles := range [][]string{aiRoles, humanRoles, otherRoles} {
+		for _, r := range roles {
+			if strings.EqualFold(name, r) {
+				return name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // IsTranscript reports whether s reads as a chat transcript: at least one
