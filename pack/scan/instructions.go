@@ -24,6 +24,12 @@ type instrRule struct {
 	// literal prefix to skip ahead with here, and a pack may hold megabytes
 	// of text in one field.
 	needles []string
+	// words, when set: every match also holds one of them at the start of
+	// a word (ASCII lower case, after a byte that is not a letter, digit or
+	// "_"). A string without any is not searched for the rule at all, which
+	// spares compiling its pattern where the needle is a common word ("not",
+	// "you": issue 20).
+	words []string
 }
 
 // findAller is the part of a regexp a rule needs: a rule is a lazyRegexp,
@@ -34,23 +40,25 @@ type findAller interface {
 
 var instrRules = []instrRule{
 	// English.
-	{"ignore-previous", lazy(`(?i)\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|the|your|my|of|these|those|every)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing|initial|other)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines?|commands?|constraints?)\b`), true, []string{"ignor", "disregard", "forget", "overrid", "bypass", "discard"}},
-	{"disregard-above", lazy(`(?i)\b(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything|what)\s+)?(?:(?:written|said|stated|you\s+(?:were|have\s+been)\s+told)\s+)?(?:above|before\s+this|previously|so\s+far|up\s+to\s+now)\b|\bdisregard\s+the\s+(?:above|previous|preceding)\b`), true, []string{"ignor", "disregard", "forget"}},
-	{"you-are-now", lazy(`(?i)\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|free|DAN|jailbroken|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byour\s+new\s+(?:role|instructions?|task|goal|persona)\s+(?:is|are)\b|\byou\s+are\s+(?:a|an)\s+(?:(?:helpful|harmless|honest|friendly|expert|senior|professional|autonomous|coding|obedient|uncensored)[,\s]+)*(?:ai|assistant|agent|chatbot|language\s+model|llm|bot)\b`), true, []string{"you", "pretend"}},
-	{"if-you-are-ai", lazy(`(?i)\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|chatbot|model)\b|\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|llm|assistant|agent|model|claude|chatgpt)\b`), true, []string{"you", "note", "message", "attention"}},
-	{"new-instructions", lazy(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true, []string{"instruction", "prompt"}},
-	{"do-not-tell", lazy(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|notify|alert|warn|ask)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting|confirming\s+with)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator|owner)'?s?\s+(?:confirmation|consent|permission|approval|knowledge)\b`), true, []string{"not", "don", "never", "without"}},
-	{"prompt-markup", lazy(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true, []string{"<|", "inst]", "sys>>", "system>", "instruction>", "instructions>"}},
-	{"pipe-to-shell", pipeToShell{}, true, []string{"curl", "wget", "iwr", "irm", "invoke-"}}, // pipeToShellPattern
-	{"you-must-run", lazy(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false, []string{"you"}},
-	{"execute-following", lazy(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false, []string{"execut", "run", "eval", "perform", "follow"}},
+	{"ignore-previous", lazy(`(?i)\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:(?:all|any|the|your|my|of|these|those|every)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|existing|initial|other)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines?|commands?|constraints?)\b`), true, []string{"ignor", "disregard", "forget", "overrid", "bypass", "discard"}, nil},
+	{"disregard-above", lazy(`(?i)\b(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything|what)\s+)?(?:(?:written|said|stated|you\s+(?:were|have\s+been)\s+told)\s+)?(?:above|before\s+this|previously|so\s+far|up\s+to\s+now)\b|\bdisregard\s+the\s+(?:above|previous|preceding)\b`), true, []string{"ignor", "disregard", "forget"}, nil},
+	{"you-are-now", lazy(`(?i)\byou\s+are\s+now\s+(?:a|an|the|my|in|no\s+longer|free|DAN|jailbroken|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must|should)\b|\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b|\byour\s+new\s+(?:role|instructions?|task|goal|persona)\s+(?:is|are)\b|\byou\s+are\s+(?:a|an)\s+(?:(?:helpful|harmless|honest|friendly|expert|senior|professional|autonomous|coding|obedient|uncensored)[,\s]+)*(?:ai|assistant|agent|chatbot|language\s+model|llm|bot)\b`), true, []string{"you", "pretend"}, nil},
+	{"if-you-are-ai", lazy(`(?i)\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|chatbot|model)\b|\b(?:note|message|attention)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai|llm|assistant|agent|model|claude|chatgpt)\b`), true, []string{"you", "note", "message", "attention"},
+		[]string{"ai", "llm", "model", "assistant", "agent", "chatbot", "claude", "chatgpt"}},
+	{"new-instructions", lazy(`(?i)\b(?:new|updated|real|actual|hidden|secret|additional|important)\s+(?:instructions?|system\s+prompt)\s*[:：]|\bsystem\s+prompt\s*[:：]`), true, []string{"instruction", "prompt"}, nil},
+	{"do-not-tell", lazy(`(?i)\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|notify|alert|warn|ask)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:asking|telling|informing|notifying|alerting|confirming\s+with)\s+(?:the\s+|your\s+)?(?:user|human|operator|owner|principal)\b|\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator|owner)'?s?\s+(?:confirmation|consent|permission|approval|knowledge)\b`), true, []string{"not", "don", "never", "without"},
+		[]string{"user", "human", "operator", "owner", "principal"}},
+	{"prompt-markup", lazy(`(?i)<\|im_start\|>|<\|(?:system|user|assistant)\|>|\[/?INST\]|<</?SYS>>|</?system>|</?(?:system_)?instructions?>`), true, []string{"<|", "inst]", "sys>>", "system>", "instruction>", "instructions>"}, nil},
+	{"pipe-to-shell", pipeToShell{}, true, []string{"curl", "wget", "iwr", "irm", "invoke-"}, nil}, // pipeToShellPattern
+	{"you-must-run", lazy(`(?i)\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|instructed|expected)\s+to|will)\s+(?:now\s+|immediately\s+|first\s+|always\s+)?(?:run|execute|exec|install|download|delete|remove|rm|send|upload|post|curl|wget|eval|call|invoke|paste|copy|overwrite|disable|push|commit|deploy|grant|chmod|sudo|transfer|email|forward)\b`), false, []string{"you"}, nil},
+	{"execute-following", lazy(`(?i)\b(?:execute|run|eval(?:uate)?|perform|follow)\s+(?:the\s+|these\s+|this\s+)?(?:following|below|next)\s+(?:commands?|code|scripts?|shell|instructions?|steps?|snippet|lines?)\b|\b(?:execute|run)\s+(?:this|these)\s+(?:commands?|code|scripts?|snippet)\b`), false, []string{"execut", "run", "eval", "perform", "follow"}, nil},
 	// Chinese. No \b: Han text has no word boundaries.
-	{"zh-ignore-previous", lazy(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要理睬|抛开)掉?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原有|原来|所有|一切|全部)`), true, []string{"忽略", "无视", "忽视", "忘记", "忘掉", "不要理", "抛开"}},
-	{"zh-you-are-now", lazy(`你现在是|从现在(?:开始|起)[，,]?\s*你|假装你是|你的新(?:角色|任务|指令|身份)|你是一(?:个|名|位)(?:乐于助人的|有用的|专业的)?(?:AI|ai|人工智能|助手|智能体|机器人|语言模型)`), true, []string{"你现在是", "从现在", "假装你是", "你的新", "你是一"}},
-	{"zh-do-not-tell", lazy(`不要(?:告诉|告知|通知|提醒|询问|让)(?:用户|人类|操作员|主人|任何人)|(?:无需|不用|不必|不需要)(?:询问|征求|经过)?(?:用户|人类|主人|操作员)(?:的)?(?:确认|同意|许可|批准)`), true, []string{"不要", "无需", "不用", "不必", "不需要"}},
-	{"zh-new-instructions", lazy(`(?:新的|真正的|隐藏的|额外的|重要)(?:指令|指示|系统提示)[:：]|系统提示词?[:：]|如果你是(?:一个)?(?:AI|ai|人工智能|大模型|语言模型|助手|智能体)`), true, []string{"指令", "指示", "系统提示", "如果你是"}},
-	{"zh-execute", lazy(`请(?:你)?(?:立即|马上|直接|立刻|自动)?(?:执行|运行)|(?:执行|运行)(?:以下|下面|下列|如下)|(?:立即|马上|立刻|自动)(?:执行|运行)`), false, []string{"执行", "运行"}},
-	{"zh-you-must-run", lazy(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false, []string{"你"}},
+	{"zh-ignore-previous", lazy(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要理睬|抛开)掉?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原有|原来|所有|一切|全部)`), true, []string{"忽略", "无视", "忽视", "忘记", "忘掉", "不要理", "抛开"}, nil},
+	{"zh-you-are-now", lazy(`你现在是|从现在(?:开始|起)[，,]?\s*你|假装你是|你的新(?:角色|任务|指令|身份)|你是一(?:个|名|位)(?:乐于助人的|有用的|专业的)?(?:AI|ai|人工智能|助手|智能体|机器人|语言模型)`), true, []string{"你现在是", "从现在", "假装你是", "你的新", "你是一"}, nil},
+	{"zh-do-not-tell", lazy(`不要(?:告诉|告知|通知|提醒|询问|让)(?:用户|人类|操作员|主人|任何人)|(?:无需|不用|不必|不需要)(?:询问|征求|经过)?(?:用户|人类|主人|操作员)(?:的)?(?:确认|同意|许可|批准)`), true, []string{"不要", "无需", "不用", "不必", "不需要"}, nil},
+	{"zh-new-instructions", lazy(`(?:新的|真正的|隐藏的|额外的|重要)(?:指令|指示|系统提示)[:：]|系统提示词?[:：]|如果你是(?:一个)?(?:AI|ai|人工智能|大模型|语言模型|助手|智能体)`), true, []string{"指令", "指示", "系统提示", "如果你是"}, nil},
+	{"zh-execute", lazy(`请(?:你)?(?:立即|马上|直接|立刻|自动)?(?:执行|运行)|(?:执行|运行)(?:以下|下面|下列|如下)|(?:立即|马上|立刻|自动)(?:执行|运行)`), false, []string{"执行", "运行"}, nil},
+	{"zh-you-must-run", lazy(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false, []string{"你"}, nil},
 }
 
 // Instructions returns every sentence of s that reads like an instruction to
@@ -103,6 +111,9 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	for i := range instrRules {
 		r := &instrRules[i]
 		if strongOnly && !r.strong || cand&(1<<i) == 0 {
+			continue
+		}
+		if prefilter && !twin && r.words != nil && !hasWordStart(low, r.words) {
 			continue
 		}
 		needles := r.needles
@@ -215,6 +226,23 @@ func candidateRules(low string) uint16 {
 		m |= needleStarts[int(low[i])<<8|int(low[i+1])]
 	}
 	return m
+}
+
+// hasWordStart reports whether one of words begins a word of low.
+func hasWordStart(low string, words []string) bool {
+	for _, w := range words {
+		for off := 0; ; {
+			k := strings.Index(low[off:], w)
+			if k < 0 {
+				break
+			}
+			if p := off + k; p == 0 || !isWordByte(low[p-1]) {
+				return true
+			}
+			off += k + 1
+		}
+	}
+	return false
 }
 
 // hasFoldTwin reports whether s holds ſ (U+017F) or the Kelvin sign
