@@ -193,7 +193,7 @@ func TestPackRecordsWhatItSent(t *testing.T) {
 			t.Fatalf("record %+v %v %v", packs, ok, err)
 		}
 		pk := openPack(t, out)
-		want := contentDigest(objectDigest(pk.Raw), pk.Luggage)
+		want := contentDigest(pk.ObjectSHA256, pk.Luggage)
 		po := model.PackObject{V: pk.Object}
 		found := false
 		for _, got := range packs {

@@ -34,11 +34,11 @@ func PackStates(s *store.Store, entries []store.Entry, paths []string) []PackSta
 	var sent map[string]string // content digest → passport it was packed from
 	for i, path := range paths {
 		out[i] = PackState{State: PackToLand}
-		p, err := pack.Open(path, pack.Options{DeferLuggage: true, NoFileDigest: true})
+		p, err := pack.Open(path, pack.Options{DeferLuggage: true, NoFileDigest: true, NoRaw: true})
 		if err != nil {
 			continue
 		}
-		id := packID{object: objectDigest(p.Raw), luggage: len(p.Luggage) > 0}
+		id := packID{object: p.ObjectSHA256, luggage: len(p.Luggage) > 0}
 		id.content = contentDigest(id.object, p.Luggage)
 		receipt := model.PackObject{V: p.Object}.Kind() == model.KindReceipt
 		p.Close()

@@ -2,8 +2,6 @@ package landing
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"path"
@@ -320,14 +318,13 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	lin := po.Lineage()
 	o := po.Origin()
 	pp := po.Passport()
-	objSHA := objectDigest(p.Raw) // once: it hashes the whole object
 	pl := &Plan{
 		File:          p.Path,
 		Encoding:      p.Encoding,
 		Kind:          po.Kind(),
 		SHA256:        p.Digest,
-		ObjectSHA256:  objSHA,
-		ContentSHA256: contentDigest(objSHA, p.Luggage),
+		ObjectSHA256:  p.ObjectSHA256,
+		ContentSHA256: contentDigest(p.ObjectSHA256, p.Luggage),
 		Title:         pp.Title(),
 		Goal:          pp.Goal(),
 		Note:          po.Note(),
@@ -569,16 +566,6 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 	pl.Credentials = append(pl.Credentials, scan.SplitKeys(pl.Credentials)...)
 	return nil
 }
-
-// objectDigest is the sha256 (hex) of a canonical pack object.
-func objectDigest(raw []byte) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:])
-}
-
 // packID is how a pack is recognised in the store: the file's digest, and
 // its content's (the other encoding of the same pack).
 type packID struct {

@@ -62,7 +62,7 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	if req.TrustSender != "" && !sshsign.ValidPrincipal(req.TrustSender) {
 		return nil, &pack.Error{File: req.Path, Rule: RuleDecision, Detail: fmt.Sprintf("--trust-sender %q: a name is one word, no spaces, commas, quotes, '#' or wildcards", req.TrustSender)}
 	}
-	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits})
+	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits, NoRaw: true})
 	if err != nil {
 		return nil, err
 	}

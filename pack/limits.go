@@ -69,4 +69,10 @@ type Options struct {
 	// as home's list of the packs in a folder, which would otherwise read
 	// every byte of every pack there.
 	NoFileDigest bool
+	// NoRaw leaves Pack.Raw nil and lets the bytes of the pack object go
+	// once Open has checked them, verified the signature over them and
+	// taken Pack.ObjectSHA256: for callers that use the parsed object and
+	// its digest only (landing), which would otherwise hold a pack object
+	// of 10 MB twice, as bytes and as a tree (issue 20).
+	NoRaw bool
 }

@@ -32,8 +32,12 @@ type Pack struct {
 	// Raw is the pack object as written, in D1 canonical form: the bytes of
 	// data/passport.json when they were canonical already, the flat
 	// "passport" member written canonically otherwise.
-	Raw     []byte
-	Luggage []Luggage
+	Raw []byte
+	// ObjectSHA256 is the sha256 (hex) of Raw: the pack object's identity,
+	// the same in both encodings (C9). It is set when Options.NoRaw leaves
+	// Raw out.
+	ObjectSHA256 string
+	Luggage      []Luggage
 	Repairs []Repair
 	// LuggageVerified is true when every luggage byte was checked against
 	// its digest during Open; false when Options.DeferLuggage left that to
@@ -412,7 +416,14 @@ func finishOpen(l *loaded, opts Options) (*Pack, error) {
 		_, where, _ := l.rawSignature()
 		return nil, l.errf(where, RuleSignature, "signature does not verify: %s; the pack is refused", strings.TrimPrefix(st.Reason, where+": "))
 	}
-	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, Repairs: repairs, LuggageVerified: !deferred, Tags: l.extensionTags(), Signature: st.Signature, l: l}
+	sum := sha256.Sum256(canon)
+	p := &Pack{Path: l.path, Encoding: l.enc, Object: obj, Raw: canon, ObjectSHA256: hex.EncodeToString(sum[:]), Repairs: repairs,
+		LuggageVerified: !deferred, Tags: l.extensionTags(), Signature: st.Signature, l: l}
+	if opts.NoRaw {
+		// Checked, signed over and digested: from here the caller has the
+		// tree, and the bytes it was read from go (issue 20).
+		p.Raw, l.raw, l.canon = nil, nil, nil
+	}
 	p.Luggage = l.luggageSums()
 	if opts.NoFileDigest {
 		return p, nil

@@ -257,3 +257,45 @@ func TestSpecialWord(t *testing.T) {
 		}
 	}
 }
+
+// Options.NoRaw opens the same pack without its bytes: the same object and
+// the same ObjectSHA256 (the sha256 of Raw), in both encodings, and a
+// non-canonical bag is still judged as written.
+func TestOpenNoRaw(t *testing.T) {
+	obj := packtest.RefObject(t)
+	canon := ojson.Canonical(obj)
+	indentedDiff := bytes.Replace(canon, []byte("\n  "), []byte("\n   "), 1) // not D1 canonical
+	for name, b := range map[string][]byte{
+		"bag":         packtest.BagOf(t, obj),
+		"flat":        packtest.FlatOf(t, obj),
+		"bag, not D1": packtest.RawBag(t, indentedDiff, nil, nil),
+	} {
+		ext := ".taskpack"
+		if strings.HasPrefix(name, "flat") {
+			ext = ".taskpack.json"
+		}
+		path := packtest.WriteTemp(t, "p"+ext, b)
+		full, err := Open(path, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		full.Close()
+		bare, err := Open(path, Options{NoRaw: true})
+		if err != nil {
+			t.Fatalf("%s NoRaw: %v", name, err)
+		}
+		bare.Close()
+		if bare.Raw != nil {
+			t.Errorf("%s: NoRaw kept Raw", name)
+		}
+		if full.ObjectSHA256 != packtest.HexSum(full.Raw) || bare.ObjectSHA256 != full.ObjectSHA256 {
+			t.Errorf("%s: ObjectSHA256 %s (NoRaw %s), want sha256 of Raw %s", name, full.ObjectSHA256, bare.ObjectSHA256, packtest.HexSum(full.Raw))
+		}
+		if !bytes.Equal(ojson.Canonical(bare.Object), ojson.Canonical(full.Object)) || len(bare.Repairs) != len(full.Repairs) {
+			t.Errorf("%s: NoRaw read another object or other repairs (%v, %v)", name, bare.Repairs, full.Repairs)
+		}
+		if name != "bag, not D1" && full.ObjectSHA256 != packtest.HexSum(canon) {
+			t.Errorf("%s: ObjectSHA256 is not the digest of the canonical object", name)
+		}
+	}
+}
