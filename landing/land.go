@@ -371,12 +371,15 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 
 	state.Set("lineage", lineage)
 
-	next = plan.steps(d)
+	next = plan.stepsOf(d)
 	steps, generated := make([]string, 0, len(next)), make([]string, 0, len(next))
+	sender := map[string]bool{} // a sender's step's text → whether a generated step has it too
 	for _, s := range next {
 		steps = append(steps, s.Text)
 		if s.Kind != StepSender {
 			generated = append(generated, s.Text)
+		} else {
+			sender[s.Text] = false
 		}
 	}
 	state.Set("next_steps", ojson.NewStrings(steps))
@@ -405,30 +408,57 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 	// §4.5, D25): the sender's own steps and facts as they arrived, and
 	// the text the plan found reading like instructions, so every later
 	// open shows them as the sender's, flagged, not as this side's.
-	// A set, not a search of the list per step: a pack of 110,000 facts
-	// makes 55,000 re-verification steps (issue 20).
-	gen := make(map[string]struct{}, len(generated))
+	// A sender's step that reads as a generated one is not kept as the
+	// sender's. Looked up in the set of the sender's few steps, not a set
+	// of the generated ones: a pack of 110,000 facts makes 55,000
+	// re-verification steps (issue 20).
 	for _, s := range generated {
-		gen[s] = struct{}{}
-	}
-	var senderSteps []string
-	senderFacts := make([]string, 0, len(state.Get("facts").Items()))
-	for _, s := range steps {
-		if _, ok := gen[s]; !ok {
-			senderSteps = append(senderSteps, s)
+		if _, ok := sender[s]; ok {
+			sender[s] = true
 		}
 	}
-	for _, f := range state.Get("facts").Items() {
-		if c := (model.Fact{V: f}).Claim(); c != "" {
-			senderFacts = append(senderFacts, c)
+	var senderSteps []string
+	for _, s := range next {
+		if s.Kind == StepSender && !sender[s.Text] {
+			senderSteps = append(senderSteps, s.Text)
 		}
 	}
 	lf.Set(SenderSteps, ojson.NewStrings(senderSteps))
-	lf.Set(SenderFacts, ojson.NewStrings(senderFacts))
+	lf.Set(SenderFacts, claimsOf(state.Get("facts").Items()))
 	lf.Set(Findings, findingsValue(plan.Instructions))
 	lf.Set("credential_like", ojson.NewInt(int64(len(plan.Credentials))))
 	state.Set("landed_from", lf)
 	return state, restored, next, nil
+}
+
+// claimsOf is the claims of facts, those that have one, in order: written
+// as it is read from the facts, not copied into a list of its own (issue
+// 20: 110,000 claims), since nothing changes the facts of a landed state
+// before it is saved.
+func claimsOf(facts []*ojson.Value) *ojson.Value {
+	var with []int32 // the facts with a claim, when some have none
+	n := 0
+	for i, f := range facts {
+		if (model.Fact{V: f}).Claim() == "" {
+			if with == nil {
+				with = make([]int32, 0, len(facts))
+				for j := range i {
+					with = append(with, int32(j))
+				}
+			}
+			continue
+		}
+		if with != nil {
+			with = append(with, int32(i))
+		}
+		n++
+	}
+	return ojson.NewArrayFunc(n, func(i int) *ojson.Value {
+		if with != nil {
+			i = int(with[i])
+		}
+		return ojson.NewString((model.Fact{V: facts[i]}).Claim())
+	})
 }
 
 // The members of landed_from that keep a landed pack's labels (D25).

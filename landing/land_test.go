@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -806,4 +808,65 @@ func TestLandSaveFailsLeavesNoFiles(t *testing.T) {
 		t.Fatalf("err = %v, want a conflict", err)
 	}
 	sameSnapshot(t, before, snapshot(t, st.Dir()))
+}
+
+// Land writes the next steps of the decisions it is given, whatever the
+// plan was last decided with: the steps Decide made are taken only when
+// they were made for the same decisions (issue 20), and changing a
+// decision's map after Decide is seen.
+func TestLandStepsAreItsDecisions(t *testing.T) {
+	ds := map[string]Decisions{
+		"none":     {},
+		"passed":   {CheckStatus: map[string]string{"c2": "passed"}},
+		"answered": {Answers: map[string]string{"a1": "here"}},
+		"both":     {CheckStatus: map[string]string{"c2": "skipped"}, Answers: map[string]string{"a1": "here"}},
+	}
+	for decided, dd := range ds {
+		for landed, dl := range ds {
+			t.Run(decided+" then "+landed, func(t *testing.T) {
+				st := testStore(t)
+				p := openPack(t, flatPack(t, handObj))
+				pl, err := PlanLanding(context.Background(), p, st, envOn("laptop", "bob"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				dd := Decisions{CheckStatus: maps.Clone(dd.CheckStatus), Answers: maps.Clone(dd.Answers)}
+				pl.Decide(dd)
+				if decided == "passed" && landed == "none" {
+					delete(dd.CheckStatus, "c2") // changed after Decide, in place
+					dl = dd
+				}
+				want := pl.steps(dl)
+				ld, err := Land(context.Background(), p, pl, st, dl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var texts []string
+				for _, s := range want {
+					texts = append(texts, s.Text)
+				}
+				stored := get(t, st, ld.ID)
+				var got []string
+				for _, s := range stored.Get("next_steps").Items() {
+					got = append(got, s.Text())
+				}
+				if !slices.Equal(ld.NextSteps, want) || !slices.Equal(got, texts) {
+					t.Errorf("next steps %q (stored %q), want %q", ld.NextSteps, got, texts)
+				}
+				var claims []string
+				for _, f := range stored.Get("facts").Items() {
+					if c := f.Get("claim").Text(); c != "" {
+						claims = append(claims, c)
+					}
+				}
+				var sf []string
+				for _, c := range stored.Get("landed_from").Get(SenderFacts).Items() {
+					sf = append(sf, c.Text())
+				}
+				if len(claims) == 0 || !slices.Equal(sf, claims) {
+					t.Errorf("sender facts %q, want %q", sf, claims)
+				}
+			})
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -119,6 +120,38 @@ type Plan struct {
 	// the merge is saved (D22: trust on first use); "" for none.
 	pin        string
 	pinVersion int64
+	// stepsFor is what NextSteps were made for, when steps made them: Land
+	// takes them instead of making the same list again (issue 20: 55,000
+	// steps for a pack of 110,000 facts).
+	stepsFor *stepKey
+}
+
+// stepKey is what of the Decisions the next steps depend on, copied.
+type stepKey struct {
+	checks, answers map[string]string
+	trust           bool
+}
+
+func keyOf(d Decisions) *stepKey {
+	return &stepKey{checks: maps.Clone(d.CheckStatus), answers: maps.Clone(d.Answers), trust: d.TrustOwnFacts}
+}
+
+func (k *stepKey) same(d Decisions) bool {
+	return k != nil && k.trust == d.TrustOwnFacts && maps.Equal(k.checks, d.CheckStatus) && maps.Equal(k.answers, d.Answers)
+}
+
+// setSteps makes NextSteps for d.
+func (pl *Plan) setSteps(d Decisions) {
+	pl.NextSteps, pl.stepsFor = pl.steps(d), keyOf(d)
+}
+
+// stepsOf are the next steps for d: NextSteps when they were made for the
+// same decisions, else made now.
+func (pl *Plan) stepsOf(d Decisions) []Step {
+	if pl.stepsFor.same(d) {
+		return pl.NextSteps
+	}
+	return pl.steps(d)
 }
 
 // Sender is who packed and from which passport (§3).
@@ -249,7 +282,7 @@ func PlanLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env) (*
 	pl.AlreadyLandedAs = landed
 	pl.Warnings = append(pl.Warnings, warn...)
 	pl.checkOwnLineage(st)
-	pl.NextSteps = pl.steps(Decisions{})
+	pl.setSteps(Decisions{})
 	return pl, nil
 }
 
@@ -260,7 +293,7 @@ const NotOwnLineage = "not restored: the pack's lineage passes through no pack t
 // this store recorded sending a pack from, or whose content identity it
 // produced, and marks which facts --trust-own-facts may restore.
 func (pl *Plan) checkOwnLineage(st *store.Store) {
-	pl.OwnLineage = ""
+	pl.OwnLineage, pl.stepsFor = "", nil // which facts are restorable may change
 	for _, e := range pl.Lineage.Chain {
 		id, v, ok := model.SplitChainEntry(e)
 		if !ok || store.ValidID(id) != nil {
@@ -515,7 +548,7 @@ func (pl *Plan) Decide(d Decisions) {
 		}
 	}
 	if pl.Merge == nil {
-		pl.NextSteps = pl.steps(d)
+		pl.setSteps(d)
 	}
 }
 
