@@ -599,6 +599,7 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 	pl.Credentials = append(pl.Credentials, scan.SplitKeys(pl.Credentials)...)
 	return nil
 }
+
 // packID is how a pack is recognised in the store: the file's digest, and
 // its content's (the other encoding of the same pack).
 type packID struct {

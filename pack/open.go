@@ -38,7 +38,7 @@ type Pack struct {
 	// Raw out.
 	ObjectSHA256 string
 	Luggage      []Luggage
-	Repairs []Repair
+	Repairs      []Repair
 	// LuggageVerified is true when every luggage byte was checked against
 	// its digest during Open; false when Options.DeferLuggage left that to
 	// OpenLuggage.
