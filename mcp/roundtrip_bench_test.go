@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/mcp"
@@ -52,6 +53,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.tool, func(b *testing.B) {
+			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				n++
 				r := ok(b, cs, c.tool, c.args())
@@ -59,6 +61,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 					c.keep(r)
 				}
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
@@ -155,14 +158,23 @@ func BenchmarkToolRoundTripStdio(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.tool, func(b *testing.B) {
+			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				n++
-				args := c.args()
-				r := tool(c.tool, args)
+				r := tool(c.tool, c.args())
 				if c.keep != nil {
 					c.keep(r)
 				}
 			}
+			reportCPU(b, cpu)
 		})
+	}
+}
+
+// reportCPU reports the process's CPU time per call since start (client
+// and server alike: both run in this process), as cpu-ns/op.
+func reportCPU(b *testing.B, start time.Duration) {
+	if used := cpuTime() - start; used > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
