@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tp-dev/tp/internal/store"
@@ -108,6 +110,9 @@ func callTool(t testing.TB, cs *sdk.ClientSession, name string, args any) result
 			texts = append(texts, tc.Text)
 		}
 	}
+	if !res.IsError {
+		checkOutput(t, cs, name, res.StructuredContent)
+	}
 	r := result{IsError: res.IsError, Text: strings.Join(texts, "\n")}
 	b, _ := json.Marshal(res.StructuredContent)
 	json.Unmarshal(b, &r.Doc)
@@ -119,6 +124,59 @@ func callTool(t testing.TB, cs *sdk.ClientSession, name string, args any) result
 		t.Errorf("%s: the result does not label its content as data: %.300s", name, r.Text)
 	}
 	return r
+}
+
+// outputSchemas are each session's tools' output schemas, resolved.
+var outputSchemas sync.Map // *sdk.ClientSession → map[string]*jsonschema.Resolved
+
+// checkOutput fails the test when a tool's successful result does not
+// match the output schema tools/list gives for it. The server does not
+// check each result against its schema (addTool); every call a test makes
+// is checked here instead.
+func checkOutput(t testing.TB, cs *sdk.ClientSession, name string, structured any) {
+	t.Helper()
+	if err := outputMismatch(cs, name, structured); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+}
+
+// outputMismatch says how structured does not match name's output schema,
+// or nil.
+func outputMismatch(cs *sdk.ClientSession, name string, structured any) error {
+	v, ok := outputSchemas.Load(cs)
+	if !ok {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			return err
+		}
+		schemas := map[string]*jsonschema.Resolved{}
+		for _, tl := range res.Tools {
+			b, _ := json.Marshal(tl.OutputSchema)
+			var s jsonschema.Schema
+			if err := json.Unmarshal(b, &s); err != nil {
+				return fmt.Errorf("%s: output schema %s: %v", tl.Name, b, err)
+			}
+			r, err := s.Resolve(nil)
+			if err != nil {
+				return fmt.Errorf("%s: output schema: %v", tl.Name, err)
+			}
+			schemas[tl.Name] = r
+		}
+		v, _ = outputSchemas.LoadOrStore(cs, schemas)
+	}
+	schema := v.(map[string]*jsonschema.Resolved)[name]
+	if schema == nil {
+		return fmt.Errorf("no output schema in tools/list")
+	}
+	b, _ := json.Marshal(structured)
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("structured content %.300s: %v", b, err)
+	}
+	if err := schema.Validate(&doc); err != nil {
+		return fmt.Errorf("the result does not match its output schema: %v\n%.600s", err, b)
+	}
+	return nil
 }
 
 // ok calls a tool that must succeed.

@@ -119,6 +119,7 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any, wantErr bo
 	if wantErr {
 		return nil, text
 	}
+	checkOutput(t, cs, name, res.StructuredContent)
 	var out map[string]any
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil {

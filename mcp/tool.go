@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding"
 	"encoding/json"
@@ -12,16 +13,16 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
-// addTool registers a typed tool with the SDK's AddTool: the SDK validates
-// every call's arguments against the input schema (unknown members, wrong
-// types and missing required members are refused, named) and decodes them
-// into In; the result is validated against the output schema before it is
-// sent.
+// addTool registers a typed tool: every call's arguments are validated
+// against the input schema (unknown members, wrong types and missing
+// required members are refused, named) and decoded into In; the result is
+// fn's Out as JSON, labelled, in the structured content and as text.
 //
 // schema is the input schema as JSON when it must be exactly the
 // reference's (task-passport 0.3.0's seven tools) or say what a Go type
@@ -30,6 +31,15 @@ import (
 // the result's top-level members and their JSON types (nested documents —
 // a state, a plan — are objects an agent reads as the description says);
 // every result carries data_notice (TaskPack 0.1 §4.5).
+//
+// The tool is registered with the SDK's untyped AddTool and its arguments
+// checked here (arguments.check), against the same schema tools/list
+// sends: the SDK's typed AddTool decodes the arguments into a map,
+// validates it, encodes it and decodes it again into In, and decodes the
+// result again to check it against the output schema, a fixed cost per
+// call larger than most tools' own work (BENCHMARKS.md, "The agent's
+// end"). That every result matches its output schema is the tests' check
+// (every call a test makes is checked, inmem_test.go), not each call's.
 func addTool[In, Out any](s *Server, name, desc string, h hints, schema string, fn func(context.Context, In) (Out, error)) {
 	f := false
 	destructive := h.destructive
@@ -59,14 +69,19 @@ func addTool[In, Out any](s *Server, name, desc string, h hints, schema string, 
 		schema = string(b)
 	}
 	tool.InputSchema = json.RawMessage(schema)
-	sdk.AddTool(s.srv, tool, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, doc json.RawMessage, err error) {
+	args := newArguments(name, schema)
+	s.srv.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		defer func() {
 			// A bug in one tool is that call's error, not the server's end.
 			if r := recover(); r != nil {
 				fmt.Fprintf(s.cfg.Log, "tp mcp: %s panicked: %v\n", name, r)
-				res, doc, err = nil, nil, toolFailed{fmt.Errorf("%s failed inside tp (a bug): %v", name, r)}
+				res, err = failed(toolFailed{fmt.Errorf("%s failed inside tp (a bug): %v", name, r)}), nil
 			}
 		}()
+		var in In
+		if err := args.check(req.Params.Arguments, &in); err != nil {
+			return failed(err), nil
+		}
 		ctx = context.WithValue(ctx, sessionKey{}, req.Session)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = context.WithValue(ctx, progressKey{}, progressFunc(func(progress, total float64, msg string) {
@@ -77,15 +92,112 @@ func addTool[In, Out any](s *Server, name, desc string, h hints, schema string, 
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
-			return nil, nil, toolFailed{err}
+			return failed(toolFailed{err}), nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			return nil, nil, toolFailed{err}
+			return failed(toolFailed{err}), nil
 		}
-		return nil, labelled(b), nil
+		b = labelled(b)
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 	})
 	s.tools = append(s.tools, tool)
+}
+
+// failed is a call's failure as the SDK's typed tools return one: an
+// isError result holding err, which errorResults gives its shape.
+func failed(err error) *sdk.CallToolResult {
+	var res sdk.CallToolResult
+	res.SetError(err)
+	return &res
+}
+
+// arguments is one tool's input schema, resolved once.
+type arguments struct{ schema *jsonschema.Resolved }
+
+func newArguments(name, schema string) arguments {
+	var sch jsonschema.Schema
+	if err := json.Unmarshal([]byte(schema), &sch); err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+	}
+	var doc any
+	_ = json.Unmarshal([]byte(schema), &doc)
+	if hasDefault(doc) {
+		// check validates and does not fill in defaults: a schema that
+		// promised one would lie.
+		panic(fmt.Sprintf("tool %s: input schema: a default would not be applied", name))
+	}
+	resolved, err := sch.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", name, err))
+	}
+	return arguments{resolved}
+}
+
+// hasDefault reports whether a schema (as decoded JSON) gives a default
+// anywhere: a "default" member of a schema object, not a property of that
+// name.
+func hasDefault(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			switch {
+			case k == "default":
+				return true
+			case k == "properties" || k == "$defs" || k == "patternProperties":
+				if m, ok := sub.(map[string]any); ok {
+					for _, p := range m {
+						if hasDefault(p) {
+							return true
+						}
+					}
+				}
+			case hasDefault(sub):
+				return true
+			}
+		}
+	case []any:
+		for _, sub := range v {
+			if hasDefault(sub) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// check validates a call's arguments against the schema and decodes them
+// into in, as the SDK's typed tools do (a refusal reads as theirs:
+// validating "arguments": …), decoding each once: into a map to validate,
+// then the same bytes into in, exact member names only (the decoder and the
+// rule the SDK uses), so a member the schema did not check cannot reach in
+// by another spelling.
+func (a arguments) check(raw json.RawMessage, in any) error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var v any
+	if err := decodeExact(raw, &v); err != nil {
+		return fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return fmt.Errorf("validating \"arguments\": arguments must be an object")
+	}
+	if err := a.schema.Validate(&v); err != nil {
+		return fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	return decodeExact(raw, in)
+}
+
+// decodeExact decodes one JSON value with the SDK's own decoder and its
+// rule (struct members match their names exactly, never case-insensitively),
+// without the 32 KiB read buffer the SDK's stream decoder takes per call.
+func decodeExact(b []byte, v any) error {
+	rest, err := segjson.Parse(b, v, segjson.DontMatchCaseInsensitiveStructFields)
+	if err == nil && len(bytes.TrimSpace(rest)) > 0 {
+		err = fmt.Errorf("invalid character %q after the arguments", rest[0])
+	}
+	return err
 }
 
 // toolFailed marks an error a tool's own work returned, apart from the

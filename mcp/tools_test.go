@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -94,10 +95,52 @@ func TestArgumentsAreValidated(t *testing.T) {
 		{"tp_asks_answer", map[string]any{"passport_id": id, "answers": []any{map[string]any{"id": "a1", "answer": "x", "by": "me"}}}, `unknown member "by"`},
 		{"tp_checks_report", map[string]any{"passport_id": id, "reports": "passed"}, "reports"},
 		{"tp_receipt_pack", map[string]any{"passport_id": id}, "out"},
+		// A member is its exact name: another spelling is an unknown
+		// member, never decoded as the one the schema checked.
+		{"task_passport_open", map[string]any{"Passport_ID": id}, `unknown member "Passport_ID"`},
+		{"task_passport_open", map[string]any{"passport_id": id, "MAX_BYTES": 1}, `unknown member "MAX_BYTES"`},
+		{"task_passport_pack", map[string]any{"passport_id": id, "out": "x.taskpack", "asks": []any{map[string]any{"What": "w", "accept": "a"}}}, `unknown member "What"`},
+		{"task_passport_open", map[string]any{}, "passport_id"},
+		{"task_passport_open", map[string]any{"passport_id": id, "max_bytes": 10}, "max_bytes: must be at least 512"},
 	} {
 		r := fails(t, cs, c.tool, c.args, "invalid")
 		if !strings.Contains(r.Text, c.want) {
 			t.Errorf("%s %v: %q does not name %q", c.tool, c.args, r.Text, c.want)
+		}
+	}
+}
+
+// TestArgumentsMustBeAnObject: arguments that are not an object (an
+// array, a string) are refused as invalid, not read as no arguments;
+// absent arguments are an empty object (the list needs none).
+func TestArgumentsMustBeAnObject(t *testing.T) {
+	t.Parallel()
+	cs := newWorld(t, "m1").serve(t)
+	for _, args := range []any{[]any{"passport_id"}, "passport_id", 7} {
+		fails(t, cs, "task_passport_open", args, "invalid")
+	}
+	ok(t, cs, "task_passport_list", nil)
+}
+
+// TestOutputCheckCanFail: the tests' check of every result against its
+// output schema (checkOutput) finds a result without data_notice, or with a
+// member of the wrong type.
+func TestOutputCheckCanFail(t *testing.T) {
+	t.Parallel()
+	cs := newWorld(t, "m1").serve(t)
+	id := newPassport(t, cs)
+	r := ok(t, cs, "task_passport_open", map[string]any{"passport_id": id})
+	if err := outputMismatch(cs, "task_passport_open", r.Doc); err != nil {
+		t.Fatalf("a real result: %v", err)
+	}
+	for _, spoil := range []func(map[string]any){
+		func(d map[string]any) { delete(d, "data_notice") },
+		func(d map[string]any) { d["state_version"] = "one" },
+	} {
+		d := maps.Clone(r.Doc)
+		spoil(d)
+		if outputMismatch(cs, "task_passport_open", d) == nil {
+			t.Errorf("a spoiled result passes the output check: %v", d)
 		}
 	}
 }
