@@ -73,7 +73,7 @@ func TestEveryToolIsTyped(t *testing.T) {
 	}
 }
 
-// TestArgumentsAreValidated: the SDK checks every call against the input
+// TestArgumentsAreValidated: every call is checked against the input
 // schema before a tool runs: an unknown member, a wrong type and a missing
 // required member are isError results (code invalid, the data label) that
 // name the member.
