@@ -28,7 +28,8 @@ func newInflight() *inflight {
 	return f
 }
 
-// message is what tp needs of one JSON-RPC message.
+// message is what tp needs of one JSON-RPC message. Its raw members point
+// into the line read (count must not keep them).
 type message struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -36,9 +37,11 @@ type message struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// scan counts the messages of complete lines in buf (a batch counts each
-// of its members) with count, and returns what is left of a line.
-func scanLines(buf []byte, count func(message)) []byte {
+// scanLines counts the messages of complete lines in buf (a batch counts
+// each of its members) with count, and returns what is left of a line.
+// checked says whether a line must be checked as JSON first (the client's
+// lines); the server's own output is encoding/json's.
+func scanLines(buf []byte, checked bool, count func(message)) []byte {
 	for {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
@@ -58,11 +61,55 @@ func scanLines(buf []byte, count func(message)) []byte {
 			}
 			continue
 		}
-		var m message
-		if json.Unmarshal(line, &m) == nil {
+		if m, ok := readMessage(line, checked); ok {
 			count(m)
 		}
 	}
+}
+
+// readMessage reads a message's id, method, result and error as
+// json.Unmarshal would into message (ok is false where it would fail),
+// without decoding the rest: a response's result is read past, not copied.
+func readMessage(line []byte, checked bool) (m message, ok bool) {
+	if checked && !json.Valid(line) {
+		return message{}, false
+	}
+	if bytes.Equal(line, []byte("null")) {
+		return message{}, true
+	}
+	valid := true
+	whole := members(line, func(name, value []byte) {
+		switch string(name) {
+		case "id":
+			m.ID = value
+		case "result":
+			m.Result = value
+		case "error":
+			m.Error = value
+		case "method":
+			switch {
+			case string(value) == "null": // json.Unmarshal leaves a string as it was
+			case value[0] != '"':
+				valid = false
+			case bytes.IndexByte(value, '\\') < 0:
+				m.Method = string(value[1 : len(value)-1])
+			default:
+				json.Unmarshal(value, &m.Method)
+			}
+		}
+	})
+	return m, whole && valid
+}
+
+// scanMore is scanLines over what is left of a line before and p after it;
+// what is left after p is kept in rest's own memory (p is the caller's).
+func scanMore(rest, p []byte, checked bool, count func(message)) []byte {
+	buf := p
+	if len(rest) > 0 {
+		buf = append(rest, p...)
+	}
+	left := scanLines(buf, checked, count)
+	return append(rest[:0], left...)
 }
 
 // heldReader is the client's input with its EOF held back until every
@@ -77,7 +124,7 @@ type heldReader struct {
 func (r *heldReader) Read(p []byte) (int, error) {
 	n, err := r.in.Read(p)
 	if n > 0 {
-		r.rest = scanLines(append(r.rest, p[:n]...), func(m message) {
+		r.rest = scanMore(r.rest, p[:n], true, func(m message) {
 			if len(m.ID) > 0 && m.Method != "" {
 				r.f.mu.Lock()
 				r.f.requests++
@@ -87,7 +134,7 @@ func (r *heldReader) Read(p []byte) (int, error) {
 	}
 	if err == io.EOF {
 		if len(bytes.TrimSpace(r.rest)) > 0 { // a last line without its newline
-			r.rest = scanLines(append(r.rest, '\n'), func(m message) {
+			r.rest = scanLines(append(r.rest, '\n'), true, func(m message) {
 				if len(m.ID) > 0 && m.Method != "" {
 					r.f.mu.Lock()
 					r.f.requests++
@@ -134,7 +181,7 @@ type countingWriter struct {
 func (w *countingWriter) Write(p []byte) (int, error) {
 	n, err := w.out.Write(p)
 	w.mu.Lock()
-	w.rest = scanLines(append(w.rest, p[:n]...), func(m message) {
+	w.rest = scanMore(w.rest, p[:n], false, func(m message) {
 		if len(m.ID) > 0 && m.Method == "" && (len(m.Result) > 0 || len(m.Error) > 0) {
 			w.f.mu.Lock()
 			w.f.responses++
