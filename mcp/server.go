@@ -164,21 +164,21 @@ var (
 // labelled adds data_notice to a result object that does not carry one
 // yet: every result can quote a passport or a pack (a title, a state, a
 // warning naming a field), so every result says that it is data (TaskPack
-// 0.1 §4.5).
+// 0.1 §4.5). b is encoding/json's: only its top members are read, not
+// decoded (a result can be hundreds of kilobytes); a data_notice deeper in
+// it, in a state or a pack's text, is not the result's.
 func labelled(b []byte) []byte {
 	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
 		return b
 	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(b, &top) != nil {
-		return b
-	}
-	if _, ok := top["data_notice"]; ok {
+	has, none := false, true
+	if !members(b, func(name, _ []byte) { has, none = has || string(name) == "data_notice", false }) || has {
 		return b
 	}
 	notice, _ := json.Marshal(DataNotice)
-	out := append([]byte{}, b[:len(b)-1]...)
-	if len(top) > 0 {
+	out := make([]byte, 0, len(b)+len(notice)+16)
+	out = append(out, b[:len(b)-1]...)
+	if !none {
 		out = append(out, ',')
 	}
 	out = append(out, `"data_notice":`...)
