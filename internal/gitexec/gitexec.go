@@ -22,7 +22,8 @@
 //     (filter.<driver>.*, merge.<driver>.driver, diff.<driver>.*,
 //     remote.<name>.vcs, pager.<cmd>), reads right before each command which
 //     ones the repository sets (the listing runs nothing and includes what
-//     include.path pulls in) and resets them;
+//     include.path pulls in) and resets them — except before the few
+//     queries of refs and configuration that no such key acts on ([inert]);
 //   - fetches, clones and pushes with --upload-pack=git-upload-pack and
 //     --receive-pack=git-receive-pack on the command line: those two keys
 //     are read first-wins, so no later config could override them;
@@ -125,6 +126,8 @@ var passThrough = map[string]bool{
 type Git struct {
 	Dir  string
 	base []string // the environment before the config overrides
+
+	onProbe func() // called before each configuration probe (tests count them)
 }
 
 // ErrNoGit is returned when git is not on PATH.
@@ -344,6 +347,14 @@ func withConfig(env []string, pairs [][2]string) []string {
 // one: the repository's remote.<name>.uploadpack and receivepack are read
 // first-wins, so only the command line beats them.
 func (g *Git) Command(ctx context.Context, args ...string) *exec.Cmd {
+	if rest, _ := splitGlobal(args); inert(rest) {
+		// Nothing to neutralise: the command starts no program and uses
+		// no work tree, whatever the configuration says.
+		return g.command(ctx, fixed, args)
+	}
+	if g.onProbe != nil {
+		g.onProbe()
+	}
 	pairs, tree := g.overridesAndTree(ctx)
 	cmd := g.command(ctx, pairs, args)
 	if tree != "" {
@@ -372,6 +383,49 @@ func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *ex
 	cmd.Dir = g.Dir
 	cmd.Env = withConfig(g.base, pairs)
 	return cmd
+}
+
+// inert reports whether args (a subcommand and its arguments) is one of
+// the queries tp makes that read only refs and configuration: git starts
+// no program for them, whatever the repository's configuration names
+// (filters, diff and merge drivers and textconv act on file content, remote
+// helpers and credential programs on a transport, pagers are off with
+// --no-pager, hooks and fsmonitor are off in fixed), and they use no work
+// tree. They skip the probe of [Git.Command]: it would find keys that
+// these commands never read. Only the exact options below count; any
+// other argument that looks like an option, and every other subcommand,
+// is probed as before (D20). TestInertCommandsRunNoProgram runs each of
+// these forms in a repository that names a program through every key.
+func inert(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	var opts map[string]bool
+	rest := args[1:]
+	switch args[0] {
+	case "rev-parse":
+		opts = map[string]bool{"--abbrev-ref": true, "--symbolic-full-name": true, "--verify": true, "--quiet": true}
+	case "symbolic-ref":
+		opts = map[string]bool{"--quiet": true, "--short": true}
+	case "rev-list":
+		opts = map[string]bool{"--count": true}
+	case "config":
+		opts = map[string]bool{"--get": true, "--get-regexp": true, "--global": true, "--null": true}
+	case "remote":
+		if len(rest) == 0 || rest[0] != "get-url" {
+			return false
+		}
+		rest = rest[1:]
+		opts = map[string]bool{"--push": true, "--all": true}
+	default:
+		return false
+	}
+	for _, a := range rest {
+		if strings.HasPrefix(a, "-") && !opts[a] {
+			return false
+		}
+	}
+	return true
 }
 
 // splitGlobal separates git's own options before the subcommand (-c k=v,
