@@ -53,9 +53,19 @@ func actsGitSigningKey(home string) func() (string, string) {
 		if err != nil {
 			return "", ""
 		}
-		key, _ := gx.Read(ctx, "config", "--global", "--get", "user.signingkey")
-		format, _ := gx.Read(ctx, "config", "--global", "--get", "gpg.format")
-		return strings.TrimSpace(string(key)), strings.TrimSpace(string(format))
+		// One git process for both keys; the last value of each wins, as
+		// with --get.
+		out, _ := gx.Read(ctx, "config", "--global", "--null", "--get-regexp", `^(user\.signingkey|gpg\.format)$`)
+		var key, format string
+		for _, kv := range strings.Split(string(out), "\x00") {
+			switch k, v, _ := strings.Cut(kv, "\n"); k {
+			case "user.signingkey":
+				key = v
+			case "gpg.format":
+				format = v
+			}
+		}
+		return strings.TrimSpace(key), strings.TrimSpace(format)
 	}
 }
 
