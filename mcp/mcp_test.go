@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,34 +16,78 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/cmd/cli"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/mcp"
 )
 
-// tpBin is the tp binary built once: TestStdinEOFAnswered and the node
-// client drive `tp mcp` black-box over stdio, as a client starts it, and
-// the acts tests settle as the principal through the command line. Every
-// other test serves the server in process (connect).
+// tpBin is this test binary as "tp", with "tp-full" beside it (D26):
+// TestStdinEOFAnswered and the node client drive `tp mcp` black-box over
+// stdio, as a client starts it, and the acts tests settle as the principal
+// through the command line. Every other test serves the server in process
+// (connect). Linking the test binary costs nothing; building tp and
+// tp-full cost two links of the whole program every run of the package.
 var tpBin string
 
 func TestMain(m *testing.M) {
+	switch filepath.Base(os.Args[0]) {
+	case "tp":
+		os.Exit(cli.Main(nil))
+	case cli.FullName:
+		os.Exit(cli.Main(&cli.Full{Servers: &cli.Servers{MCP: serveMCP}}))
+	}
 	dir, err := os.MkdirTemp("", "tp-mcp-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// tp and, beside it, tp-full: `tp mcp` is forwarded to it (D26), as
-	// on a machine where go install ./cmd/... put both.
-	tpBin = filepath.Join(dir, "tp")
-	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "github.com/tp-dev/tp/cmd/tp", "github.com/tp-dev/tp/cmd/tp-full").CombinedOutput()
+	exe, err := os.Executable()
+	if err == nil {
+		// tp and, beside it, tp-full: `tp mcp` is forwarded to it, as on
+		// a machine where go install ./cmd/... put both.
+		for _, name := range []string{"tp", cli.FullName} {
+			if err = os.Link(exe, filepath.Join(dir, name)); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "building tp: %v\n%s", err, out)
+		fmt.Fprintf(os.Stderr, "placing the test binary as tp: %v\n", err)
 		os.Exit(1)
 	}
+	tpBin = filepath.Join(dir, "tp")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// serveMCP is tp-full's `tp mcp` (cmd/tp-full/mcp.go, which a main
+// package cannot export; its testscript drives that one through the core):
+// the server configured from the command line's store, acts folder and
+// identity, on stdio.
+func serveMCP(ctx context.Context, io *cli.IO, g *cli.Globals, harness string) error {
+	st, err := cli.OpenStore(io, g)
+	if err != nil {
+		return err
+	}
+	actsDir := g.ActsDir()
+	if actsDir == "" {
+		actsDir, _ = recordlog.DefaultActsDir(io.Env)
+	}
+	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Offline: g.Offline(), Env: io.Env, Version: cli.Version(), Harness: harness, Log: io.Err})
+	return srv.Run(ctx, stdio{io.In, io.Out}, stdio{io.In, io.Out})
+}
+
+// stdio is the command's stdin or stdout as the server's transport ends.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+func (stdio) Close() error                  { return nil }
 
 // env is the child's environment: its own store, acts folder and identity.
 func env(t *testing.T, store, machine string) []string {
