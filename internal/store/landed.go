@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tp-dev/tp/internal/filestamp"
 	"github.com/tp-dev/tp/internal/ojson"
 )
 
@@ -48,8 +49,8 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	now := c.now()
 	// The folder's stamp is taken before it is read: a change meanwhile
 	// then differs from what is remembered next time.
-	ds, dsOK := stampOf(s.dir)
-	if c.answerOK && dsOK && ds == c.dir && !ds.racy(now) && now.Sub(c.looked) < refilesEvery {
+	ds, dsOK := filestamp.Of(s.dir)
+	if c.answerOK && dsOK && ds == c.dir && !ds.Racy(now) && now.Sub(c.looked) < refilesEvery {
 		return cloneLanded(c.answer), append([]Skipped(nil), c.skipped...), nil
 	}
 	c.answerOK = false
@@ -77,14 +78,14 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 		seen[name] = true
 		// The file's identity is taken before it is read: a file replaced
 		// between the two then differs from what is remembered next time.
-		st, ok := stampOf(filepath.Join(s.dir, name))
+		st, ok := filestamp.Of(filepath.Join(s.dir, name))
 		if cached, hit := c.files[name]; hit && ok && cached.stamp == st {
 			cached.add(&out, &skipped)
 			continue
 		}
 		f := s.readLanded(name, id)
 		c.reads++
-		if ok && !st.racy(c.now()) {
+		if ok && !st.Racy(c.now()) {
 			f.stamp = st
 			c.files[name] = f
 		} else {
@@ -106,7 +107,7 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	})
 	// The answer stands for the next calls only when every file in it is
 	// remembered and the folder did not change in the tick it was looked at.
-	if dsOK && allKept && !ds.racy(now) {
+	if dsOK && allKept && !ds.Racy(now) {
 		c.answerOK, c.dir, c.looked = true, ds, now
 		c.answer, c.skipped = out, skipped
 		return cloneLanded(out), append([]Skipped(nil), skipped...), nil
@@ -143,7 +144,7 @@ type landedCache struct {
 	// The last answer, while the store folder's stamp is dir and less
 	// than refilesEvery has passed since looked (LandedFrom).
 	answerOK bool
-	dir      fileStamp
+	dir      filestamp.Stamp
 	looked   time.Time
 	answer   []Landed
 	skipped  []Skipped
@@ -157,7 +158,7 @@ func (c *landedCache) now() time.Time {
 }
 
 type landedFile struct {
-	stamp   fileStamp
+	stamp   filestamp.Stamp
 	landed  *Landed  // nil: removed while it was read
 	skipped *Skipped // unreadable, as List reports it
 }

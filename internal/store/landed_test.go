@@ -189,30 +189,6 @@ func TestLandedFromRacyFilesAreReadAgain(t *testing.T) {
 	}
 }
 
-func TestStampRacy(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 12, 2, 10, 0, 0, 500_000_000, time.UTC)
-	at := func(d time.Duration) int64 { return now.Add(d).UnixNano() }
-	whole := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC).UnixNano()
-	for _, tc := range []struct {
-		name         string
-		mtime, ctime int64
-		racy         bool
-	}{
-		{"changed a tick ago", at(-5 * time.Millisecond), at(-5 * time.Millisecond), true},
-		{"written long ago, inode changed now", at(-time.Hour), at(-time.Millisecond), true},
-		{"changed a second ago", at(-time.Second), at(-time.Second), false},
-		{"in the future (another clock)", at(time.Minute), at(time.Minute), true},
-		{"whole-second stamps, 0.5 s ago", whole, whole, true},
-		{"whole-second stamps, an hour ago", whole - int64(time.Hour), whole - int64(time.Hour), false},
-	} {
-		st := fileStamp{mtime: tc.mtime, ctime: tc.ctime}
-		if got := st.racy(now); got != tc.racy {
-			t.Errorf("%s: racy = %v, want %v", tc.name, got, tc.racy)
-		}
-	}
-}
-
 // TestLandedFromAnswersAreTheCallers: two callers read the records
 // LandedFrom returned at once, as two landings of one file do; each gets
 // its own copy (run under -race, this fails when they share one).
