@@ -190,10 +190,12 @@ func (s *Server) conformance(ctx context.Context, in pathArgs) (*taskpassport.Co
 	if err != nil {
 		return nil, err
 	}
-	r, err := judge.Conformance(path, pack.Options{})
-	if err != nil {
-		return nil, err
-	}
-	c := taskpassport.ConformanceOf(r)
-	return &c, nil
+	return s.judged.report(path, func() (*taskpassport.Conformance, error) {
+		r, err := judge.Conformance(path, pack.Options{})
+		if err != nil {
+			return nil, err
+		}
+		c := taskpassport.ConformanceOf(r)
+		return &c, nil
+	})
 }

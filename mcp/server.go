@@ -86,6 +86,7 @@ type Server struct {
 	srv      *sdk.Server
 	tools    []*sdk.Tool // as registered, in order
 	paths    *confiner   // where a tool may read and write (D25)
+	judged   judgedReports
 }
 
 // New builds the server and registers every tool.
