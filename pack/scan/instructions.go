@@ -190,28 +190,37 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	return out
 }
 
-// needleStarts maps the first two bytes of every needle (b0<<8 | b1) to
-// the rules whose needles start so, one bit per rule in instrRules' order.
-// Built on first use (128 KiB: not at start-up).
+// needleStarts maps the first two bytes of every needle to the rules whose
+// needles start so, one bit per rule in instrRules' order: needleRow[b0],
+// when not 0, is one more than the index of b0's row in needleRows, which
+// holds the bits by b1. Built on first use, a row per first byte in use
+// (about 40 of 512 bytes) rather than a table of every pair (128 KiB, a
+// fresh process's page faults).
 var (
 	needleStartsOnce sync.Once
-	needleStarts     *[1 << 16]uint16
+	needleRow        [256]uint8
+	needleRows       [][256]uint16
 )
 
 func buildNeedleStarts() {
 	if len(instrRules) > 16 {
 		panic("scan: more instruction rules than needleStarts has bits")
 	}
-	t := new([1 << 16]uint16)
 	for i, r := range instrRules {
 		for _, n := range r.needles {
 			if len(n) < 2 {
 				panic("scan: a needle shorter than two bytes: " + n)
 			}
-			t[int(n[0])<<8|int(n[1])] |= 1 << i
+			if needleRow[n[0]] == 0 {
+				needleRows = append(needleRows, [256]uint16{})
+				if len(needleRows) > 255 {
+					panic("scan: more first bytes of needles than needleRow can index")
+				}
+				needleRow[n[0]] = uint8(len(needleRows))
+			}
+			needleRows[needleRow[n[0]]-1][n[1]] |= 1 << i
 		}
 	}
-	needleStarts = t
 }
 
 // candidateRules has bit i set when some needle of instrRules[i] may occur
@@ -223,7 +232,9 @@ func candidateRules(low string) uint16 {
 	needleStartsOnce.Do(buildNeedleStarts)
 	var m uint16
 	for i := 0; i+1 < len(low); i++ {
-		m |= needleStarts[int(low[i])<<8|int(low[i+1])]
+		if row := needleRow[low[i]]; row != 0 {
+			m |= needleRows[row-1][low[i+1]]
+		}
 	}
 	return m
 }
