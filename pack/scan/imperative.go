@@ -98,7 +98,7 @@ func imperativeAt(s string, p int) (imperativeMatch, bool) {
 		for again := true; again; {
 			again = false
 			for _, l := range imperativeLeadEN {
-				if hasPrefixFold(low, l) {
+				if firstFold(low, l) && hasPrefixFold(low, l) {
 					low, p, again = low[len(l):], p+len(l), true
 					for len(low) > 0 && low[0] == ' ' {
 						low, p = low[1:], p+1
@@ -107,7 +107,7 @@ func imperativeAt(s string, p int) (imperativeMatch, bool) {
 			}
 		}
 		for _, v := range imperativeEN {
-			if hasPrefixFold(low, v) && len(low) > len(v) && (low[len(v)] == ' ' || low[len(v)] == '\t') && !nounUseEN(asciiLower(wordAt(low[len(v)+1:]))) {
+			if firstFold(low, v) && hasPrefixFold(low, v) && len(low) > len(v) && (low[len(v)] == ' ' || low[len(v)] == '\t') && !nounUseEN(asciiLower(wordAt(low[len(v)+1:]))) {
 				return imperativeMatch{p, p + len(v), "imperative"}, true
 			}
 		}
@@ -187,6 +187,15 @@ func nounUseZH(rest string) bool {
 		}
 	}
 	return false
+}
+
+// firstFold is hasPrefixFold's first byte alone, for an ASCII s and a
+// lower-case ASCII prefix: one compare that rules out most of the verbs at
+// each sentence start before strings.EqualFold looks (issue 20: it was most
+// of scanning text luggage). c|0x20 is a lower-case letter only for that
+// letter in either case.
+func firstFold(s, prefix string) bool {
+	return len(s) > 0 && s[0]|0x20 == prefix[0]
 }
 
 func hasPrefixFold(s, prefix string) bool {

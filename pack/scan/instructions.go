@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,22 +106,36 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	// k, so in a string holding either every rule is a candidate and its
 	// needles are looked for written both ways.
 	twin := hasFoldTwin(s)
-	if prefilter && !twin {
+	fast := prefilter && !twin
+	var byRule [16][][2]int
+	if fast {
 		cand = candidateRules(low)
+		want := uint16(0)
+		for i := range instrRules {
+			r := &instrRules[i]
+			if cand&(1<<i) != 0 && !(strongOnly && !r.strong) && (r.words == nil || hasWordStart(low, r.words)) {
+				want |= 1 << i
+			}
+		}
+		cand = want
+		if want != 0 {
+			ruleWindows(s, low, want, &byRule)
+		}
 	}
 	for i := range instrRules {
 		r := &instrRules[i]
 		if strongOnly && !r.strong || cand&(1<<i) == 0 {
 			continue
 		}
-		if prefilter && !twin && r.words != nil && !hasWordStart(low, r.words) {
-			continue
+		if fast {
+			wins = byRule[i]
+		} else {
+			needles := r.needles
+			if twin {
+				needles = twinNeedles(i)
+			}
+			wins = needleWindows(wins[:0], s, low, needles)
 		}
-		needles := r.needles
-		if twin {
-			needles = twinNeedles(i)
-		}
-		wins = needleWindows(wins[:0], s, low, needles)
 		got := 0
 		for _, w := range wins {
 			if got >= instrCountCap {
@@ -190,36 +205,64 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	return out
 }
 
-// needleStarts maps the first two bytes of every needle to the rules whose
-// needles start so, one bit per rule in instrRules' order: needleRow[b0],
-// when not 0, is one more than the index of b0's row in needleRows, which
-// holds the bits by b1. Built on first use, a row per first byte in use
-// (about 40 of 512 bytes) rather than a table of every pair (128 KiB, a
-// fresh process's page faults).
+// The needle tables, built on first use. needleRow[b0], when not 0, is one
+// more than the index of b0's row in needleRows; a row maps b1 to one more
+// than the index in needlePairs of the needles that start with b0 b1. A row
+// per first byte in use (about 40 of 256 bytes) rather than a table of every
+// pair (128 KiB, a fresh process's page faults).
 var (
 	needleStartsOnce sync.Once
 	needleRow        [256]uint8
-	needleRows       [][256]uint16
+	needleRows       [][256]uint8
+	needlePairs      []needlePair
+	needleList       []needle // every needle of every rule, once
 )
+
+type needlePair struct {
+	rules   uint16  // the rules with a needle starting so, a bit per rule in instrRules' order
+	needles []uint8 // indexes in needleList
+}
+
+type needle struct {
+	s     string
+	rules uint16
+}
 
 func buildNeedleStarts() {
 	if len(instrRules) > 16 {
-		panic("scan: more instruction rules than needleStarts has bits")
+		panic("scan: more instruction rules than needlePair.rules has bits")
 	}
+	ids := map[string]int{}
 	for i, r := range instrRules {
 		for _, n := range r.needles {
 			if len(n) < 2 {
 				panic("scan: a needle shorter than two bytes: " + n)
 			}
+			id, ok := ids[n]
+			if !ok {
+				id = len(needleList)
+				ids[n] = id
+				needleList = append(needleList, needle{s: n})
+			}
+			needleList[id].rules |= 1 << i
 			if needleRow[n[0]] == 0 {
-				needleRows = append(needleRows, [256]uint16{})
-				if len(needleRows) > 255 {
-					panic("scan: more first bytes of needles than needleRow can index")
-				}
+				needleRows = append(needleRows, [256]uint8{})
 				needleRow[n[0]] = uint8(len(needleRows))
 			}
-			needleRows[needleRow[n[0]]-1][n[1]] |= 1 << i
+			cell := &needleRows[needleRow[n[0]]-1][n[1]]
+			if *cell == 0 {
+				needlePairs = append(needlePairs, needlePair{})
+				*cell = uint8(len(needlePairs))
+			}
+			pr := &needlePairs[*cell-1]
+			pr.rules |= 1 << i
+			if !ok {
+				pr.needles = append(pr.needles, uint8(id))
+			}
 		}
+	}
+	if len(needleList) > 255 || len(needlePairs) > 255 || len(needleRows) > 255 {
+		panic("scan: more needles than the needle tables index")
 	}
 }
 
@@ -233,10 +276,52 @@ func candidateRules(low string) uint16 {
 	var m uint16
 	for i := 0; i+1 < len(low); i++ {
 		if row := needleRow[low[i]]; row != 0 {
-			m |= needleRows[row-1][low[i+1]]
+			if c := needleRows[row-1][low[i+1]]; c != 0 {
+				m |= needlePairs[c-1].rules
+			}
 		}
 	}
 	return m
+}
+
+// ruleWindows is, for each rule, the windows needleWindows would return for
+// its needles, found in one pass over low instead of a search per needle:
+// in a 64 KiB batch of prose most rules are candidates (their needles'
+// first bytes are common pairs), and searching for each of their needles
+// in turn was most of what scanning text luggage cost (issue 20). Only the
+// rules in want get windows; the rest are skipped.
+func ruleWindows(s, low string, want uint16, out *[16][][2]int) {
+	needleStartsOnce.Do(buildNeedleStarts)
+	// needleWindows finds a needle's occurrences that do not overlap each
+	// other; so does this, by where each needle's last one ended.
+	var lastEnd [256]int
+	for i := 0; i+1 < len(low); i++ {
+		row := needleRow[low[i]]
+		if row == 0 {
+			continue
+		}
+		c := needleRows[row-1][low[i+1]]
+		if c == 0 || needlePairs[c-1].rules&want == 0 {
+			continue
+		}
+		for _, id := range needlePairs[c-1].needles {
+			n := &needleList[id]
+			if n.rules&want == 0 || i < lastEnd[id] || !strings.HasPrefix(low[i:], n.s) {
+				continue
+			}
+			lastEnd[id] = i + len(n.s)
+			w := [2]int{max(0, i-instrSpan), min(len(s), i+len(n.s)+instrSpan)}
+			for b := n.rules & want; b != 0; b &= b - 1 {
+				k := bits.TrailingZeros16(b)
+				out[k] = append(out[k], w)
+			}
+		}
+	}
+	for k := range out {
+		if len(out[k]) > 0 {
+			out[k] = mergeWindows(out[k], s)
+		}
+	}
 }
 
 // hasWordStart reports whether one of words begins a word of low.
@@ -326,6 +411,12 @@ func needleWindows(wins [][2]int, s, low string, needles []string) [][2]int {
 			wins = append(wins, [2]int{max(0, p-instrSpan), min(len(s), p+len(n)+instrSpan)})
 		}
 	}
+	return mergeWindows(wins, s)
+}
+
+// mergeWindows sorts and merges windows and widens each to word and rune
+// boundaries (merging again where widening made neighbours overlap).
+func mergeWindows(wins [][2]int, s string) [][2]int {
 	if len(wins) == 0 {
 		return wins
 	}
