@@ -234,3 +234,34 @@ func TestValueIsFourWords(t *testing.T) {
 		t.Errorf("clone shares an array: %s, %s", Compact(e), Compact(c))
 	}
 }
+
+// FuzzCanonicalAtTrip: the canonical form nested at any depth (a pack
+// object in the flat form's "passport" member) reads back strictly as the
+// value it was written from. C9 counts on it for every pack object instead
+// of parsing each one again (D3, issue 20).
+func FuzzCanonicalAtTrip(f *testing.F) {
+	for _, s := range edgeInputs {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"passport":{"facts":[{"claim":"a\u2028b","verified":true,"n":1e21}]},"x":"\ud800"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, _, err := Parse(data)
+		if err != nil {
+			return
+		}
+		want := Canonical(v)
+		for depth := 0; depth < 3; depth++ {
+			var b bytes.Buffer
+			if err := WriteCanonicalAt(&b, v, depth); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseStrict(b.Bytes())
+			if err != nil {
+				t.Fatalf("%q nested %d deep does not read back: %v", data, depth, err)
+			}
+			if got := Canonical(back); !bytes.Equal(got, want) {
+				t.Fatalf("%q nested %d deep reads back as\n%q\nwant\n%q", data, depth, got, want)
+			}
+		}
+	})
+}
