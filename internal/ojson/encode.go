@@ -145,7 +145,7 @@ func (e *encoder) value(v *Value, depth int) {
 			e.w.WriteString("false")
 		}
 	case Number:
-		e.w.WriteString(FormatNumber(v.n))
+		e.w.WriteString(FormatNumber(v.num()))
 	case String:
 		writeString(e.w, v.s)
 	case Array:

@@ -337,7 +337,7 @@ func (p *parser) number() (*Value, error) {
 		return nil, p.fail("invalid number")
 	}
 	v := p.newValue(tagNumber)
-	v.n = f
+	v.s = numberText(f)
 	return v, nil
 }
 

@@ -57,7 +57,7 @@ func (s *sizer) value(v *Value, depth int64) {
 			s.n += 5
 		}
 	case Number:
-		s.n += int64(len(FormatNumber(v.n)))
+		s.n += int64(len(FormatNumber(v.num())))
 	case String:
 		s.n += stringSize(v.s)
 	case Array:

@@ -15,7 +15,9 @@
 package ojson
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 )
@@ -52,16 +54,32 @@ func (k Kind) String() string {
 
 // Value is one JSON value. The zero Value is null.
 //
-// A Value is four words (32 bytes): what kind it is, and an array's or an
-// object's contents, are behind c; a string's text is s and a number's n.
-// Booleans, numbers and strings point c at a tag shared by all of their
-// kind, so a scalar is one allocation of 32 bytes — a passport of 110,000
-// facts is 440,000 Values, and a Value that held its kind, boolean, number,
-// string, elements and object side by side was 64 bytes (issue 20).
+// A Value is three words (24 bytes): what kind it is, and an array's or an
+// object's contents, are behind c; a string's text is s, and so is a
+// number's, as the eight bytes of its float64 (numberText). Booleans,
+// numbers and strings point c at a tag shared by all of their kind, so a
+// scalar is one allocation of 24 bytes — a passport of 110,000 facts is
+// 440,000 Values, and a Value that held its kind, boolean, number, string,
+// elements and object side by side was 64 bytes (issue 20). Numbers are
+// few in the documents tp reads; each costs an 8-byte string more.
 type Value struct {
 	c *Obj // nil: null; a tag (Bool, Number, String); an array's or object's own
 	s string
-	n float64
+}
+
+// numberText is f as a Number Value holds it in s: its bits, little-endian.
+func numberText(f float64) string {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], math.Float64bits(f))
+	return string(b[:])
+}
+
+// num is the number v holds (v a Number).
+func (v *Value) num() float64 {
+	s := v.s
+	_ = s[7]
+	return math.Float64frombits(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
 }
 
 // Member is one key/value pair of an object.
@@ -190,8 +208,8 @@ func (v *Value) elem(i int) *Value {
 // NewNull, NewBool, NewNumber, NewString, NewArray and NewObject build values.
 func NewNull() *Value              { return &Value{} }
 func NewBool(b bool) *Value        { return &Value{c: boolTag(b)} }
-func NewNumber(f float64) *Value   { return &Value{c: tagNumber, n: f} }
-func NewInt(i int64) *Value        { return &Value{c: tagNumber, n: float64(i)} }
+func NewNumber(f float64) *Value   { return &Value{c: tagNumber, s: numberText(f)} }
+func NewInt(i int64) *Value        { return NewNumber(float64(i)) }
 func NewString(s string) *Value    { return &Value{c: tagString, s: s} }
 func NewArray(vs ...*Value) *Value { return &Value{c: arrayObj(vs)} }
 func NewObject() *Value            { return newObject(nil) }
@@ -241,7 +259,7 @@ func (v *Value) Number() (float64, bool) {
 	if v.Kind() != Number {
 		return 0, false
 	}
-	return v.n, true
+	return v.num(), true
 }
 
 // Int returns the number as an integer when v is an integral number.
