@@ -139,11 +139,11 @@ func TestBigPassportLinear(t *testing.T) {
 	jobs := []job{
 		{"pack", func(id, out, _ string) []string {
 			return []string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}
-		}, 1280},
-		{"land", func(_, out, store string) []string { return []string{"--store", store, "land", out, "--plain"} }, 1850},
-		{"open --json", func(id, _, _ string) []string { return []string{"open", id, "--json"} }, 1350},
-		{"show", func(id, _, _ string) []string { return []string{"show", id, "--plain"} }, 900},
-		{"conformance", func(_, out, _ string) []string { return []string{"conformance", out, "--plain"} }, 1550},
+		}, 1250},
+		{"land", func(_, out, store string) []string { return []string{"--store", store, "land", out, "--plain"} }, 1650},
+		{"open --json", func(id, _, _ string) []string { return []string{"open", id, "--json"} }, 1300},
+		{"show", func(id, _, _ string) []string { return []string{"show", id, "--plain"} }, 860},
+		{"conformance", func(_, out, _ string) []string { return []string{"conformance", out, "--plain"} }, 950},
 	}
 	type cost struct{ allocs, bytes float64 }
 	measure := func(n int) []cost {
