@@ -90,8 +90,9 @@ func instructions(s string, strongOnly bool) []Finding {
 	return instructionsIn(s, strongOnly, true)
 }
 
-// instructionsIn is instructions; prefilter false skips candidateRules
-// (for the test holding it to the same findings).
+// instructionsIn is instructions; prefilter false skips ruleWindows and the
+// words lists, searching each rule's needles in turn (for the tests holding
+// the prefilters to the same findings).
 func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	type match struct {
 		a, b int
@@ -109,17 +110,15 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	fast := prefilter && !twin
 	var byRule [16][][2]int
 	if fast {
-		cand = candidateRules(low)
-		want := uint16(0)
-		for i := range instrRules {
-			r := &instrRules[i]
-			if cand&(1<<i) != 0 && !(strongOnly && !r.strong) && (r.words == nil || hasWordStart(low, r.words)) {
-				want |= 1 << i
-			}
+		want := ^uint16(0)
+		if strongOnly {
+			want = strongRules()
 		}
-		cand = want
-		if want != 0 {
-			ruleWindows(s, low, want, &byRule)
+		cand = ruleWindows(s, low, want, &byRule)
+		for i := range instrRules {
+			if w := instrRules[i].words; cand&(1<<i) != 0 && w != nil && !hasWordStart(low, w) {
+				cand &^= 1 << i
+			}
 		}
 	}
 	for i := range instrRules {
@@ -266,31 +265,25 @@ func buildNeedleStarts() {
 	}
 }
 
-// candidateRules has bit i set when some needle of instrRules[i] may occur
-// in low: its first two bytes do. A rule whose bit is clear has no needle in
-// low, so needleWindows would find no window for it: one pass over the
-// string instead of a search per needle (about 70), which is most of the
-// cost of scanning many short strings (issue 20).
-func candidateRules(low string) uint16 {
-	needleStartsOnce.Do(buildNeedleStarts)
+// strongRules has a bit set for each strong rule, in instrRules' order.
+func strongRules() uint16 {
 	var m uint16
-	for i := 0; i+1 < len(low); i++ {
-		if row := needleRow[low[i]]; row != 0 {
-			if c := needleRows[row-1][low[i+1]]; c != 0 {
-				m |= needlePairs[c-1].rules
-			}
+	for i, r := range instrRules {
+		if r.strong {
+			m |= 1 << i
 		}
 	}
 	return m
 }
 
-// ruleWindows is, for each rule, the windows needleWindows would return for
-// its needles, found in one pass over low instead of a search per needle:
-// in a 64 KiB batch of prose most rules are candidates (their needles'
-// first bytes are common pairs), and searching for each of their needles
-// in turn was most of what scanning text luggage cost (issue 20). Only the
-// rules in want get windows; the rest are skipped.
-func ruleWindows(s, low string, want uint16, out *[16][][2]int) {
+// ruleWindows is, for each rule in want, the windows needleWindows would
+// return for its needles, found in one pass over low instead of a search
+// per needle: in a 64 KiB batch of prose most rules' needles start with a
+// common pair of bytes, and searching for each of them in turn was most of
+// what scanning text luggage cost (issue 20); in many short strings, one
+// pass instead of about 70 searches is most of the saving. It returns the
+// rules that got a window: a rule without one has no needle in low.
+func ruleWindows(s, low string, want uint16, out *[16][][2]int) uint16 {
 	needleStartsOnce.Do(buildNeedleStarts)
 	// needleWindows finds a needle's occurrences that do not overlap each
 	// other; so does this, by where each needle's last one ended.
@@ -317,11 +310,14 @@ func ruleWindows(s, low string, want uint16, out *[16][][2]int) {
 			}
 		}
 	}
+	var found uint16
 	for k := range out {
 		if len(out[k]) > 0 {
 			out[k] = mergeWindows(out[k], s)
+			found |= 1 << k
 		}
 	}
+	return found
 }
 
 // hasWordStart reports whether one of words begins a word of low.

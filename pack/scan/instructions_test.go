@@ -128,15 +128,16 @@ func TestIsInstructionField(t *testing.T) {
 	}
 }
 
-// candidateRules never drops a rule whose needle is in the text: every
+// ruleWindows never drops a rule whose needle is in the text: every
 // needle, alone, in a sentence, folded to upper case, at the string's end,
 // gives the same findings with the prefilter as without (issue 20).
-func TestCandidateRulesKeepEveryNeedle(t *testing.T) {
+func TestRuleWindowsKeepEveryNeedle(t *testing.T) {
 	t.Parallel()
 	for i, r := range instrRules {
 		for _, n := range r.needles {
 			for _, s := range []string{n, "x " + n + " y", strings.ToUpper(n), "Ignore all previous " + n, "You must run " + n, n + "执行"} {
-				if cand := candidateRules(asciiLower(s)); cand&(1<<i) == 0 {
+				var wins [16][][2]int
+				if cand := ruleWindows(s, asciiLower(s), ^uint16(0), &wins); cand&(1<<i) == 0 {
 					t.Errorf("%s: needle %q in %q: rule not a candidate", r.id, n, s)
 				}
 				for _, strong := range []bool{false, true} {

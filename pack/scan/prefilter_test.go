@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The prefilters (candidateRules, each rule's needles and words) drop no
+// The prefilters (ruleWindows, each rule's needles and words) drop no
 // finding: in random text made of the words of every sentence a rule fires
 // on and of glue (the patterns' own words, punctuation, case, "_" and digits next
 // to a word, fold twins), the findings are the same with them as without.

@@ -18,12 +18,15 @@ var (
 	otherRoles = []string{"system", "tool", "function", "系统", "工具"}
 )
 
+// roleLineHead is what may come before a role line's bracket: blank space,
+// quote marks, bullets, heading marks, emphasis, a number.
+const roleLineHead = `(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?`
+
 var (
 	roleAlt = strings.Join(append(append(append([]string{}, aiRoles...), humanRoles...), otherRoles...), "|")
 	// roleLinePattern is a role line. A time or a name in brackets may
 	// come first ("[12:30] User:"), at most 30 characters of it.
-	roleLinePattern = `(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?(?:\[[^\]\n]{1,30}\][ \t]*)?(?:\*\*|__)?[ \t]*(` +
-		roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`
+	roleLinePattern = roleLineHead + `(?:\[[^\]\n]{1,30}\][ \t]*)?` + roleLineTail
 	// roleLineRe is roleLinePattern with the bracket's {1,30} as + and its
 	// text captured, so lineSide counts it instead: compiling the count
 	// makes 30 nested copies of the class, most of the pattern's cost (0.35
@@ -31,9 +34,10 @@ var (
 	// judging a pack with a colon in it compiles: issue 20). The bracket's
 	// text ends at the first "]", so the count decides the same matches;
 	// TestRoleLineMatchesItsPattern and FuzzRoleLine hold the two together.
-	roleLineRe = lazy(strings.Replace(roleLinePattern, `(?:\[[^\]\n]{1,30}\]`, `(?:\[([^\]\n]+)\]`, 1))
+	roleLineRe   = lazy(roleLineHead + `(?:\[([^\]\n]+)\][ \t]*)?` + roleLineTail)
+	roleLineTail = `(?:\*\*|__)?[ \t]*(` + roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`
 	// roleHeadPattern is a heading that is only a role name; roleHead
-	// decides it without compiling it (TestRoleHeadMatchesItsPattern).
+	// decides it without compiling it (TestRoleLineMatchesItsPattern).
 	roleHeadPattern = `(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`
 )
 

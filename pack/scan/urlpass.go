@@ -38,7 +38,7 @@ func (urlPassword) FindSubmatchIndex(w []byte) []int {
 	if !ok || t1 >= len(w) || w[t1] != '@' || t1+1 >= len(w) {
 		return nil
 	}
-	if n := runesIn(w[t0:t1]); n < 3 {
+	if utf8.RuneCount(w[t0:t1]) < 3 {
 		return nil
 	}
 	if c := w[t1+1]; !(isAlnum(c) || c == '[') {
@@ -67,5 +67,3 @@ func urlRun(w []byte, i, most int, user bool) (int, bool) {
 	}
 	return i, true
 }
-
-func runesIn(b []byte) int { return utf8.RuneCount(b) }
