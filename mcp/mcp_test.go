@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/cmd/cli"
+	"github.com/tp-dev/tp/cmd/tp-full/mcpserve"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/mcp"
 )
@@ -35,7 +34,7 @@ func TestMain(m *testing.M) {
 	case "tp":
 		os.Exit(cli.Main(nil))
 	case cli.FullName:
-		os.Exit(cli.Main(&cli.Full{Servers: &cli.Servers{MCP: serveMCP}}))
+		os.Exit(cli.Main(&cli.Full{Servers: &cli.Servers{MCP: mcpserve.Run}}))
 	}
 	dir, err := os.MkdirTemp("", "tp-mcp-test")
 	if err != nil {
@@ -61,33 +60,6 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
-
-// serveMCP is tp-full's `tp mcp` (cmd/tp-full/mcp.go, which a main
-// package cannot export; its testscript drives that one through the core):
-// the server configured from the command line's store, acts folder and
-// identity, on stdio.
-func serveMCP(ctx context.Context, io *cli.IO, g *cli.Globals, harness string) error {
-	st, err := cli.OpenStore(io, g)
-	if err != nil {
-		return err
-	}
-	actsDir := g.ActsDir()
-	if actsDir == "" {
-		actsDir, _ = recordlog.DefaultActsDir(io.Env)
-	}
-	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Offline: g.Offline(), Env: io.Env, Version: cli.Version(), Harness: harness, Log: io.Err})
-	return srv.Run(ctx, stdio{io.In, io.Out}, stdio{io.In, io.Out})
-}
-
-// stdio is the command's stdin or stdout as the server's transport ends.
-type stdio struct {
-	in  io.Reader
-	out io.Writer
-}
-
-func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
-func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
-func (stdio) Close() error                  { return nil }
 
 // env is the child's environment: its own store, acts folder and identity.
 func env(t *testing.T, store, machine string) []string {

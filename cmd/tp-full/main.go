@@ -8,11 +8,12 @@ import (
 	"os"
 
 	"github.com/tp-dev/tp/cmd/cli"
+	"github.com/tp-dev/tp/cmd/tp-full/mcpserve"
 )
 
 func main() { os.Exit(cli.Main(full())) }
 
 // full is what this executable adds to the command tree.
 func full() *cli.Full {
-	return &cli.Full{Screens: tuiScreens(), Servers: &cli.Servers{MCP: runMCP, A2A: runA2A}}
+	return &cli.Full{Screens: tuiScreens(), Servers: &cli.Servers{MCP: mcpserve.Run, A2A: runA2A}}
 }

@@ -1,4 +1,9 @@
-package main
+// Package mcpserve is `tp mcp` as tp-full runs it: the MCP server configured
+// from the command line's store, acts folder and identity, on stdio. It is a
+// package, not part of tp-full's main, so that the mcp package's tests serve
+// through the very same code (D26: the command tree is cmd/cli's, the
+// server is linked only into tp-full).
+package mcpserve
 
 import (
 	"context"
@@ -9,10 +14,8 @@ import (
 	"github.com/tp-dev/tp/mcp"
 )
 
-// runMCP serves tp mcp until the client closes stdin; its flags and help
-// are the command tree's (cmd/cli), the server is here, where the MCP SDK
-// is linked (D26).
-func runMCP(ctx context.Context, io *cli.IO, g *cli.Globals, harness string) error {
+// Run serves tp mcp until the client closes stdin.
+func Run(ctx context.Context, io *cli.IO, g *cli.Globals, harness string) error {
 	st, err := cli.OpenStore(io, g)
 	if err != nil {
 		return err
