@@ -22,31 +22,36 @@ import (
 func BenchmarkToolRoundTrip(b *testing.B) {
 	w := newWorld(b, "bench")
 	cs := w.serve(b)
-	id := newPassport(b, cs)
+	benchSevenTools(b, w, func(name string, args map[string]any) map[string]any { return ok(b, cs, name, args).Doc })
+}
+
+// benchSevenTools times one call of each of the reference's seven tools
+// through tool, which returns a call's structured result: a passport made
+// and packed first, then each tool as a sub-benchmark.
+func benchSevenTools(b *testing.B, w *world, tool func(name string, args map[string]any) map[string]any) {
+	created := tool("task_passport_new", map[string]any{"title": "t", "goal": "g", "next_step": "look"})
+	pid, _ := created["passport_id"].(string)
 	first := filepath.Join(w.Work, "first.taskpack")
-	ok(b, cs, "task_passport_pack", map[string]any{"passport_id": id, "out": first})
-	opened := ok(b, cs, "task_passport_open", map[string]any{"passport_id": id})
-	state, _ := opened.Doc["state"].(map[string]any)
-	version := opened.Doc["state_version"]
+	tool("task_passport_pack", map[string]any{"passport_id": pid, "out": first})
+	opened := tool("task_passport_open", map[string]any{"passport_id": pid})
+	state, _ := opened["state"].(map[string]any)
+	version := opened["state_version"]
 	n := 0
 	cases := []struct {
 		tool string
 		args func() map[string]any
-		keep func(result)
+		keep func(map[string]any)
 	}{
 		{"task_passport_list", func() map[string]any { return map[string]any{} }, nil},
-		{"task_passport_open", func() map[string]any { return map[string]any{"passport_id": id} }, nil},
+		{"task_passport_open", func() map[string]any { return map[string]any{"passport_id": pid} }, nil},
 		{"task_passport_new", func() map[string]any { return map[string]any{"title": fmt.Sprint("t", n), "goal": "g"} }, nil},
 		{"task_passport_checkpoint", func() map[string]any {
-			s := map[string]any{}
-			for k, v := range state {
-				s[k] = v
-			}
+			s := maps.Clone(state)
 			s["current_state"] = fmt.Sprint("step ", n)
 			return map[string]any{"state": s, "expected_version": version}
-		}, func(r result) { state, _ = r.Doc["state"].(map[string]any); version = r.Doc["state_version"] }},
+		}, func(r map[string]any) { state, _ = r["state"].(map[string]any); version = r["state_version"] }},
 		{"task_passport_pack", func() map[string]any {
-			return map[string]any{"passport_id": id, "out": filepath.Join(w.Work, fmt.Sprintf("p%d.taskpack", n))}
+			return map[string]any{"passport_id": pid, "out": filepath.Join(w.Work, fmt.Sprintf("p%d.taskpack", n))}
 		}, nil},
 		{"task_passport_land", func() map[string]any { return map[string]any{"path": first, "dry_run": true} }, nil},
 		{"task_passport_conformance", func() map[string]any { return map[string]any{"path": first} }, nil},
@@ -56,7 +61,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
 				n++
-				r := ok(b, cs, c.tool, c.args())
+				r := tool(c.tool, c.args())
 				if c.keep != nil {
 					c.keep(r)
 				}
@@ -129,46 +134,7 @@ func BenchmarkToolRoundTripStdio(b *testing.B) {
 	tool := func(name string, args map[string]any) map[string]any {
 		return call("tools/call", map[string]any{"name": name, "arguments": args})
 	}
-	created := tool("task_passport_new", map[string]any{"title": "t", "goal": "g", "next_step": "look"})
-	pid, _ := created["passport_id"].(string)
-	first := filepath.Join(w.Work, "first.taskpack")
-	tool("task_passport_pack", map[string]any{"passport_id": pid, "out": first})
-	opened := tool("task_passport_open", map[string]any{"passport_id": pid})
-	state, _ := opened["state"].(map[string]any)
-	version := opened["state_version"]
-	n := 0
-	cases := []struct {
-		tool string
-		args func() map[string]any
-		keep func(map[string]any)
-	}{
-		{"task_passport_list", func() map[string]any { return map[string]any{} }, nil},
-		{"task_passport_open", func() map[string]any { return map[string]any{"passport_id": pid} }, nil},
-		{"task_passport_new", func() map[string]any { return map[string]any{"title": fmt.Sprint("t", n), "goal": "g"} }, nil},
-		{"task_passport_checkpoint", func() map[string]any {
-			s := maps.Clone(state)
-			s["current_state"] = fmt.Sprint("step ", n)
-			return map[string]any{"state": s, "expected_version": version}
-		}, func(r map[string]any) { state, _ = r["state"].(map[string]any); version = r["state_version"] }},
-		{"task_passport_pack", func() map[string]any {
-			return map[string]any{"passport_id": pid, "out": filepath.Join(w.Work, fmt.Sprintf("p%d.taskpack", n))}
-		}, nil},
-		{"task_passport_land", func() map[string]any { return map[string]any{"path": first, "dry_run": true} }, nil},
-		{"task_passport_conformance", func() map[string]any { return map[string]any{"path": first} }, nil},
-	}
-	for _, c := range cases {
-		b.Run(c.tool, func(b *testing.B) {
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				n++
-				r := tool(c.tool, c.args())
-				if c.keep != nil {
-					c.keep(r)
-				}
-			}
-			reportCPU(b, cpu)
-		})
-	}
+	benchSevenTools(b, w, tool)
 }
 
 // reportCPU reports the process's CPU time per call since start (client
