@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -46,8 +47,13 @@ type Finding struct {
 type credRule struct {
 	id      string
 	anchors []string
-	fold    bool // anchors compare ASCII case-insensitively
-	re      credMatcher
+	// fold: the anchors compare ASCII case-insensitively, and so must the
+	// rule's pattern (asciiFold, never (?i)): Go's (?i) also takes ſ for s
+	// and the Kelvin sign for k, spellings no program that reads these names
+	// accepts and the prefilter does not look for, so the two would disagree
+	// on what the rule finds.
+	fold bool
+	re   credMatcher
 	// window is how many bytes from the candidate start re may see. Bounded
 	// shapes need their longest match plus one byte, so that the right-hand
 	// boundary is judged on a real byte and not on the end of the window; that
@@ -98,6 +104,24 @@ type credMatcher interface {
 }
 
 func rx(s string) *lazyRegexp { return lazy(`\A` + s) }
+
+// asciiFold is a pattern for the literal s that ignores ASCII case only:
+// "key" is [Kk][Ee][Yy].
+func asciiFold(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if u := swapCase(c); u != c {
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(u)
+			b.WriteByte(']')
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(s[i : i+1]))
+	}
+	return b.String()
+}
 
 func anyBefore(int) bool { return true }
 
@@ -186,7 +210,7 @@ var credRules = []credRule{
 	{id: "aws-access-key", anchors: []string{"AKIA", "ASIA"}, show: 4, run: "A-Z0-9", min: 16, window: 21,
 		re: rx(`(?P<t>A[KS]IA[A-Z0-9]{16})(?:[^A-Za-z0-9]|\z)`)},
 	{id: "aws-secret-key", anchors: []string{"secret_access_key"}, fold: true, before: anyBefore, show: 4, window: 17 + 2 + 16 + 2 + 40 + 1,
-		re: rx(`(?i:secret_access_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?P<t>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)`)},
+		re: rx(asciiFold("secret_access_key") + `["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?P<t>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)`)},
 	{id: "google-api-key", anchors: []string{"AIza"}, show: 4, run: "0-9A-Za-z_-", min: 35, window: 40,
 		re: rx(`(?P<t>AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|\z)`)},
 	{id: "stripe-key", anchors: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, show: 4, run: "0-9A-Za-z", min: 24, window: 256,

@@ -63,3 +63,50 @@ func TestFoldTwinsAreTheOnlyOnes(t *testing.T) {
 		}
 	}
 }
+
+// A credential rule's anchor and its pattern fold case alike: wherever a
+// rule's pattern takes a spelling of its text with ſ or the Kelvin sign, the
+// scan finds the credential in it too, so the prefilter never decides alone
+// what the pattern would have found (D5: the writer and the judge share this
+// table, and it must mean one thing).
+func TestFoldTwinsAgreeWithCredentialAnchors(t *testing.T) {
+	t.Parallel()
+	for _, c := range credFires() {
+		i := strings.Index(c.text, c.token)
+		pre, post := c.text[:i], c.text[i+len(c.token):]
+		twin := func(s string) []string {
+			return []string{
+				strings.ReplaceAll(strings.ReplaceAll(s, "s", "ſ"), "S", "ſ"),
+				strings.ReplaceAll(strings.ReplaceAll(s, "k", "\u212a"), "K", "\u212a"),
+			}
+		}
+		var variants []string
+		for _, p := range twin(pre) {
+			variants = append(variants, p+c.token+post)
+		}
+		for _, p := range twin(post) {
+			variants = append(variants, pre+c.token+p)
+		}
+		for _, v := range variants {
+			if v == c.text {
+				continue
+			}
+			for _, r := range credRules {
+				l, ok := r.re.(*lazyRegexp)
+				if r.id != c.rule || !ok {
+					continue
+				}
+				if !regexp.MustCompile(strings.TrimPrefix(l.src, `\A`)).MatchString(v) {
+					continue
+				}
+				found := false
+				for _, f := range Credentials(v) {
+					found = found || f.Rule == c.rule
+				}
+				if !found {
+					t.Errorf("%s: its pattern matches %q, but Credentials found %+v", c.rule, v, Credentials(v))
+				}
+			}
+		}
+	}
+}
