@@ -27,6 +27,11 @@
 //   - fetches, clones and pushes with --upload-pack=git-upload-pack and
 //     --receive-pack=git-receive-pack on the command line: those two keys
 //     are read first-wins, so no later config could override them;
+//   - refuses a partial clone (a promisor remote in the repository's
+//     config), and forbids every transport to each command that is not a
+//     fetch, pull, clone, ls-remote or push, so that no fetch of a missing
+//     object on demand runs the repository's upload-pack or credential
+//     helpers ([ErrPromisor], noTransport);
 //   - pushes to a repository on this disk (a path or file:// URL, as the
 //     remote's url or pushurl) with a receive-pack that has hooks off, so the
 //     pushed-to repository's pre-receive/update/post-receive hooks never run
@@ -159,7 +164,7 @@ func Open(ctx context.Context, dir string) (*Git, error) {
 // store — and every add and commit read from there (D20). GIT_WORK_TREE
 // beats core.worktree; a submodule's own core.worktree names that same
 // folder, so it keeps working.
-func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string) {
+func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string, error) {
 	// The probe itself runs with the fixed overrides: reading config runs
 	// nothing, but keep one way in.
 	probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "config", "--null", "--show-scope", "--list")
@@ -180,8 +185,41 @@ func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string) {
 		if e.key == "core.worktree" && e.scope != "command" {
 			tree = ownTree(g.Dir)
 		}
+		if promisorKey(e) {
+			return nil, "", fmt.Errorf("git in %s: %w (%s)", sanitize.Line(g.Dir), ErrPromisor, sanitize.Line(e.key))
+		}
 	}
-	return append(pairs, neutralise(list)...), tree
+	return append(pairs, neutralise(list)...), tree, nil
+}
+
+// ErrPromisor is a repository whose configuration names a promisor remote
+// (a partial clone). git fetches a missing object from it on demand, from
+// within any command that reads one, as a child fetch that runs the
+// repository's own remote.<name>.uploadpack: no command-line option
+// reaches it, and neither key can be turned off from command scope (a
+// promisor named false later is still one, and extensions.partialClone is
+// read from the repository's file alone). tp runs git only in full clones
+// (D20).
+var ErrPromisor = errors.New("the repository is a partial clone (it names a promisor remote); tp runs git only in a full clone, since git would fetch missing objects with the repository's own programs")
+
+// promisorKey: extensions.partialClone, or remote.<name>.promisor set to
+// anything but false, in the repository's own configuration or what it
+// includes (the user's global and command-line settings are the user's).
+func promisorKey(e entry) bool {
+	if e.scope != "local" && e.scope != "worktree" {
+		return false
+	}
+	if e.key == "extensions.partialclone" {
+		return true
+	}
+	if strings.HasPrefix(e.key, "remote.") && strings.HasSuffix(e.key, ".promisor") {
+		switch strings.ToLower(e.value) {
+		case "false", "no", "off", "0":
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // ownTree is the folder at or above dir that holds a .git entry (a folder,
@@ -345,22 +383,59 @@ func withConfig(env []string, pairs [][2]string) []string {
 // fetch, pull, clone and ls-remote get --upload-pack=git-upload-pack, and
 // push gets --receive-pack=git-receive-pack unless the caller (Push) named
 // one: the repository's remote.<name>.uploadpack and receivepack are read
-// first-wins, so only the command line beats them.
-func (g *Git) Command(ctx context.Context, args ...string) *exec.Cmd {
-	if rest, _ := splitGlobal(args); inert(rest) {
-		// Nothing to neutralise: the command starts no program and uses
-		// no work tree, whatever the configuration says.
-		return g.command(ctx, fixed, args)
+// first-wins, so only the command line beats them. Every other command may
+// use no transport at all (noTransport). A repository whose configuration
+// names a promisor remote is refused ([ErrPromisor]).
+func (g *Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	rest, _ := splitGlobal(args)
+	if inert(rest) {
+		// Nothing to neutralise: the query starts no program, reads no
+		// object and uses no work tree, whatever the configuration says.
+		return g.command(ctx, g.transport(rest, fixed), args), nil
 	}
 	if g.onProbe != nil {
 		g.onProbe()
 	}
-	pairs, tree := g.overridesAndTree(ctx)
-	cmd := g.command(ctx, pairs, args)
+	pairs, tree, err := g.overridesAndTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmd := g.command(ctx, g.transport(rest, pairs), args)
 	if tree != "" {
 		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+tree)
 	}
-	return cmd
+	return cmd, nil
+}
+
+// transportCommands are the subcommands that talk to a remote on purpose.
+var transportCommands = map[string]bool{"fetch": true, "pull": true, "clone": true, "ls-remote": true, "push": true}
+
+// noTransport forbids every transport git knows, in command scope (which a
+// child git inherits): a command that is not a fetch, push or clone never
+// needs one, and the one way it could use one is an on-demand fetch of a
+// missing object from a promisor remote — a child `git fetch` without
+// tp's --upload-pack, which would run the repository's own upload-pack for
+// a remote on this disk and its credential helpers for one over HTTP.
+// A protocol.<name>.allow of the repository's own for a name not listed
+// here can only reach a git-remote-<name> program already on PATH.
+var noTransport = [][2]string{
+	{"protocol.allow", "never"},
+	{"protocol.file.allow", "never"},
+	{"protocol.git.allow", "never"},
+	{"protocol.ssh.allow", "never"},
+	{"protocol.http.allow", "never"},
+	{"protocol.https.allow", "never"},
+	{"protocol.ftp.allow", "never"},
+	{"protocol.ftps.allow", "never"},
+}
+
+// transport is pairs, with noTransport after them unless args is a
+// command that talks to a remote.
+func (g *Git) transport(args []string, pairs [][2]string) [][2]string {
+	if len(args) > 0 && transportCommands[args[0]] {
+		return pairs
+	}
+	return append(append([][2]string(nil), pairs...), noTransport...)
 }
 
 func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *exec.Cmd {
@@ -407,8 +482,6 @@ func inert(args []string) bool {
 		opts = map[string]bool{"--abbrev-ref": true, "--symbolic-full-name": true, "--verify": true, "--quiet": true}
 	case "symbolic-ref":
 		opts = map[string]bool{"--quiet": true, "--short": true}
-	case "rev-list":
-		opts = map[string]bool{"--count": true}
 	case "config":
 		opts = map[string]bool{"--get": true, "--get-regexp": true, "--global": true, "--null": true}
 	case "remote":
@@ -460,13 +533,20 @@ func hasPrefixArg(args []string, prefix string) bool {
 // output. A failure is an error naming the command, with git's own message
 // sanitised (it may quote file names from the folder).
 func (g *Git) Run(ctx context.Context, args ...string) ([]byte, error) {
-	return g.run(g.Command(ctx, args...), args)
+	cmd, err := g.Command(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return g.run(cmd, args)
 }
 
 // Read runs a git command that only reads: it takes no optional locks, so
 // it never rewrites the index behind a concurrent writer.
 func (g *Git) Read(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := g.Command(ctx, append([]string{"--no-optional-locks"}, args...)...)
+	cmd, err := g.Command(ctx, append([]string{"--no-optional-locks"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
 	cmd.Env = append(cmd.Env, "GIT_OPTIONAL_LOCKS=0")
 	return g.run(cmd, args)
 }
