@@ -105,7 +105,12 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 	batch := durable.NewBatch(len(luggage))
 	var dirFiles map[string]*os.File
 	if rawCreate && batch.FlushOnce() {
-		dirFiles = map[string]*os.File{}
+		// The top folder too: a pack's luggage is often all there.
+		top, err := os.Open(tmp)
+		if err != nil {
+			return nil, nil, err
+		}
+		dirFiles = map[string]*os.File{".": top}
 	}
 	defer func() {
 		for d, r := range folders {

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -238,4 +240,19 @@ func classes(fs []Finding) string {
 		b.WriteString(string(f.Class) + "/" + f.Rule + "@" + f.Where + ";")
 	}
 	return b.String()
+}
+
+// BenchmarkInstructionsProse: the repository's own decisions, Markdown prose
+// dense with "must", "never" and quoted commands, as a text luggage file or
+// a long note would be.
+func BenchmarkInstructionsProse(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "docs", "decisions.md"))
+	if err != nil {
+		b.Skip(err)
+	}
+	s := string(src)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Instructions(s)
+	}
 }
