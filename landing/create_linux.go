@@ -4,7 +4,6 @@ package landing
 
 import (
 	"io/fs"
-	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -25,11 +24,13 @@ const rawCreate = true
 //
 // name must be one element: a separator, "." or ".." is refused here too,
 // though extraction only passes the base of a name luggageName accepted.
-func createIn(dir *os.File, name string, data []byte) error {
+func createIn(dir *folderFile, name string, data []byte) error {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') || strings.ContainsRune(name, 0) {
 		return &fs.PathError{Op: "create", Path: name, Err: fs.ErrInvalid}
 	}
-	fd, err := unix.Openat(int(dir.Fd()), name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	dir.mu.Lock()
+	fd, err := unix.Openat(dir.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	dir.mu.Unlock()
 	if err != nil {
 		return &fs.PathError{Op: "openat", Path: name, Err: err}
 	}

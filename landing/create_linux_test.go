@@ -31,11 +31,12 @@ func TestCreateInStaysInItsFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "there"), []byte("first"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	df, err := os.Open(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer df.Close()
+	defer f.Close()
+	df := newFolderFile(f)
 	for _, name := range []string{"link", "there", "../outside.txt", "../new.txt", "a/b", "..", ".", ""} {
 		if err := createIn(df, name, []byte("attacker")); err == nil {
 			t.Errorf("createIn(%q) wrote", name)

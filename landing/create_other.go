@@ -4,12 +4,11 @@ package landing
 
 import (
 	"errors"
-	"os"
 )
 
 // rawCreate: not here; extraction creates files through os.Root.
 const rawCreate = false
 
-func createIn(dir *os.File, name string, data []byte) error {
+func createIn(dir *folderFile, name string, data []byte) error {
 	return errors.New("landing: createIn is Linux only")
 }
