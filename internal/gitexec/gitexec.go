@@ -482,6 +482,11 @@ func inert(args []string) bool {
 		opts = map[string]bool{"--abbrev-ref": true, "--symbolic-full-name": true, "--verify": true, "--quiet": true}
 	case "symbolic-ref":
 		opts = map[string]bool{"--quiet": true, "--short": true}
+	// Never rev-list, log or anything else that reads a commit: in a
+	// repository that names a promisor remote, reading a missing object
+	// fetches it on demand with the repository's own upload-pack, and only
+	// the probe refuses such a repository (ErrPromisor,
+	// TestLazyFetchRunsNoProgram).
 	case "config":
 		opts = map[string]bool{"--get": true, "--get-regexp": true, "--global": true, "--null": true}
 	case "remote":
