@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench-land-many.sh: land a pack of 5,000 small files (70–1,500 bytes, in 50
-# folders) with tp against its floor — unzip + sha256sum + sync of the same
+# bench-land-many.sh: land a pack of 5,000 small files (70–1,500 bytes, made in
+# 50 folders; tp pack keeps each --file's base name, so they land in one
+# folder) with tp against its floor — unzip + sha256sum + sync of the same
 # files — in alternating paired runs (scripts/pairbench, ratios pair by
 # pair), then, when node and the reference are available, tp and
 # task-passport 0.3.0 alternating under /usr/bin/time.
