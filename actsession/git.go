@@ -12,6 +12,7 @@ import (
 	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/gitexec"
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // Acts across machines (D20): when the acts dir is a git working tree with
@@ -29,7 +30,11 @@ type Repo struct {
 	Upstream string // e.g. origin/main
 	remote   string // the upstream's remote, e.g. origin
 	branch   string // the upstream's branch there, e.g. refs/heads/main
+	prefix   string // the acts dir's path in the work tree, "" or ending in "/"
 	g        *gitexec.Git
+
+	email     string // user.email, when emailRead
+	emailRead bool
 }
 
 // OpenRepo returns the acts dir's repository, or nil when the dir is not
@@ -46,24 +51,34 @@ func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out, err := g.Read(ctx, "rev-parse", "--is-inside-work-tree"); err != nil || strings.TrimSpace(string(out)) != "true" {
+	// One rev-parse says whether dir is in a work tree, where in it (the
+	// prefix git's porcelain paths carry), the branch and its upstream; it
+	// fails on a detached HEAD or a branch without one. It is probed: a
+	// core.worktree in the repository's config moves the work tree.
+	out, err := g.Read(ctx, "rev-parse", "--is-inside-work-tree", "--show-prefix", "--symbolic-full-name", "HEAD", "--abbrev-ref", "@{upstream}")
+	lines := strings.Split(string(out), "\n")
+	if err != nil || len(lines) < 4 || lines[0] != "true" || !strings.HasPrefix(lines[2], "refs/heads/") {
 		return nil, nil
 	}
-	up, err := g.Read(ctx, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
-	if err != nil {
-		return nil, nil
-	}
+	b := strings.TrimPrefix(lines[2], "refs/heads/")
 	// Fetch from and push to the upstream by name: a bare `git push`
 	// would follow pushRemote, push.default and remote.*.push, which the
-	// repository's config chooses.
-	branch, err := g.Read(ctx, "symbolic-ref", "--quiet", "--short", "HEAD")
-	if err != nil {
-		return nil, nil
+	// repository's config chooses. The branch's remote and merge and the
+	// committer's address come from one listing, matched here exactly
+	// (the last value wins, as git's --get).
+	r := &Repo{Dir: dir, Upstream: lines[3], prefix: lines[1], g: g, emailRead: true}
+	cfg, _ := g.Read(ctx, "config", "--null", "--get-regexp", `^(branch\..*\.(remote|merge)|user\.email)$`)
+	for _, e := range strings.Split(string(cfg), "\x00") {
+		key, value, _ := strings.Cut(e, "\n")
+		switch key {
+		case "branch." + b + ".remote":
+			r.remote = value
+		case "branch." + b + ".merge":
+			r.branch = value
+		case "user.email":
+			r.email = value
+		}
 	}
-	b := strings.TrimSpace(string(branch))
-	remote, _ := g.Read(ctx, "config", "--get", "branch."+b+".remote")
-	merge, _ := g.Read(ctx, "config", "--get", "branch."+b+".merge")
-	r := &Repo{Dir: dir, Upstream: strings.TrimSpace(string(up)), remote: strings.TrimSpace(string(remote)), branch: strings.TrimSpace(string(merge)), g: g}
 	if r.remote == "" || r.remote == "." || strings.HasPrefix(r.remote, "-") || !strings.HasPrefix(r.branch, "refs/heads/") {
 		return nil, fmt.Errorf("%s: the branch's upstream (%s) is not a branch of a remote; tp pushes the acts log only to one (D20)", dir, r.Upstream)
 	}
@@ -115,49 +130,57 @@ func (r *Repo) Pull(ctx context.Context) (warn, err error) {
 	if _, err := r.g.Run(ctx, "fetch", "--quiet", r.remote); err != nil {
 		return fmt.Errorf("%s: %w (working on this machine's copy; what is written here is pushed by a later command)", r.Dir, err), nil
 	}
-	if err := r.merge(ctx); err != nil {
+	ahead, err := r.merge(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return r.pushPending(ctx), nil
+	if ahead == 0 {
+		return nil, nil
+	}
+	// Push the commits an earlier command could not.
+	return r.push(ctx), nil
 }
 
-func (r *Repo) merge(ctx context.Context) error {
-	behind, err := r.count(ctx, "HEAD..@{upstream}")
+// merge merges the upstream when it has commits HEAD lacks, and returns
+// how many commits HEAD then has that the upstream lacks (what a push
+// would send).
+func (r *Repo) merge(ctx context.Context) (ahead int, err error) {
+	behind, ahead, err := r.counts(ctx)
 	if err != nil || behind == 0 {
-		return err
+		return ahead, err
 	}
 	if _, err := r.g.Run(ctx, append(r.identity(ctx), "merge", "--no-edit", "--quiet", "@{upstream}")...); err != nil {
 		out, _ := r.g.Read(ctx, "diff", "--name-only", "--diff-filter=U")
 		files := strings.Fields(string(out))
 		if _, aerr := r.g.Run(ctx, "merge", "--abort"); aerr != nil && len(files) > 0 {
-			return fmt.Errorf("%s: merge failed (%v) and could not be undone (%v): resolve it with git", r.Dir, err, aerr)
+			return 0, fmt.Errorf("%s: merge failed (%v) and could not be undone (%v): resolve it with git", r.Dir, err, aerr)
 		}
 		if len(files) > 0 {
 			sort.Strings(files)
-			return &GitConflictError{Dir: r.Dir, Files: files}
+			return 0, &GitConflictError{Dir: r.Dir, Files: files}
 		}
-		return fmt.Errorf("%s: merging the upstream: %w (nothing changed)", r.Dir, err)
+		return 0, fmt.Errorf("%s: merging the upstream: %w (nothing changed)", r.Dir, err)
 	}
-	return nil
+	if ahead > 0 {
+		return ahead, nil // the merge only adds to what HEAD has
+	}
+	// HEAD was behind only: a fast-forward leaves nothing to push, a merge
+	// commit (merge.ff=false in the repository's config) one.
+	_, ahead, err = r.counts(ctx)
+	return ahead, err
 }
 
-func (r *Repo) count(ctx context.Context, rng string) (int, error) {
-	out, err := r.g.Read(ctx, "rev-list", "--count", rng)
+// counts is how many commits the upstream has that HEAD lacks, and HEAD
+// has that the upstream lacks, from one rev-list.
+func (r *Repo) counts(ctx context.Context) (behind, ahead int, err error) {
+	out, err := r.g.Read(ctx, "rev-list", "--left-right", "--count", "@{upstream}...HEAD")
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", r.Dir, err)
+		return 0, 0, fmt.Errorf("%s: %w", r.Dir, err)
 	}
-	n := 0
-	fmt.Sscan(strings.TrimSpace(string(out)), &n)
-	return n, nil
-}
-
-// pushPending pushes when this clone has commits the upstream lacks.
-func (r *Repo) pushPending(ctx context.Context) error {
-	ahead, err := r.count(ctx, "@{upstream}..HEAD")
-	if err != nil || ahead == 0 {
-		return err
+	if _, err := fmt.Sscan(string(out), &behind, &ahead); err != nil {
+		return 0, 0, fmt.Errorf("%s: git rev-list: %q: %w", r.Dir, sanitize.Line(string(out)), err)
 	}
-	return r.push(ctx)
+	return behind, ahead, nil
 }
 
 func (r *Repo) push(ctx context.Context) error {
@@ -174,24 +197,23 @@ func (r *Repo) push(ctx context.Context) error {
 // commit whose message is subject and the records it adds; false when
 // there was nothing to commit.
 func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
-	// Per-machine files stay out even without the .gitignore init writes.
-	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
-		return false, fmt.Errorf("%s: %w", r.Dir, err)
-	}
-	// What tp writes is committed even where an ignore rule says
-	// otherwise: a .gitignore a remote pushed (or an agent wrote, or
-	// .git/info/exclude, or core.excludesFile in the clone's config) would
-	// keep the principal's settlement on this machine, never pushed, with
-	// nothing said (D20).
-	ignored, err := r.g.Read(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", ".")
+	// One status says whether there is anything to commit, and which
+	// ignored files are the log's. What tp writes is committed even where
+	// an ignore rule says otherwise: a .gitignore a remote pushed (or an
+	// agent wrote, or .git/info/exclude, or core.excludesFile in the
+	// clone's config) would keep the principal's settlement on this
+	// machine, never pushed, with nothing said (D20).
+	st, err := r.g.Read(ctx, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "--ignored", "--", ".")
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
-	var force []string
-	for _, n := range strings.Split(string(ignored), "\x00") {
-		if logFile(n) {
-			force = append(force, n)
-		}
+	changed, force := r.statusNames(st)
+	if !changed && len(force) == 0 {
+		return false, nil // no add, no diff: the common case of Pull's commit
+	}
+	// Per-machine files stay out even without the .gitignore init writes.
+	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
+		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
 	if len(force) > 0 {
 		if _, err := r.g.Run(ctx, append([]string{"add", "--force", "--"}, force...)...); err != nil {
@@ -220,11 +242,49 @@ func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
 	return true, nil
 }
 
+// statusNames reads `git status --porcelain -z --ignored` of the acts dir:
+// changed is any entry other than an ignored file or an untracked
+// per-machine file (a lock, a writer's temporary file), which the add
+// leaves out; force is the ignored files that are the log's, relative to
+// the acts dir.
+func (r *Repo) statusNames(st []byte) (changed bool, force []string) {
+	for _, e := range strings.Split(string(st), "\x00") {
+		if len(e) < 4 || e[2] != ' ' {
+			continue
+		}
+		xy, p := e[:2], e[3:]
+		rel, ok := strings.CutPrefix(p, r.prefix)
+		switch {
+		case xy == "!!":
+			if ok && logFile(rel) {
+				force = append(force, rel)
+			}
+		case xy == "??" && perMachine(p):
+		default:
+			changed = true
+		}
+	}
+	return changed, force
+}
+
+// perMachine reports whether p is a file the add's exclusions leave out:
+// a lock or a writer's temporary file.
+func perMachine(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	return strings.HasSuffix(base, ".lock") || strings.HasPrefix(base, ".tmp-")
+}
+
 // identity is what git needs to make a commit (or a merge commit) when the
 // user has configured none: git refuses without one, and the records say
 // who wrote them, so the commit's author matters less than the record's.
+// user.email is read with the upstream when the repository is opened
+// (OpenRepo), else here once.
 func (r *Repo) identity(ctx context.Context) []string {
-	if who, _ := r.g.Read(ctx, "config", "user.email"); strings.TrimSpace(string(who)) != "" {
+	if !r.emailRead {
+		who, _ := r.g.Read(ctx, "config", "user.email")
+		r.email, r.emailRead = string(who), true
+	}
+	if strings.TrimSpace(r.email) != "" {
 		return nil
 	}
 	return []string{"-c", "user.name=tp", "-c", "user.email=tp@localhost"}
@@ -239,7 +299,7 @@ func (r *Repo) Push(ctx context.Context) error {
 	if _, err := r.g.Run(ctx, "fetch", "--quiet", r.remote); err != nil {
 		return fmt.Errorf("%s: %w (the commit stays here; the next tp acts command pushes it)", r.Dir, err)
 	}
-	if err := r.merge(ctx); err != nil {
+	if _, err := r.merge(ctx); err != nil {
 		return err
 	}
 	return r.push(ctx)

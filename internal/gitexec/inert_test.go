@@ -16,6 +16,7 @@ var inertForms = [][]string{
 	{"symbolic-ref", "--quiet", "--short", "HEAD"},
 	{"config", "--get", "branch.main.remote"},
 	{"config", "--get", "branch.main.merge"},
+	{"config", "--null", "--get-regexp", `^(branch\..*\.(remote|merge)|user\.email)$`},
 	{"config", "user.email"},
 	{"config", "user.name"},
 	{"config", "--global", "--get", "user.signingkey"},
@@ -116,6 +117,7 @@ func TestInertIsExact(t *testing.T) {
 		{[]string{"config", "--list"}, false},
 		// rev-list reads commits, which a promisor remote fetches on demand.
 		{[]string{"rev-list", "--count", "HEAD..@{upstream}"}, false},
+		{[]string{"rev-list", "--left-right", "--count", "@{upstream}...HEAD"}, false},
 		{[]string{"remote", "get-url", "origin"}, true},
 		{[]string{"remote", "update"}, false},
 		{[]string{"remote"}, false},

@@ -21,8 +21,7 @@ import (
 
 // lazyForms are the commands tp runs that read objects a ref names.
 var lazyForms = [][]string{
-	{"rev-list", "--count", "HEAD..@{upstream}"},
-	{"rev-list", "--count", "@{upstream}..HEAD"},
+	{"rev-list", "--left-right", "--count", "@{upstream}...HEAD"},
 	{"ls-tree", "--name-only", "@{upstream}", "--", "STATE.md"},
 	{"merge", "--no-edit", "-q", "origin/main"},
 	{"log", "--format=%an %s", "origin/main"},
