@@ -185,6 +185,7 @@ func writeBag(w *bufio.Writer, src Source, passport []byte, sums []luggageSum, o
 
 	zw := zip.NewWriter(w)
 	huffman := false // set just before an entry that must not compress past 8:1
+	g := guardFor(opts.ReadLimits.withDefaults())
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
 		if huffman {
 			return flate.NewWriter(out, flate.HuffmanOnly)
@@ -192,7 +193,7 @@ func writeBag(w *bufio.Writer, src Source, passport []byte, sums []luggageSum, o
 		fw := flatePool.Get().(*flate.Writer)
 		c := &countingOut{w: out}
 		fw.Reset(c)
-		return &pooledFlate{Writer: fw, out: c}, nil
+		return &pooledFlate{Writer: fw, out: c, guard: g}, nil
 	})
 	mod := zipTime(obj)
 	header := func(name string, method uint16) *zip.FileHeader {
@@ -235,14 +236,14 @@ func writeBag(w *bufio.Writer, src Source, passport []byte, sums []luggageSum, o
 	buf, release := copyBuf(len(src.Luggage))
 	defer release()
 	for i, l := range src.Luggage {
-		if err := writeLuggageEntry(zw, header, l, sums[i], buf, &huffman); err != nil {
+		if err := writeLuggageEntry(zw, header, l, sums[i], buf, &huffman, g.floor); err != nil {
 			return err
 		}
 	}
 	return zw.Close()
 }
 
-func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHeader, l LuggageSource, sum luggageSum, buf []byte, huffman *bool) error {
+func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHeader, l LuggageSource, sum luggageSum, buf []byte, huffman *bool, floor int64) error {
 	rc, err := l.Open()
 	if err != nil {
 		return &Error{Entry: l.Name, Rule: RuleWrite, Detail: "cannot read luggage: " + err.Error()}
@@ -259,8 +260,9 @@ func writeLuggageEntry(zw *zip.Writer, header func(string, uint16) *zip.FileHead
 	}
 	// Bytes this repetitive (a zero-filled image, a sparse file) would
 	// deflate past the 1000:1 a reader refuses as a bomb (D10) once they
-	// are large: Huffman-only coding cannot go past 8:1.
-	*huffman = ratio > 50 && sum.size > 1<<20
+	// are larger than the ratio's floor: Huffman-only coding cannot go past
+	// 8:1.
+	*huffman = ratio > 50 && sum.size > floor
 	fh := header(payloadFiles+l.Name, method)
 	fw, err := zw.CreateHeader(fh)
 	*huffman = false
@@ -313,27 +315,39 @@ var flatePool = sync.Pool{New: func() any {
 // pooledFlate is a deflate stream that never compresses past D10's ratio:
 // the store/deflate choice samples only the head of a file, and a file that
 // starts varied and then runs into gigabytes of zeros would deflate at about
-// 1012:1 — a pack tp's own reader would refuse as a bomb. Past guardFrom
-// input bytes, whenever the stream so far is smaller than 1/guardRatio of
-// its input, it is flushed every guardChunk bytes: a flush ends the block
-// with a sync marker (at least four bytes), so no stretch of guardChunk
+// 1012:1 — a pack tp's own reader would refuse as a bomb. Past guard.from
+// input bytes, whenever the stream so far is smaller than 1/guard.ratio of
+// its input, it is flushed every guard.chunk bytes: a flush ends the block
+// with a sync marker (at least four bytes), so no stretch of guard.chunk
 // input can come out smaller than about 1/900 of itself.
 type pooledFlate struct {
 	*flate.Writer
-	out *countingOut
-	in  int64
+	out   *countingOut
+	in    int64
+	guard guard
 }
 
-const (
-	guardFrom  = 512 << 10
-	guardRatio = 500
-	guardChunk = 16 << 10
-)
+// guard is when a pooledFlate flushes, from the reader's limits: past half
+// the ratio's floor, while the stream is under half the limit's ratio,
+// every chunk of about 16 bytes per unit of ratio (16 KiB for D10's
+// 1000:1). The floor is also where Huffman-only coding starts.
+type guard struct {
+	from, ratio, chunk, floor int64
+}
+
+func guardFor(lim Limits) guard {
+	return guard{
+		from:  lim.RatioFloor / 2,
+		ratio: max(lim.MaxRatio/2, 1),
+		chunk: max(lim.MaxRatio*(16<<10)/1000, 64),
+		floor: lim.RatioFloor,
+	}
+}
 
 func (p *pooledFlate) Write(b []byte) (int, error) {
 	n := 0
 	for len(b) > 0 {
-		k := min(len(b), guardChunk)
+		k := min(len(b), int(p.guard.chunk))
 		m, err := p.Writer.Write(b[:k])
 		n += m
 		p.in += int64(m)
@@ -341,7 +355,7 @@ func (p *pooledFlate) Write(b []byte) (int, error) {
 			return n, err
 		}
 		b = b[k:]
-		if p.in > guardFrom && p.in > guardRatio*p.out.n {
+		if p.in > p.guard.from && p.in > p.guard.ratio*p.out.n {
 			if err := p.Writer.Flush(); err != nil {
 				return n, err
 			}

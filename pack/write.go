@@ -18,7 +18,10 @@ type WriteOptions struct {
 	// Agent is bag-info.txt's Bag-Software-Agent; "tp" when empty.
 	Agent string
 	// ReadLimits are what Convert's reader may take (zero fields: the
-	// defaults, D10); --max-passport-bytes sets MaxCanonical.
+	// defaults, D10); --max-passport-bytes sets MaxCanonical. The bag
+	// writer also keeps every entry within their MaxRatio (past
+	// RatioFloor), so a reader with these limits never takes what tp wrote
+	// for a bomb.
 	ReadLimits Limits
 	// Sign, when set, signs the pack (D22): it is given the content
 	// identity (ContentIdentity) of what is about to be written and returns
