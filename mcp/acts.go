@@ -345,7 +345,7 @@ func (s *Server) actsWait(ctx context.Context, in waitArgs) (*waited, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := actsession.WaitOptions{Timeout: timeout, Every: s.progressEvery()}
+	opts := actsession.WaitOptions{Timeout: timeout, Every: s.progressEvery(), PullEvery: s.cfg.PullEvery}
 	if progress := progressOf(ctx); progress != nil {
 		opts.Waiting = func(st *acts.ActState, waited time.Duration) {
 			progress(waited.Seconds(), timeout.Seconds(), fmt.Sprintf("waiting for the principal to settle %s (%s, %s)", st.Key, st.Status, plural.N(len(st.Claims), "claim")))

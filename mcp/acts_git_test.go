@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/tp-dev/tp/mcp"
 )
 
 // withActs is environ with TP_ACTS replaced.
@@ -55,11 +57,16 @@ func TestActsToolsOverGit(t *testing.T) {
 	}
 
 	progressed := make(chan string, 16)
-	cs := connectWith(t, withActs(base, server), "2025-06-18", &sdk.ClientOptions{
+	// The wait pulls every 300 ms, not every 10 s: the test waits for the
+	// settlement to be seen, not for the interval to pass.
+	cs := connectConfig(t, withActs(base, server), "2025-06-18", &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
-			progressed <- req.Params.Message
+			select {
+			case progressed <- req.Params.Message:
+			default: // only the first is waited for
+			}
 		},
-	})
+	}, func(c *mcp.Config) { c.PullEvery = 300 * time.Millisecond })
 	synced, _ := call(t, cs, "tp_acts_sync", map[string]any{"document": doc, "project": "demo"}, false)
 	key := synced["sent"].([]any)[0].(map[string]any)["key"].(string)
 	if got := git("-C", remote, "log", "--format=%s", "-1"); !strings.HasPrefix(got, "tp mcp: acts sync: demo: 1 sent") {

@@ -81,6 +81,12 @@ func connect(t *testing.T, environ []string, version string) *sdk.ClientSession 
 // server's notifications).
 func connectWith(t *testing.T, environ []string, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	return connectConfig(t, environ, version, opts, nil)
+}
+
+// connectConfig is connectWith with the server's Config changed by edit.
+func connectConfig(t *testing.T, environ []string, version string, opts *sdk.ClientOptions, edit func(*mcp.Config)) *sdk.ClientSession {
+	t.Helper()
 	vars := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -93,8 +99,12 @@ func connectWith(t *testing.T, environ []string, version string, opts *sdk.Clien
 	}
 	// The server is confined to its working directory (D25): the folder
 	// that holds every temporary folder of this test.
-	srv := mcp.New(mcp.Config{Store: st, ActsDir: vars["TP_ACTS"], Env: func(k string) string { return vars[k] },
-		Version: "test", Log: &testLog{t: t}, WorkDir: filepath.Dir(t.TempDir())})
+	cfg := mcp.Config{Store: st, ActsDir: vars["TP_ACTS"], Env: func(k string) string { return vars[k] },
+		Version: "test", Log: &testLog{t: t}, WorkDir: filepath.Dir(t.TempDir())}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv := mcp.New(cfg)
 	ct, stt := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, stt)

@@ -74,6 +74,10 @@ type Config struct {
 	// with a progressToken; default 5 s (a test shortens it to take the
 	// same path as a 75 s wait in a few seconds).
 	ProgressEvery time.Duration
+	// PullEvery is how often tp_acts_wait pulls an acts folder in git
+	// (D20); default actsession's, 10 s (a test shortens it to see a
+	// settlement pushed from another clone without waiting that long).
+	PullEvery time.Duration
 }
 
 // Server is tp's MCP server.
