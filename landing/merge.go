@@ -108,10 +108,15 @@ const quoteReceiptRule = `"A receipt answers the passport its sender was landed 
 // a handoff is never merged). A target missing from the store is an error
 // naming the id looked for. Nothing is written.
 func PlanMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, env Env) (*Plan, error) {
+	return planMerge(ctx, p, st, into, env, nil)
+}
+
+// planMerge is PlanMerge, from j's findings when j is not nil.
+func planMerge(ctx context.Context, p *pack.Pack, st *store.Store, into string, env Env, j *Judged) (*Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pl, err := newPlan(p, env)
+	pl, err := newPlan(p, env, j)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -260,10 +261,15 @@ type Step struct {
 // refused here: it is merged, never landed as a new passport (§4.4.1) — use
 // PlanMerge.
 func PlanLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env) (*Plan, error) {
+	return planLanding(ctx, p, st, env, nil)
+}
+
+// planLanding is PlanLanding, from j's findings when j is not nil.
+func planLanding(ctx context.Context, p *pack.Pack, st *store.Store, env Env, j *Judged) (*Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pl, err := newPlan(p, env)
+	pl, err := newPlan(p, env, j)
 	if err != nil {
 		return nil, err
 	}
@@ -341,8 +347,9 @@ const (
 	RuleDecision         = "decision"                  // a decision naming no check or ask
 )
 
-// newPlan fills the parts of a plan that handoffs and receipts share.
-func newPlan(p *pack.Pack, env Env) (*Plan, error) {
+// newPlan fills the parts of a plan that handoffs and receipts share: the
+// object's findings are j's when j is not nil (a pack judged before).
+func newPlan(p *pack.Pack, env Env, j *Judged) (*Plan, error) {
 	obj := p.Object
 	if obj.Obj() == nil {
 		return nil, &pack.Error{File: p.Path, Rule: pack.RuleObject, Detail: "the pack object is not a JSON object"}
@@ -429,7 +436,12 @@ func newPlan(p *pack.Pack, env Env) (*Plan, error) {
 	for _, a := range po.Asks() {
 		pl.Asks = append(pl.Asks, planAsk(a))
 	}
-	pl.Instructions, pl.Credentials = findings(obj)
+	if j != nil {
+		// Copies: the plan appends to them, and j is shared.
+		pl.Instructions, pl.Credentials = slices.Clone(j.instr), slices.Clone(j.creds)
+	} else {
+		pl.Instructions, pl.Credentials = findings(obj)
+	}
 	for _, l := range p.Luggage {
 		// A luggage name is as visible as its bytes (issue 18, D5).
 		for _, x := range scan.Credentials(l.Name) {
@@ -558,21 +570,40 @@ func (pl *Plan) Decide(d Decisions) {
 // it; a dry run or a UI that wants the whole picture before landing calls
 // it. It streams with bounded memory and honours ctx.
 func (pl *Plan) ScanLuggage(ctx context.Context) error {
-	if len(pl.luggage) == 0 {
-		return nil // no buffer to allocate and clear, per dry run (issue 16)
+	lf, err := scanLuggage(ctx, pl.luggage, pl.open)
+	if err != nil {
+		return err
+	}
+	pl.addLuggageFindings(lf)
+	return nil
+}
+
+// luggageFindings are what the luggage's bytes hold that a plan lists:
+// credential-like strings, instruction-like sentences in text, and a
+// warning for each transcript.
+type luggageFindings struct {
+	creds, instr []scan.Finding
+	warnings     []string
+}
+
+// scanLuggage reads every luggage file once through open (ScanLuggage).
+func scanLuggage(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error)) (luggageFindings, error) {
+	var lf luggageFindings
+	if len(luggage) == 0 {
+		return lf, nil // no buffer to allocate and clear, per dry run (issue 16)
 	}
 	buf := make([]byte, 1<<20)
-	for _, l := range pl.luggage {
-		r, err := pl.open(l.Name)
+	for _, l := range luggage {
+		r, err := open(l.Name)
 		if err != nil {
-			return err
+			return lf, err
 		}
 		sc := scan.NewLuggageScanner(l.Name)
 		for {
 			if err := ctx.Err(); err != nil {
 				r.Close()
 				sc.Findings() // ends a look inside a gzip
-				return err
+				return lf, err
 			}
 			n, rerr := r.Read(buf)
 			sc.Write(buf[:n])
@@ -582,22 +613,30 @@ func (pl *Plan) ScanLuggage(ctx context.Context) error {
 			if rerr != nil {
 				r.Close()
 				sc.Findings()
-				return rerr
+				return lf, rerr
 			}
 		}
 		r.Close()
-		pl.Credentials = append(pl.Credentials, sc.Findings()...)
+		lf.creds = append(lf.creds, sc.Findings()...)
 		// Text luggage: a transcript is warned about, instruction-like
 		// sentences listed with the object's (issue 18, D5, D13).
 		for _, f := range sc.TextFindings() {
 			if f.Class == scan.Transcript {
-				pl.Warnings = append(pl.Warnings, "luggage "+f.Where+" looks like a chat transcript ("+f.Rule+"); a conformant writer refuses it (§4.1, D5)")
+				lf.warnings = append(lf.warnings, "luggage "+f.Where+" looks like a chat transcript ("+f.Rule+"); a conformant writer refuses it (§4.1, D5)")
 			}
-			pl.Instructions = append(pl.Instructions, f)
+			lf.instr = append(lf.instr, f)
 		}
 	}
+	return lf, nil
+}
+
+// addLuggageFindings adds what scanLuggage found to the plan, and the keys
+// split out of every credential it lists.
+func (pl *Plan) addLuggageFindings(lf luggageFindings) {
+	pl.Credentials = append(pl.Credentials, lf.creds...)
+	pl.Warnings = append(pl.Warnings, lf.warnings...)
+	pl.Instructions = append(pl.Instructions, lf.instr...)
 	pl.Credentials = append(pl.Credentials, scan.SplitKeys(pl.Credentials)...)
-	return nil
 }
 
 // packID is how a pack is recognised in the store: the file's digest, and

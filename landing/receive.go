@@ -9,6 +9,7 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // ReceiveRequest is a pack file taken in by a front end that decides
@@ -36,6 +37,43 @@ type ReceiveRequest struct {
 	// plan first (tp land) prints it here. An error stops the job with
 	// nothing written.
 	Show func(*Plan) error
+	// Judged, with DryRun, is Path as Judge read it: the dry run plans
+	// from it instead of reading the file again (Limits are the ones Judge
+	// was given). It is the caller's word that the file has not changed
+	// since (a front end keeps it with the file's identity). A landing
+	// (no DryRun) ignores it and reads the file, verifying every byte it
+	// writes.
+	Judged *Judged
+}
+
+// Judged is a pack read, verified and scanned once for a dry run: the pack
+// object, every luggage byte checked against its digest, the findings of
+// the object and of the luggage. It holds nothing of the store and no open
+// file, so a dry run of the unchanged file plans from it again against the
+// store as it is then (ReceiveRequest.Judged).
+type Judged struct {
+	p            *pack.Pack // closed: its object and luggage list, not its bytes
+	instr, creds []scan.Finding
+	luggage      luggageFindings
+}
+
+// Judge reads and verifies the pack at path as a dry run does (every
+// luggage byte; D10's limits) and scans it (D5, D13).
+func Judge(ctx context.Context, path string, limits pack.Limits) (*Judged, error) {
+	p, err := pack.Open(path, pack.Options{Limits: limits, NoRaw: true})
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	if p.Object.Obj() == nil {
+		return nil, &pack.Error{File: p.Path, Rule: pack.RuleObject, Detail: "the pack object is not a JSON object"}
+	}
+	j := &Judged{p: p}
+	j.instr, j.creds = findings(p.Object)
+	if j.luggage, err = scanLuggage(ctx, p.Luggage, p.OpenLuggage); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 // ReceiveReport says what was planned and done.
@@ -62,16 +100,30 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	if req.TrustSender != "" && !sshsign.ValidPrincipal(req.TrustSender) {
 		return nil, &pack.Error{File: req.Path, Rule: RuleDecision, Detail: fmt.Sprintf("--trust-sender %q: a name is one word, no spaces, commas, quotes, '#' or wildcards", req.TrustSender)}
 	}
-	p, err := pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits, NoRaw: true})
-	if err != nil {
-		return nil, err
+	j := req.Judged
+	if !req.DryRun {
+		j = nil
 	}
-	defer p.Close()
-	rep := &ReceiveReport{Object: p.Object}
-	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt || req.Into != "" {
-		rep.Plan, err = PlanMerge(ctx, p, st, req.Into, req.Env)
+	var p *pack.Pack
+	if j != nil {
+		// A copy of the object: a lookup may build an object's index, so
+		// two dry runs of one judged pack never share one.
+		c := *j.p
+		c.Object = j.p.Object.Clone()
+		p = &c
 	} else {
-		rep.Plan, err = PlanLanding(ctx, p, st, req.Env)
+		var err error
+		if p, err = pack.Open(req.Path, pack.Options{DeferLuggage: !req.DryRun, Limits: req.Limits, NoRaw: true}); err != nil {
+			return nil, err
+		}
+		defer p.Close()
+	}
+	rep := &ReceiveReport{Object: p.Object}
+	var err error
+	if (model.PackObject{V: p.Object}).Kind() == model.KindReceipt || req.Into != "" {
+		rep.Plan, err = planMerge(ctx, p, st, req.Into, req.Env, j)
+	} else {
+		rep.Plan, err = planLanding(ctx, p, st, req.Env, j)
 	}
 	if err != nil {
 		return nil, err
@@ -97,8 +149,10 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 	if req.DryRun {
 		// Nothing will be written, so read the luggage now to list every
 		// credential-like string in it; a landing finds them while it
-		// writes and reports them after.
-		if err := rep.Plan.ScanLuggage(ctx); err != nil {
+		// writes and reports them after. A judged pack was read so.
+		if j != nil {
+			rep.Plan.addLuggageFindings(j.luggage)
+		} else if err := rep.Plan.ScanLuggage(ctx); err != nil {
 			return nil, err
 		}
 	}

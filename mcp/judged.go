@@ -5,51 +5,51 @@ import (
 	"time"
 
 	"github.com/tp-dev/tp/internal/filestamp"
-	"github.com/tp-dev/tp/taskpassport"
 )
 
-// judgedReports remembers the conformance reports of the files judged,
-// each with the file's identity (filestamp: device, inode, size, change
-// times), so a file judged again unchanged (an agent checks a pack before
-// it lands it, or checks it again) is not read and judged again.
+// judgedFiles remembers what was made of the files judged (a conformance
+// report, a pack read for a dry-run land), each with the file's identity
+// (filestamp: device, inode, size, change times), so a file judged again
+// unchanged (an agent checks a pack before it lands it, or plans the
+// landing twice) is not read and judged again.
 //
 // Nothing unchecked is trusted: the identity is taken before the file is
-// read and again after, and the report is kept only when the two are
+// read and again after, and the judgement is kept only when the two are
 // equal and the file had not changed within the timestamp resolution of
 // the moment it was first looked at (filestamp's racy rule, as the store's
 // LandedFrom keeps it). A file rewritten in place afterwards, even to the
 // same size and modification time, has a new change time; a file replaced
 // by rename, or a link pointed elsewhere, has a new inode.
-type judgedReports struct {
+type judgedFiles[T any] struct {
 	mu      sync.Mutex
-	entries map[string]judgedReport // by the path as confined
-	order   []string                // oldest first, for the bound
+	entries map[string]judgedFile[T] // by the path as confined
+	order   []string                 // oldest first, for the bound
 	// clock and judged are test seams: the wall clock the racy rule reads,
 	// and how many files were judged.
 	clock  func() time.Time
 	judged int
 }
 
-type judgedReport struct {
-	stamp  filestamp.Stamp
-	report taskpassport.Conformance
+type judgedFile[T any] struct {
+	stamp filestamp.Stamp
+	made  T
 }
 
 // judgedKept bounds what is remembered: the few packs an agent is working
 // with, not every file it ever judged.
 const judgedKept = 16
 
-func (j *judgedReports) now() time.Time {
+func (j *judgedFiles[T]) now() time.Time {
 	if j.clock != nil {
 		return j.clock()
 	}
 	return time.Now()
 }
 
-// report is path's conformance report: remembered when path is as it was
-// when it was judged, else judge's, remembered when it may be. The report
-// returned is shared: callers only read it.
-func (j *judgedReports) report(path string, judge func() (*taskpassport.Conformance, error)) (*taskpassport.Conformance, error) {
+// of is what was made of path: remembered when path is as it was when it
+// was judged, else judge's, remembered when it may be. What is returned is
+// shared: callers only read it.
+func (j *judgedFiles[T]) of(path string, judge func() (T, error)) (T, error) {
 	looked := j.now()
 	before, ok := filestamp.OfTarget(path)
 	if ok {
@@ -57,31 +57,31 @@ func (j *judgedReports) report(path string, judge func() (*taskpassport.Conforma
 		e, hit := j.entries[path]
 		j.mu.Unlock()
 		if hit && e.stamp == before {
-			return &e.report, nil
+			return e.made, nil
 		}
 	}
 	j.mu.Lock()
 	j.judged++
 	j.mu.Unlock()
-	c, err := judge()
+	made, err := judge()
 	if err != nil || !ok || before.Racy(looked) {
-		return c, err
+		return made, err
 	}
 	if after, ok := filestamp.OfTarget(path); !ok || after != before {
-		return c, nil
+		return made, nil
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.entries == nil {
-		j.entries = map[string]judgedReport{}
+		j.entries = map[string]judgedFile[T]{}
 	}
 	if _, had := j.entries[path]; !had {
 		j.order = append(j.order, path)
 	}
-	j.entries[path] = judgedReport{stamp: before, report: *c}
+	j.entries[path] = judgedFile[T]{stamp: before, made: made}
 	for len(j.order) > judgedKept {
 		delete(j.entries, j.order[0])
 		j.order = j.order[1:]
 	}
-	return c, nil
+	return made, nil
 }

@@ -219,8 +219,19 @@ func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	if ts, err := trust.OpenDefault(s.cfg.Env); err == nil {
 		senders = ts.Senders()
 	}
+	var judged *landing.Judged
+	if in.DryRun {
+		// A dry run plans from the pack as it was read before, while the
+		// file is unchanged (judgedFiles); a landing reads it again and
+		// verifies every byte it writes.
+		if judged, err = s.planned.of(path, func() (*landing.Judged, error) {
+			return landing.Judge(ctx, path, pack.Limits{})
+		}); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := landing.Receive(ctx, s.cfg.Store, landing.ReceiveRequest{
-		Path: path, DryRun: in.DryRun, Decisions: landing.Decisions{FilesOut: filesOut},
+		Path: path, DryRun: in.DryRun, Judged: judged, Decisions: landing.Decisions{FilesOut: filesOut},
 		Env:     landing.Env{Machine: s.machine(), Actor: s.actor("")},
 		Senders: senders,
 	})

@@ -33,6 +33,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/tp-dev/tp/internal/store"
+	"github.com/tp-dev/tp/landing"
+	"github.com/tp-dev/tp/taskpassport"
 )
 
 // ProtocolVersions are the MCP versions tp speaks, newest first (the
@@ -88,9 +90,12 @@ type Server struct {
 	// it does not change under a running server.
 	identity func() (actor, machine string)
 	srv      *sdk.Server
-	tools    []*sdk.Tool // as registered, in order
-	paths    *confiner   // where a tool may read and write (D25)
-	judged   judgedReports
+	tools    []*sdk.Tool                            // as registered, in order
+	paths    *confiner                              // where a tool may read and write (D25)
+	judged   judgedFiles[*taskpassport.Conformance] // conformance reports
+	// planned are the packs read for a dry-run land (landing.Judge): a
+	// second dry run of the unchanged file plans from them.
+	planned judgedFiles[*landing.Judged]
 }
 
 // New builds the server and registers every tool.
