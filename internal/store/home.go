@@ -56,6 +56,7 @@ type Store struct {
 	mint        func() string
 
 	landed landedCache // LandedFrom's memory of the files it read
+	sent   sentCache   // Sent's memory of the records it read
 }
 
 // Open returns the store in dir. The directory need not exist yet: it is

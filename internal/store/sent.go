@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"sync"
+	"time"
 
+	"github.com/tp-dev/tp/internal/filestamp"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -47,10 +50,45 @@ func (s *Store) SentPath(id string) string { return filepath.Join(s.dir, id+".se
 
 // Sent reads the record of packs sent from passport id; ok is false when
 // there is none (the passport was never packed since tp kept records).
+//
+// A record read before is not read again while its file's identity
+// (filestamp: inode, size, change times) is as it was, taken before the
+// read and kept only when the file had not changed within the stamp's
+// resolution of that moment (the racy rule, as LandedFrom keeps it): a
+// dry-run land asks for the record of every passport its lineage names,
+// and it grows by one entry a pack. The packs returned are the caller's.
 func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
 	if err := ValidID(id); err != nil {
 		return nil, false, err
 	}
+	c := &s.sent
+	path := s.SentPath(id)
+	looked := c.now()
+	st, stOK := filestamp.Of(path)
+	if stOK {
+		c.mu.Lock()
+		e, hit := c.files[id]
+		c.mu.Unlock()
+		if hit && e.stamp == st {
+			return cloneSent(e.packs), true, nil
+		}
+	}
+	packs, ok, err = s.readSent(id)
+	if err != nil || !ok || !stOK || st.Racy(looked) {
+		return packs, ok, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kept++
+	if c.files == nil || len(c.files) >= sentKept {
+		c.files = map[string]sentFile{} // a bound, not an order: start again
+	}
+	c.files[id] = sentFile{stamp: st, packs: cloneSent(packs)}
+	return packs, true, nil
+}
+
+// readSent reads the record of packs sent from passport id from its file.
+func (s *Store) readSent(id string) (packs []SentPack, ok bool, err error) {
 	data, err := readRegular(s.SentPath(id), MaxSentBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -62,6 +100,40 @@ func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
 		return nil, false, errors.New(sanitize.Line(s.SentPath(id) + ": not a record of packs sent: " + err.Error()))
 	}
 	return packs, true, nil
+}
+
+// sentKept bounds how many records Sent remembers.
+const sentKept = 64
+
+// sentCache is what Sent remembers, per passport id.
+type sentCache struct {
+	mu    sync.Mutex
+	files map[string]sentFile
+	// clock and reads are test seams: the wall clock the racy rule reads,
+	// and how many records were remembered after a read.
+	clock func() time.Time
+	kept  int
+}
+
+type sentFile struct {
+	stamp filestamp.Stamp
+	packs []SentPack
+}
+
+func (c *sentCache) now() time.Time {
+	if c.clock != nil {
+		return c.clock()
+	}
+	return time.Now()
+}
+
+// cloneSent copies a record, so no caller shares what Sent remembers.
+func cloneSent(packs []SentPack) []SentPack {
+	out := slices.Clone(packs)
+	for i := range out {
+		out[i].SealedTo = slices.Clone(out[i].SealedTo)
+	}
+	return out
 }
 
 // RecordSent appends p to the record of packs sent from passport id, under
@@ -89,7 +161,8 @@ func (s *Store) updateSent(id string, change func([]SentPack) ([]SentPack, bool)
 		return err
 	}
 	defer unlock()
-	packs, _, err := s.Sent(id)
+	packs, _, err := s.readSent(id) // the file itself, under the record's lock
+
 	if err != nil {
 		return err
 	}
