@@ -156,6 +156,7 @@ func (f *batchFixture) records(t *testing.T) int {
 // every record is signed and written, one commit carries them all and one
 // push sends it.
 func TestWritePrincipalBatch(t *testing.T) {
+	t.Parallel()
 	bare, a, _ := twoClones(t)
 	f := newBatchFixture(t, filepath.Join(a, "acts"), 4)
 	commits := func() string { return gitIn(t, bare, "rev-list", "--count", "main") }
@@ -199,6 +200,7 @@ func atoi(s string) int { var n int; fmt.Sscan(s, &n); return n }
 // a record id taken — and nothing of the batch is signed, written or
 // committed; the error names that act and why.
 func TestWritePrincipalBatchAllOrNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		spoil func(t *testing.T, f *batchFixture, ws []PrincipalWrite) []PrincipalWrite
@@ -231,6 +233,7 @@ func TestWritePrincipalBatchAllOrNothing(t *testing.T) {
 		}, "in the log already"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, a, _ := twoClones(t)
 			f := newBatchFixture(t, filepath.Join(a, "acts"), 3)
 			var ws []PrincipalWrite
@@ -270,6 +273,7 @@ func TestWritePrincipalBatchAllOrNothing(t *testing.T) {
 // A key that is not a principal of one of the batch's projects is refused
 // before anything is registered, signed or written.
 func TestWritePrincipalBatchRefusesAStranger(t *testing.T) {
+	t.Parallel()
 	f := newBatchFixture(t, filepath.Join(t.TempDir(), "acts"), 2)
 	if _, err := f.s.WritePrincipal(context.Background(), f.settle(t, f.keys[0], "done")); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // settlement stays in the log. Only a settlement neither pushed nor
 // applied is removed, and removing it rewrites no history.
 func TestUndo(t *testing.T) {
+	t.Parallel()
 	reopen := func(f *batchFixture) func(st *acts.ActState) (PrincipalWrite, error) {
 		return func(st *acts.ActState) (PrincipalWrite, error) {
 			r, err := acts.BuildReopen(st, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "o1" }})
@@ -37,6 +38,7 @@ func TestUndo(t *testing.T) {
 		{"neither pushed nor applied", true, true, false, UndoDiscarded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			var bare, a, b string
 			dir := filepath.Join(t.TempDir(), "acts")
@@ -122,6 +124,7 @@ func TestUndo(t *testing.T) {
 // asking for an undo), is still reported as vanished, and undo refuses to
 // treat what is left as the act's settlement.
 func TestUndoLeavesTamperEvidence(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newBatchFixture(t, filepath.Join(t.TempDir(), "acts"), 1)
 	rep, err := f.s.WritePrincipal(ctx, f.settle(t, f.keys[0], "done"))
@@ -152,6 +155,7 @@ func TestUndoLeavesTamperEvidence(t *testing.T) {
 // The inbox's batch undo (issue 17): every settlement of the batch removed
 // with one commit, or — one of them seen — none.
 func TestDiscardAll(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, a, _ := twoClones(t)
 	f := newBatchFixture(t, filepath.Join(a, "acts"), 3)
