@@ -32,6 +32,9 @@
 //     fetch, pull, clone, ls-remote or push, so that no fetch of a missing
 //     object on demand runs the repository's upload-pack or credential
 //     helpers ([ErrPromisor], noTransport);
+//   - never goes into a submodule: no recursion on fetch, push, merge or
+//     checkout, and status and diff ignore submodules, whose own config
+//     the probe never sees;
 //   - pushes to a repository on this disk (a path or file:// URL, as the
 //     remote's url or pushurl) with a receive-pack that has hooks off, so the
 //     pushed-to repository's pre-receive/update/post-receive hooks never run
@@ -81,6 +84,16 @@ var fixed = [][2]string{
 	{"maintenance.auto", "false"},
 	{"receive.denyCurrentBranch", "refuse"},
 	{"receive.autogc", "false"},
+	// A submodule is a repository whose config the probe never reads:
+	// git must not go into one on its own (fetching it with its remote's
+	// upload-pack, checking it out or asking its status through its
+	// filters). status and diff also get --ignore-submodules=all, which
+	// beats submodule.<name>.ignore (command).
+	{"submodule.recurse", "false"},
+	{"fetch.recurseSubmodules", "false"},
+	{"push.recurseSubmodules", "no"},
+	{"diff.ignoreSubmodules", "all"},
+	{"status.submoduleSummary", "false"},
 	// Not a program, but a way to hide files: a sparse checkout the
 	// repository's config turns on keeps what a merge brings out of the
 	// work tree, where tp reads the acts log (D20).
@@ -451,6 +464,8 @@ func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *ex
 			if !hasPrefixArg(args[1:], "--receive-pack=") {
 				full = append(full, "--receive-pack=git-receive-pack")
 			}
+		case "status", "diff":
+			full = append(full, "--ignore-submodules=all")
 		}
 		full = append(full, args[1:]...)
 	}
