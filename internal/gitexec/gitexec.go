@@ -8,7 +8,8 @@
 // process started here therefore (D20 lists the rules and what they leave
 // open):
 //
-//   - has hooks off (core.hooksPath is the null device), fsmonitor off,
+//   - has hooks off (core.hooksPath is the null device, and every hook
+//     named in configuration and every hook event switched off), fsmonitor off,
 //     signing and signature checks off, and the user's own value (or none)
 //     for every program key git reads last-wins (core.askPass, gpg.program,
 //     gpg.<format>.program, diff.external, core.pager, …), set in command
@@ -67,7 +68,7 @@ import (
 )
 
 // fixed is the configuration every git process gets, whatever the scopes say.
-var fixed = [][2]string{
+var fixed = append([][2]string{
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", os.DevNull},
 	{"core.pager", "cat"},
@@ -98,6 +99,60 @@ var fixed = [][2]string{
 	// repository's config turns on keeps what a merge brings out of the
 	// work tree, where tp reads the acts log (D20).
 	{"core.sparseCheckout", "false"},
+}, hookEventsOff()...)
+
+// hookEvents are git's hook events (githooks(5)).
+var hookEvents = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout",
+	"post-merge", "pre-push", "pre-receive", "update", "proc-receive", "post-receive",
+	"post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc",
+	"post-rewrite", "sendemail-validate", "fsmonitor-watchman", "p4-changelist",
+	"p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit", "post-index-change",
+}
+
+// hookEventsOff switches every hook event off as a whole
+// (hook.<event>.enabled, which gits after 2.54 read): with hooks named in
+// configuration (git 2.54), core.hooksPath turns off only the hooks
+// folder. Older gits take these for hooks of those names and do nothing.
+func hookEventsOff() [][2]string {
+	out := make([][2]string, 0, len(hookEvents))
+	for _, ev := range hookEvents {
+		out = append(out, [2]string{"hook." + ev + ".enabled", "false"})
+	}
+	return out
+}
+
+// configHooksOff is, for every hook the listing names in configuration
+// (hook.<name>.command, .event or .parallel, git 2.54) in any scope but
+// the command line, the pairs that switch it off: no events, and
+// enabled false. Hooks are off in every git tp runs, the user's own too,
+// as with the hooks folder.
+func configHooksOff(es []entry) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e.scope == "command" || !strings.HasPrefix(e.key, "hook.") {
+			continue
+		}
+		rest := e.key[len("hook."):]
+		dot := strings.LastIndexByte(rest, '.')
+		if dot <= 0 {
+			continue
+		}
+		switch rest[dot+1:] {
+		case "command", "event", "parallel":
+		default:
+			continue
+		}
+		name := rest[:dot]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, [2]string{"hook." + name + ".event", ""}, [2]string{"hook." + name + ".enabled", "false"})
+	}
+	return out
 }
 
 // userKeys are the program keys without a subsection that git reads
@@ -301,6 +356,7 @@ func neutralise(list []byte) [][2]string {
 			}
 		}
 	}
+	pairs = append(pairs, configHooksOff(es)...)
 	// An empty credential.helper in the last scope clears every helper
 	// named before it, credential.<url>.helper included; the user's global
 	// helpers, of either form, are then named again in their order.
@@ -576,7 +632,9 @@ func (g *Git) Read(ctx context.Context, args ...string) ([]byte, error) {
 // command-scope overrides given here (a local transport drops
 // GIT_CONFIG_COUNT), so it names its own: hooks off (pre-receive, update,
 // proc-receive, post-receive, post-update, reference-transaction,
-// push-to-checkout), no work-tree update of a checked-out branch (which
+// push-to-checkout; and, for the gits that read the switch, each of those
+// events as a whole, which is also off hooks named in that repository's
+// configuration), no work-tree update of a checked-out branch (which
 // would run that repository's filters), no gc, no fsmonitor, no
 // alternate-refs command. All of these are read last-wins, so the command
 // line beats that repository's config and whatever it includes.
@@ -587,6 +645,10 @@ var localReceivePack = "git" +
 	" -c receive.autogc=false" +
 	" -c core.alternateRefsCommand=" +
 	" -c gc.auto=0" +
+	" -c hook.pre-receive.enabled=false -c hook.update.enabled=false" +
+	" -c hook.proc-receive.enabled=false -c hook.post-receive.enabled=false" +
+	" -c hook.post-update.enabled=false -c hook.reference-transaction.enabled=false" +
+	" -c hook.push-to-checkout.enabled=false" +
 	" receive-pack"
 
 // ErrMixedPushURLs is a remote whose push URLs are some on this disk and
