@@ -40,7 +40,7 @@ func judgeWorld(t *testing.T) (*Server, string, []byte) {
 		t.Fatal(err)
 	}
 	later := fi.ModTime().Add(time.Hour)
-	s.judged.clock = func() time.Time { return later }
+	s.judged.Clock = func() time.Time { return later }
 	return s, path, body
 }
 
@@ -63,8 +63,8 @@ func TestJudgedReportRemembered(t *testing.T) {
 	if first <= 0 {
 		t.Fatalf("the example pack passes %d checks", first)
 	}
-	if again := conform(t, s, path); again != first || s.judged.judged != 1 {
-		t.Fatalf("judged again: %d passed, %d judgements, want %d and 1", again, s.judged.judged, first)
+	if again := conform(t, s, path); again != first || s.judged.Made != 1 {
+		t.Fatalf("judged again: %d passed, %d judgements, want %d and 1", again, s.judged.Made, first)
 	}
 }
 
@@ -115,8 +115,8 @@ func TestJudgedPackSwapped(t *testing.T) {
 			spoiled := append([]byte{}, body...)
 			spoiled[len(spoiled)/2] ^= 0x20
 			swap.do(t, path, spoiled)
-			if again := conform(t, s, path); s.judged.judged != 2 || again == first {
-				t.Fatalf("after the swap: %d passed (before %d), %d judgements: the old report was trusted", again, first, s.judged.judged)
+			if again := conform(t, s, path); s.judged.Made != 2 || again == first {
+				t.Fatalf("after the swap: %d passed (before %d), %d judgements: the old report was trusted", again, first, s.judged.Made)
 			}
 		})
 	}
@@ -138,8 +138,8 @@ func TestJudgedPackSwapped(t *testing.T) {
 		if err := os.Symlink(other, link); err != nil {
 			t.Fatal(err)
 		}
-		if again := conform(t, s, link); s.judged.judged != 2 || again == first {
-			t.Fatalf("after the link moved: %d passed (before %d), %d judgements", again, first, s.judged.judged)
+		if again := conform(t, s, link); s.judged.Made != 2 || again == first {
+			t.Fatalf("after the link moved: %d passed (before %d), %d judgements", again, first, s.judged.Made)
 		}
 	})
 }
@@ -153,10 +153,10 @@ func TestJudgedReportRacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.judged.clock = func() time.Time { return fi.ModTime().Add(time.Millisecond) }
+	s.judged.Clock = func() time.Time { return fi.ModTime().Add(time.Millisecond) }
 	conform(t, s, path)
 	conform(t, s, path)
-	if s.judged.judged != 2 {
-		t.Fatalf("%d judgements of a pack that had just changed, want 2", s.judged.judged)
+	if s.judged.Made != 2 {
+		t.Fatalf("%d judgements of a pack that had just changed, want 2", s.judged.Made)
 	}
 }

@@ -222,9 +222,9 @@ func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	var judged *landing.Judged
 	if in.DryRun {
 		// A dry run plans from the pack as it was read before, while the
-		// file is unchanged (judgedFiles); a landing reads it again and
+		// file is unchanged (filestamp.Memo); a landing reads it again and
 		// verifies every byte it writes.
-		if judged, err = s.planned.of(path, func() (*landing.Judged, error) {
+		if judged, err = s.planned.Of(path, path, func() (*landing.Judged, error) {
 			return landing.Judge(ctx, path, pack.Limits{})
 		}); err != nil {
 			return nil, err

@@ -190,7 +190,7 @@ func (s *Server) conformance(ctx context.Context, in pathArgs) (*taskpassport.Co
 	if err != nil {
 		return nil, err
 	}
-	return s.judged.of(path, func() (*taskpassport.Conformance, error) {
+	return s.judged.Of(path, path, func() (*taskpassport.Conformance, error) {
 		r, err := judge.Conformance(path, pack.Options{})
 		if err != nil {
 			return nil, err

@@ -28,7 +28,7 @@ func plannedWorld(t *testing.T) (*Server, string, []byte) {
 		t.Fatal(err)
 	}
 	later := fi.ModTime().Add(time.Hour)
-	s.planned.clock = func() time.Time { return later }
+	s.planned.Clock = func() time.Time { return later }
 	return s, path, body
 }
 
@@ -47,8 +47,8 @@ func dryRun(t *testing.T, s *Server, path string) string {
 func TestPlannedPackRemembered(t *testing.T) {
 	s, path, _ := plannedWorld(t)
 	first := dryRun(t, s, path)
-	if again := dryRun(t, s, path); again != first || s.planned.judged != 1 {
-		t.Fatalf("planned again: %q (first %q), %d reads, want the same and 1", again, first, s.planned.judged)
+	if again := dryRun(t, s, path); again != first || s.planned.Made != 1 {
+		t.Fatalf("planned again: %q (first %q), %d reads, want the same and 1", again, first, s.planned.Made)
 	}
 }
 
@@ -98,8 +98,8 @@ func TestPlannedPackSwapped(t *testing.T) {
 				t.Fatal("the example's title is not where the test looks for it")
 			}
 			swap.do(t, path, spoiled)
-			if again := dryRun(t, s, path); s.planned.judged != 2 || again != "Prepare the Q5 board deck" {
-				t.Fatalf("after the swap: title %q (before %q), %d reads: the old pack was trusted", again, first, s.planned.judged)
+			if again := dryRun(t, s, path); s.planned.Made != 2 || again != "Prepare the Q5 board deck" {
+				t.Fatalf("after the swap: title %q (before %q), %d reads: the old pack was trusted", again, first, s.planned.Made)
 			}
 		})
 	}
@@ -113,11 +113,11 @@ func TestPlannedPackRacy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.planned.clock = func() time.Time { return fi.ModTime().Add(time.Millisecond) }
+	s.planned.Clock = func() time.Time { return fi.ModTime().Add(time.Millisecond) }
 	dryRun(t, s, path)
 	dryRun(t, s, path)
-	if s.planned.judged != 2 {
-		t.Fatalf("%d reads of a pack that had just changed, want 2", s.planned.judged)
+	if s.planned.Made != 2 {
+		t.Fatalf("%d reads of a pack that had just changed, want 2", s.planned.Made)
 	}
 }
 
@@ -127,7 +127,7 @@ func TestPlannedPackRacy(t *testing.T) {
 // run saw it; and a dry run repeated after the landing says it landed.
 func TestPlannedPackLandsFresh(t *testing.T) {
 	s, bag, body := judgeWorld(t)
-	s.planned.clock = s.judged.clock
+	s.planned.Clock = s.judged.Clock
 	if _, err := s.land(context.Background(), landArgs{Path: bag, DryRun: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/tp-dev/tp/internal/filestamp"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/taskpassport"
@@ -90,12 +91,15 @@ type Server struct {
 	// it does not change under a running server.
 	identity func() (actor, machine string)
 	srv      *sdk.Server
-	tools    []*sdk.Tool                            // as registered, in order
-	paths    *confiner                              // where a tool may read and write (D25)
-	judged   judgedFiles[*taskpassport.Conformance] // conformance reports
-	// planned are the packs read for a dry-run land (landing.Judge): a
-	// second dry run of the unchanged file plans from them.
-	planned judgedFiles[*landing.Judged]
+	tools    []*sdk.Tool // as registered, in order
+	paths    *confiner   // where a tool may read and write (D25)
+	// judged are the conformance reports of the files judged, and planned
+	// the packs read for a dry-run land (landing.Judge), each kept while
+	// its file is unchanged (filestamp.Memo, links followed as the tools
+	// read them): an agent checks a pack before it lands it, or plans the
+	// landing twice.
+	judged  filestamp.Memo[*taskpassport.Conformance]
+	planned filestamp.Memo[*landing.Judged]
 }
 
 // New builds the server and registers every tool.
@@ -129,6 +133,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, srv: srv, paths: paths, identity: sync.OnceValues(func() (string, string) {
 		return store.Actor("", env), store.Machine(env)
 	})}
+	s.judged.Follow, s.planned.Follow = true, true
 	srv.AddReceivingMiddleware(errorResults, s.passportResources)
 	s.addPassportTools()
 	s.addAskTools()

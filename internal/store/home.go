@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tp-dev/tp/internal/filestamp"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/sanitize"
 	"github.com/tp-dev/tp/model"
@@ -55,8 +56,8 @@ type Store struct {
 	write       func(path string, data []byte, perm fs.FileMode) error
 	mint        func() string
 
-	landed landedCache // LandedFrom's memory of the files it read
-	sent   sentCache   // Sent's memory of the records it read
+	landed landedCache                // LandedFrom's memory of the files it read
+	sent   filestamp.Memo[[]SentPack] // Sent's memory of the records it read
 }
 
 // Open returns the store in dir. The directory need not exist yet: it is
@@ -80,6 +81,7 @@ func Open(dir string) (*Store, error) {
 		StaleAfter:  30 * time.Second,
 		Now:         time.Now,
 		mint:        MintID,
+		sent:        filestamp.Memo[[]SentPack]{Keep: sentKept},
 	}, nil
 }
 

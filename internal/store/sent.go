@@ -7,10 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"sync"
-	"time"
 
-	"github.com/tp-dev/tp/internal/filestamp"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -61,31 +58,24 @@ func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
 	if err := ValidID(id); err != nil {
 		return nil, false, err
 	}
-	c := &s.sent
-	path := s.SentPath(id)
-	looked := c.now()
-	st, stOK := filestamp.Of(path)
-	if stOK {
-		c.mu.Lock()
-		e, hit := c.files[id]
-		c.mu.Unlock()
-		if hit && e.stamp == st {
-			return cloneSent(e.packs), true, nil
+	packs, err = s.sent.Of(id, s.SentPath(id), func() ([]SentPack, error) {
+		packs, ok, err := s.readSent(id)
+		if err == nil && !ok {
+			err = errNoSent // nothing to remember
 		}
+		return packs, err
+	})
+	if errors.Is(err, errNoSent) {
+		return nil, false, nil
 	}
-	packs, ok, err = s.readSent(id)
-	if err != nil || !ok || !stOK || st.Racy(looked) {
-		return packs, ok, err
+	if err != nil {
+		return nil, false, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.kept++
-	if c.files == nil || len(c.files) >= sentKept {
-		c.files = map[string]sentFile{} // a bound, not an order: start again
-	}
-	c.files[id] = sentFile{stamp: st, packs: cloneSent(packs)}
-	return packs, true, nil
+	return cloneSent(packs), true, nil
 }
+
+// errNoSent is a passport without a record of packs sent, inside Sent.
+var errNoSent = errors.New("no record of packs sent")
 
 // readSent reads the record of packs sent from passport id from its file.
 func (s *Store) readSent(id string) (packs []SentPack, ok bool, err error) {
@@ -104,28 +94,6 @@ func (s *Store) readSent(id string) (packs []SentPack, ok bool, err error) {
 
 // sentKept bounds how many records Sent remembers.
 const sentKept = 64
-
-// sentCache is what Sent remembers, per passport id.
-type sentCache struct {
-	mu    sync.Mutex
-	files map[string]sentFile
-	// clock and reads are test seams: the wall clock the racy rule reads,
-	// and how many records were remembered after a read.
-	clock func() time.Time
-	kept  int
-}
-
-type sentFile struct {
-	stamp filestamp.Stamp
-	packs []SentPack
-}
-
-func (c *sentCache) now() time.Time {
-	if c.clock != nil {
-		return c.clock()
-	}
-	return time.Now()
-}
 
 // cloneSent copies a record, so no caller shares what Sent remembers.
 func cloneSent(packs []SentPack) []SentPack {
