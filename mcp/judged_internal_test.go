@@ -68,44 +68,49 @@ func TestJudgedReportRemembered(t *testing.T) {
 	}
 }
 
+// packSwaps are the ways a pack is changed under the same size and
+// modification time, each of which must give it a new stamp: rewritten in
+// place (a new change time), or replaced by rename (a new inode).
+var packSwaps = []struct {
+	name string
+	do   func(t *testing.T, path string, spoiled []byte)
+}{
+	{"rewritten in place, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
+		fi, _ := os.Stat(path)
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt(spoiled, 0); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}},
+	{"replaced by rename, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
+		fi, _ := os.Stat(path)
+		tmp := path + ".new"
+		if err := os.WriteFile(tmp, spoiled, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}},
+}
+
 // TestJudgedPackSwapped: a pack changed after it was judged is judged
 // again, however the change tries to hide: rewritten in place to the same
 // size with its modification time put back (a new change time), replaced
 // by rename under the same size and times (a new inode), or a link
 // pointed at another file.
 func TestJudgedPackSwapped(t *testing.T) {
-	for _, swap := range []struct {
-		name string
-		do   func(t *testing.T, path string, spoiled []byte)
-	}{
-		{"rewritten in place, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
-			fi, _ := os.Stat(path)
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.WriteAt(spoiled, 0); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"replaced by rename, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
-			fi, _ := os.Stat(path)
-			tmp := path + ".new"
-			if err := os.WriteFile(tmp, spoiled, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(tmp, path); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
+	for _, swap := range packSwaps {
 		t.Run(swap.name, func(t *testing.T) {
 			s, path, body := judgeWorld(t)
 			// Time passes, as between two calls: the swap's change time is

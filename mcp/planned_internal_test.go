@@ -57,38 +57,7 @@ func TestPlannedPackRemembered(t *testing.T) {
 // with another title, of the same size, written in place with the
 // modification time put back, or renamed over it with the same times.
 func TestPlannedPackSwapped(t *testing.T) {
-	for _, swap := range []struct {
-		name string
-		do   func(t *testing.T, path string, spoiled []byte)
-	}{
-		{"rewritten in place, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
-			fi, _ := os.Stat(path)
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.WriteAt(spoiled, 0); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"replaced by rename, same size and mtime", func(t *testing.T, path string, spoiled []byte) {
-			fi, _ := os.Stat(path)
-			tmp := path + ".new"
-			if err := os.WriteFile(tmp, spoiled, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(tmp, path); err != nil {
-				t.Fatal(err)
-			}
-		}},
-	} {
+	for _, swap := range packSwaps {
 		t.Run(swap.name, func(t *testing.T) {
 			s, path, body := plannedWorld(t)
 			time.Sleep(20 * time.Millisecond) // the swap's change time is not the first write's
