@@ -39,16 +39,7 @@ func comparable(t *testing.T, rep *ReceiveReport) string {
 // landing given a judged pack reads the file itself.
 func TestReceiveJudged(t *testing.T) {
 	ctx := context.Background()
-	home, id, dir := packFixture(t)
-	handoff := filepath.Join(dir, "h.taskpack")
-	if _, err := Pack(ctx, home, askReq(id, handoff)); err != nil {
-		t.Fatal(err)
-	}
-	away, err := store.Open(filepath.Join(dir, "away"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := Env{Machine: "away-box", Actor: "bob"}
+	home, _, dir, handoff, away, env := receiveWorld(t)
 	landed, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env})
 	if err != nil {
 		t.Fatal(err)

@@ -27,22 +27,30 @@ func storeNames(t *testing.T, st *store.Store) []string {
 	return ids
 }
 
-// Receive is the whole landing for front ends that decide up front (the
-// MCP server, the task-passport drop-in): a dry run writes nothing; a
-// handoff lands as a new passport, once; a receipt merges into the passport
-// whose asks it answers (TaskPack 0.1 §3.1, §4.4.1).
-func TestReceive(t *testing.T) {
-	ctx := context.Background()
-	home, id, dir := packFixture(t)
-	handoff := filepath.Join(dir, "h.taskpack")
-	if _, err := Pack(ctx, home, askReq(id, handoff)); err != nil {
+// receiveWorld is a store, home, holding passport id with an open ask,
+// packed to handoff in dir, and a second store, away, with the identity
+// that lands it there.
+func receiveWorld(t *testing.T) (home *store.Store, id, dir, handoff string, away *store.Store, env Env) {
+	t.Helper()
+	home, id, dir = packFixture(t)
+	handoff = filepath.Join(dir, "h.taskpack")
+	if _, err := Pack(context.Background(), home, askReq(id, handoff)); err != nil {
 		t.Fatal(err)
 	}
 	away, err := store.Open(filepath.Join(dir, "away"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Machine: "away-box", Actor: "bob"}
+	return home, id, dir, handoff, away, Env{Machine: "away-box", Actor: "bob"}
+}
+
+// Receive is the whole landing for front ends that decide up front (the
+// MCP server, the task-passport drop-in): a dry run writes nothing; a
+// handoff lands as a new passport, once; a receipt merges into the passport
+// whose asks it answers (TaskPack 0.1 §3.1, §4.4.1).
+func TestReceive(t *testing.T) {
+	ctx := context.Background()
+	home, id, dir, handoff, away, env := receiveWorld(t)
 
 	dry, err := Receive(ctx, away, ReceiveRequest{Path: handoff, DryRun: true, Env: env})
 	if err != nil || dry.Plan == nil || dry.Landed != nil || dry.Merged != nil || dry.Object.Get("origin") == nil {
@@ -114,19 +122,10 @@ func TestPackOutIsAFile(t *testing.T) {
 // it (a person or a front end saying no) leaves the store as it was.
 func TestReceiveShowsThePlanFirst(t *testing.T) {
 	ctx := context.Background()
-	home, id, dir := packFixture(t)
-	handoff := filepath.Join(dir, "h.taskpack")
-	if _, err := Pack(ctx, home, askReq(id, handoff)); err != nil {
-		t.Fatal(err)
-	}
-	away, err := store.Open(filepath.Join(dir, "away"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := Env{Machine: "away-box", Actor: "bob"}
+	_, _, _, handoff, away, env := receiveWorld(t)
 	no := errors.New("not now")
 	var shown *Plan
-	_, err = Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env, Show: func(p *Plan) error {
+	_, err := Receive(ctx, away, ReceiveRequest{Path: handoff, Env: env, Show: func(p *Plan) error {
 		if ids := storeNames(t, away); len(ids) != 0 {
 			t.Errorf("written before the plan was shown: %v", ids)
 		}
