@@ -460,7 +460,7 @@ func (g *Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	if inert(rest) {
 		// Nothing to neutralise: the query starts no program, reads no
 		// object and uses no work tree, whatever the configuration says.
-		return g.command(ctx, g.transport(rest, fixed), args), nil
+		return g.command(ctx, fixed, args), nil
 	}
 	if g.onProbe != nil {
 		g.onProbe()
@@ -469,7 +469,7 @@ func (g *Git) Command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := g.command(ctx, g.transport(rest, pairs), args)
+	cmd := g.command(ctx, pairs, args)
 	if tree != "" {
 		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+tree)
 	}
@@ -498,15 +498,6 @@ var noTransport = [][2]string{
 	{"protocol.ftps.allow", "never"},
 }
 
-// transport is pairs, with noTransport after them unless args is a
-// command that talks to a remote.
-func (g *Git) transport(args []string, pairs [][2]string) [][2]string {
-	if len(args) > 0 && transportCommands[args[0]] {
-		return pairs
-	}
-	return append(append([][2]string(nil), pairs...), noTransport...)
-}
-
 func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *exec.Cmd {
 	full := []string{"--no-pager"}
 	args, opts := splitGlobal(args)
@@ -524,6 +515,9 @@ func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *ex
 			full = append(full, "--ignore-submodules=all")
 		}
 		full = append(full, args[1:]...)
+	}
+	if len(args) == 0 || !transportCommands[args[0]] {
+		pairs = append(pairs[:len(pairs):len(pairs)], noTransport...)
 	}
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = g.Dir

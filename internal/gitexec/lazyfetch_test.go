@@ -96,7 +96,7 @@ func TestLazyFetchRunsNoProgram(t *testing.T) {
 				if transportCommands[args[0]] {
 					continue
 				}
-				g.command(ctx, g.transport(args, fixed), args).Run()
+				g.command(ctx, fixed, args).Run()
 				if exists(w.marker) {
 					t.Errorf("git %s with noTransport ran the program the repository's configuration named", strings.Join(args, " "))
 				}
