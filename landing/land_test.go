@@ -731,13 +731,20 @@ func TestAlreadyLandedOtherEncoding(t *testing.T) {
 	}
 }
 
-// A pack of many small files lands whole (one flush for all of them).
+// A pack of many small files lands whole (one flush for all of them), in
+// folders and at the top of the luggage folder alike.
 func TestLandManyFiles(t *testing.T) {
 	n := durable.ManyFiles + 44
+	name := func(i int) string {
+		if i%8 == 0 {
+			return fmt.Sprintf("f%03d.txt", i)
+		}
+		return fmt.Sprintf("d%d/f%03d.txt", i%7, i)
+	}
 	var lug []pack.LuggageSource
 	for i := range n {
 		data := fmt.Sprintf("file %d\n", i)
-		lug = append(lug, pack.LuggageSource{Name: fmt.Sprintf("d%d/f%03d.txt", i%7, i), Size: int64(len(data)),
+		lug = append(lug, pack.LuggageSource{Name: name(i), Size: int64(len(data)),
 			Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }})
 	}
 	path := filepath.Join(t.TempDir(), "many.taskpack")
@@ -752,7 +759,7 @@ func TestLandManyFiles(t *testing.T) {
 	// Every file whole, none executable (on Linux they are made by
 	// createIn, elsewhere through os.Root).
 	for i := range n {
-		p := filepath.Join(ld.FilesDir, fmt.Sprintf("d%d", i%7), fmt.Sprintf("f%03d.txt", i))
+		p := filepath.Join(ld.FilesDir, filepath.FromSlash(name(i)))
 		b, err := os.ReadFile(p)
 		if err != nil || string(b) != fmt.Sprintf("file %d\n", i) {
 			t.Fatalf("%s: %q %v", p, b, err)
