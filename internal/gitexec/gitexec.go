@@ -33,6 +33,9 @@
 //     fetch, pull, clone, ls-remote or push, so that no fetch of a missing
 //     object on demand runs the repository's upload-pack or credential
 //     helpers ([ErrPromisor], noTransport);
+//   - runs no filter, diff or merge driver, the user's global ones
+//     included: the attributes that choose a driver are the remote's in an
+//     acts clone (driversOff);
 //   - never goes into a submodule: no recursion on fetch, push, merge or
 //     checkout, and status and diff ignore submodules, whose own config
 //     the probe never sees;
@@ -339,12 +342,12 @@ func neutralise(list []byte) [][2]string {
 		seen[k] = true
 	}
 	for _, e := range es {
-		if (e.scope == "local" || e.scope == "worktree") && programKey().MatchString(e.key) && !seen[e.key] && !isCredential(e.key) {
+		if (e.scope == "local" || e.scope == "worktree") && programKey().MatchString(e.key) && !seen[e.key] && !isCredential(e.key) && !isDriver(e.key) {
 			seen[e.key] = true
 			order = append(order, e.key)
 		}
 	}
-	var pairs [][2]string
+	pairs := driversOff(es)
 	for _, k := range order {
 		if isFixed(k) || isEnvOnly(k) {
 			continue
@@ -367,6 +370,72 @@ func neutralise(list []byte) [][2]string {
 		}
 	}
 	return pairs
+}
+
+// driversOff is, for every filter, diff and merge driver any scope but
+// the command line names, the pairs that switch it off: its programs
+// empty (git then leaves the content as it is) and a filter not required
+// (a required filter with no program would make every checkout fail).
+// Unlike the other program keys, the user's global drivers are not given
+// back: a driver runs where a file's attributes name it, and the
+// attributes in an acts clone are the remote's (a pushed .gitattributes
+// chose which of the user's drivers — git-lfs's filter, installed in the
+// global config for every repository — ran on content the remote wrote,
+// and git-lfs then asked the server a pushed .lfsconfig named). Nothing tp
+// keeps in git needs a driver (D20, TestUserDriversRunOnNoPushedAttributes).
+func driversOff(es []entry) [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for _, e := range es {
+		if e.scope == "command" {
+			continue
+		}
+		if isDriver(e.key) && !seen[e.key] {
+			seen[e.key] = true
+			out = append(out, [2]string{e.key, ""})
+		}
+		if name, ok := filterName(e.key); ok && !seen["filter "+name] {
+			seen["filter "+name] = true
+			out = append(out, [2]string{"filter." + name + ".required", "false"})
+		}
+	}
+	return out
+}
+
+// isDriver: a program key of a filter, diff or merge driver
+// (filter.<driver>.clean|smudge|process, diff.<driver>.textconv|command,
+// merge.<driver>.driver), keys as git lists them.
+func isDriver(key string) bool {
+	section, rest, ok := strings.Cut(key, ".")
+	if !ok {
+		return false
+	}
+	dot := strings.LastIndexByte(rest, '.')
+	if dot <= 0 {
+		return false // no subsection: diff.external and the like
+	}
+	switch name := rest[dot+1:]; section {
+	case "filter":
+		return name == "clean" || name == "smudge" || name == "process"
+	case "diff":
+		return name == "textconv" || name == "command"
+	case "merge":
+		return name == "driver"
+	}
+	return false
+}
+
+// filterName is the driver of a filter.<driver>.<name> key.
+func filterName(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "filter.")
+	if !ok {
+		return "", false
+	}
+	dot := strings.LastIndexByte(rest, '.')
+	if dot <= 0 {
+		return "", false
+	}
+	return rest[:dot], true
 }
 
 func isCredential(key string) bool {
@@ -511,8 +580,13 @@ func (g *Git) command(ctx context.Context, pairs [][2]string, args []string) *ex
 			if !hasPrefixArg(args[1:], "--receive-pack=") {
 				full = append(full, "--receive-pack=git-receive-pack")
 			}
-		case "status", "diff":
+		case "status":
 			full = append(full, "--ignore-submodules=all")
+		case "diff":
+			// No external diff and no textconv either: tp reads names,
+			// never a driver's rendering, and diff.external is empty
+			// in command scope, which a plain diff would try to run.
+			full = append(full, "--ignore-submodules=all", "--no-ext-diff", "--no-textconv")
 		}
 		full = append(full, args[1:]...)
 	}

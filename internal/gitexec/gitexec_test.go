@@ -246,6 +246,8 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 		"global", "credential.helper\nstore",
 		"global", "gpg.program\n/usr/bin/gpg2",
 		"global", "core.editor\nvim",
+		"global", "filter.lfs.process\ngit-lfs filter-process",
+		"global", "filter.lfs.required\ntrue",
 		"local", "credential.helper\n!evil",
 		"local", "gpg.program\nevil",
 		"local", "filter.a=b.clean\nevil",
@@ -256,6 +258,11 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 	}, "\x00") + "\x00"
 	got := neutralise([]byte(list))
 	want := [][2]string{
+		// every driver's programs, the user's too: off, never given back,
+		// and no filter required
+		{"filter.lfs.process", ""}, {"filter.lfs.required", "false"},
+		{"filter.a=b.clean", ""}, {"filter.a=b.required", "false"},
+		{"diff.x.textconv", ""},
 		// the program keys without a subsection: always reset, the user's
 		// own value given back
 		{"core.askpass", ""},
@@ -265,9 +272,7 @@ func TestNeutraliseKeepsTheUsersValues(t *testing.T) {
 		{"gpg.program", ""}, {"gpg.program", "/usr/bin/gpg2"},
 		{"gpg.openpgp.program", ""}, {"gpg.x509.program", ""}, {"gpg.ssh.program", ""},
 		{"gpg.ssh.defaultkeycommand", ""},
-		// the ones with a subsection the repository sets (core.fsmonitor is fixed)
-		{"filter.a=b.clean", ""},
-		{"diff.x.textconv", ""},
+		// (core.fsmonitor is fixed)
 		// every helper cleared last, the user's given back in order
 		{"credential.helper", ""}, {"credential.helper", "store"}, {"credential.helper", "cache"},
 	}
