@@ -252,6 +252,40 @@ var adversarial = []struct {
 		write(t, filepath.Join(w.dir, ".git", "info", "attributes"), "*.md merge=x\n")
 		cfg(t, filepath.Join(w.dir, ".git"), "merge.x.driver", w.evil+" %O %A %B")
 	}},
+	// Hooks named in configuration (git 2.54 and later; older gits skip):
+	// in the clone, through an include, and in a remote on this disk.
+	{"hook.<name>.command for pre-commit", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "hook.evil.command", w.evil, "hook.evil.event", "pre-commit")
+	}},
+	{"hook.<name>.command for post-commit, through include.path", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		inc := filepath.Join(w.tmp, "inc.cfg")
+		write(t, inc, "[hook \"evil\"]\n\tcommand = \""+w.evil+"\"\n\tevent = post-commit\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "include.path", inc)
+	}},
+	{"hook.<name>.command for reference-transaction", opCommit, func(t *testing.T, w *world) {
+		write(t, filepath.Join(w.dir, "STATE.md"), "changed\n")
+		cfg(t, filepath.Join(w.dir, ".git"), "hook.evil.command", w.evil, "hook.evil.event", "reference-transaction")
+	}},
+	{"hook.<name>.command for post-merge", opMerge, func(t *testing.T, w *world) {
+		mustGit(t, w.dir, "branch", "-q", "other", "HEAD")
+		mustGit(t, w.dir, "checkout", "-q", "other")
+		write(t, filepath.Join(w.dir, "NEW.md"), "new\n")
+		mustGit(t, w.dir, "add", "NEW.md")
+		mustGit(t, w.dir, "commit", "-q", "-m", "other")
+		mustGit(t, w.dir, "checkout", "-q", "main")
+		cfg(t, filepath.Join(w.dir, ".git"), "hook.evil.command", w.evil, "hook.evil.event", "post-merge")
+	}},
+	{"hook.<name>.command for pre-push", opPush, func(t *testing.T, w *world) {
+		cfg(t, filepath.Join(w.dir, ".git"), "hook.evil.command", w.evil, "hook.evil.event", "pre-push")
+	}},
+	{"hook.<name>.command for pre-receive in a remote on this disk", opPush, func(t *testing.T, w *world) {
+		cfg(t, w.remote, "hook.evil.command", w.evil, "hook.evil.event", "pre-receive")
+	}},
+	{"hook.<name>.command for post-receive in a remote on this disk, an odd name", opPush, func(t *testing.T, w *world) {
+		cfg(t, w.remote, "hook.$(touch x) 'a=b'.command", w.evil, "hook.$(touch x) 'a=b'.event", "post-receive")
+	}},
 	{"hooks of a remote on this disk", opPush, func(t *testing.T, w *world) {
 		for _, h := range []string{"pre-receive", "update", "post-receive", "post-update", "reference-transaction", "proc-receive"} {
 			write(t, filepath.Join(w.remote, "hooks", h), "#!/bin/sh\ntouch '"+w.marker+"'\n")

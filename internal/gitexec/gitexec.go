@@ -752,9 +752,83 @@ func (g *Git) Push(ctx context.Context, remote string, refspecs ...string) ([]by
 	case local > 0 && other > 0:
 		return nil, fmt.Errorf("git push: remote %q: %w", remote, ErrMixedPushURLs)
 	case local > 0:
-		rp = localReceivePack
+		rp = g.receiveHooksOff(ctx, strings.Split(strings.TrimSpace(string(out)), "\n")) + localReceivePack
 	}
 	return g.Run(ctx, append([]string{"push", "--quiet", "--receive-pack=" + rp, remote}, refspecs...)...)
+}
+
+// receiveHooksOff is the shell assignments that switch off, for the
+// receive-pack of a push to repositories on this disk (urls), every hook
+// those repositories' configuration names (hook.<name>.*, git 2.54), read
+// from each one's listing as the probe reads the clone's. localReceivePack
+// switches every hook event off as a whole, but git 2.54 has only the
+// per-hook switch, and the names are in the other repository's config,
+// which the clone's probe never sees. The names are the other
+// repository's, so they go through GIT_CONFIG_KEY_<n> (any name, '='
+// included) and are quoted for the shell git runs the receive-pack with.
+// A path that is no repository gives nothing: the push then fails there.
+func (g *Git) receiveHooksOff(ctx context.Context, urls []string) string {
+	var pairs [][2]string
+	for _, u := range urls {
+		dir := receiveGitDir(g.Dir, strings.TrimSpace(u))
+		if dir == "" {
+			continue
+		}
+		probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "--git-dir="+dir, "config", "--null", "--show-scope", "--list")
+		probe.Dir = g.Dir
+		probe.Env = withConfig(g.base, append(fixed[:len(fixed):len(fixed)], noTransport...))
+		var out bytes.Buffer
+		probe.Stdout = &out
+		if probe.Run() != nil {
+			continue
+		}
+		pairs = append(pairs, configHooksOff(parseList(out.Bytes()))...)
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("GIT_CONFIG_COUNT=" + strconv.Itoa(len(pairs)))
+	for i, p := range pairs {
+		n := strconv.Itoa(i)
+		b.WriteString(" GIT_CONFIG_KEY_" + n + "=" + shellQuote(p[0]) + " GIT_CONFIG_VALUE_" + n + "=" + shellQuote(p[1]))
+	}
+	return b.String() + " "
+}
+
+// receiveGitDir is the repository git's local transport finds for url (a
+// path or file:// URL, relative to dir): the first of path/.git, path,
+// path.git/.git and path.git that is a git directory or a .git file, as
+// git's enter_repo tries them; "" when none is.
+func receiveGitDir(dir, url string) string {
+	p := strings.TrimPrefix(url, "file://")
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		p = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	for _, suffix := range []string{"/.git", "", ".git/.git", ".git"} {
+		c := p + suffix
+		fi, err := os.Stat(c)
+		switch {
+		case err != nil:
+		case fi.Mode().IsRegular():
+			return c // a .git file naming the repository
+		case fi.IsDir() && pathExists(filepath.Join(c, "HEAD")) && (pathExists(filepath.Join(c, "objects")) || pathExists(filepath.Join(c, "commondir"))):
+			return c
+		}
+	}
+	return ""
+}
+
+func pathExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // IsLocalURL reports whether git reaches url through its local transport
