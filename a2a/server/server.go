@@ -22,7 +22,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,6 +128,10 @@ func (s *Server) MaxBodyBytes() int64 { return tpa2a.MaxTaskBytes(s.cfg.MaxPackB
 
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := s.fromBrowser(r); why != "" {
+			rpcError(w, http.StatusForbidden, -32600, "refused: "+why+"; tp a2a serve takes packs from agents, not from web pages (D23)")
+			return
+		}
 		if s.cfg.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
@@ -146,6 +152,55 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, max)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// fromBrowser says why r looks like a request a web page made the
+// person's browser send, or "" when it does not. A page can POST to
+// loopback across origins without a CORS preflight when the Content-Type
+// is a form's or text/plain, and after rebinding a name of its own to
+// 127.0.0.1 it can POST under that name and read the answers. So every
+// JSON-RPC call must say application/json (a page's cross-origin JSON
+// POST needs a preflight, which this server never grants), must carry no
+// Origin but this server's own and no cross-site fetch metadata, and,
+// without a bearer token, must name this server by a loopback name or by
+// the host of the URL its card declares. An agent's HTTP client (a2a-go's,
+// curl -H 'Content-Type: application/json') sends none of these.
+func (s *Server) fromBrowser(r *http.Request) string {
+	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
+		return "a JSON-RPC call must be sent as application/json"
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return "the browser says this request comes from another site"
+	}
+	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, "http://"+r.Host) && !strings.EqualFold(o, "https://"+r.Host) {
+		return "a request from a web page (Origin " + strconv.Quote(o) + ")"
+	}
+	if s.cfg.Token == "" && !s.ownHost(r.Host) {
+		return "the request names the server as " + strconv.Quote(r.Host) + ", which is neither a loopback name nor the card's URL"
+	}
+	return ""
+}
+
+// ownHost: host (a Host header, with or without a port) is a loopback name
+// or address, or the host of the card's URL.
+func (s *Server) ownHost(host string) bool {
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	}
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "["), "]")
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(name); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	if u, err := url.Parse(s.cfg.URL); err == nil && u.Host != "" {
+		return strings.EqualFold(u.Host, host) || strings.EqualFold(u.Hostname(), name)
+	}
+	return false
 }
 
 func rpcError(w http.ResponseWriter, status, code int, msg string) {
