@@ -1,6 +1,8 @@
 package components
 
 import (
+	"github.com/tp-dev/tp/display"
+
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -18,6 +20,11 @@ func ShownCommand(s string) string {
 	}
 	return strings.Join(ls, "\n")
 }
+
+// HidesPart reports whether the screen shows part of s as a placeholder
+// instead of its text: a credential-like part, which D5 never shows.
+// Escaped control characters are shown, as escapes; this part is not.
+func HidesPart(s string) bool { return display.Redact(s) != s }
 
 // CutRows cuts one line of a command into rows of at most w cells that
 // join back to exactly that line.

@@ -169,6 +169,10 @@ func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
 		return nil, nil
 	}
 	switch {
+	case key.Matches(msg, k.Dialog.Yes) && d.hidesPart():
+		// Nothing runs that the person could not read (D12): only an
+		// edit, which starts from what is shown, makes it runnable.
+		d.nudge = true
 	case key.Matches(msg, k.Dialog.Yes) && !d.seen:
 		d.nudge = true
 	case key.Matches(msg, k.Dialog.Yes):
@@ -183,9 +187,18 @@ func (d *howDialog) key(msg tea.KeyMsg) (*confirmedRun, tea.Cmd) {
 	return nil, nil
 }
 
+// hidesPart: the sender's command holds a part the screen does not show
+// (a credential-like one, D5), so it cannot run as sent. A command the
+// person edited began as the shown text, so what it holds they read or
+// wrote.
+func (d *howDialog) hidesPart() bool { return !d.edited && c.HidesPart(d.command) }
+
 func (d *howDialog) shortHelp() []key.Binding {
 	if d.editing {
 		return []key.Binding{d.keys.Review, d.keys.Newline, d.keys.Cancel}
+	}
+	if d.hidesPart() {
+		return []key.Binding{d.keys.Dialog.Edit, d.keys.Dialog.No}
 	}
 	if !d.seen {
 		return []key.Binding{d.keys.List.Down, d.keys.List.Bottom, d.keys.Dialog.Edit, d.keys.Dialog.No}
@@ -269,7 +282,11 @@ func (d *howDialog) box() []string {
 		lab = "your command (edited from " + c.Line(p.Origin.By()) + "'s suggestion)"
 	}
 	ls = append(ls, strings.Split(c.SenderBox(th, d.command, lab, d.w-6), "\n")...)
-	if c.ShownCommand(d.command) != d.command {
+	if d.hidesPart() {
+		for _, ln := range c.Wrap("⚠ Part of it is credential-like and not shown above (⟨… not shown⟩), so you cannot read all of what would run: tp does not run it as sent. Press e to edit it; the editor starts from what is shown, and what you confirm then is what runs.", d.w-6) {
+			ls = append(ls, th.Warn.Render(ln))
+		}
+	} else if c.ShownCommand(d.command) != d.command {
 		// What is shown escaped is not what runs: say so before y (D11, D12).
 		for _, ln := range c.Wrap("⚠ It contains control or bidi characters, shown escaped above (\\x1b, ⟨U+202E⟩…); they run as the pack wrote them, not as shown. Press e to edit them out.", d.w-6) {
 			ls = append(ls, th.Warn.Render(ln))
@@ -304,7 +321,13 @@ func (d *howDialog) view(h int) string {
 	}
 	box := d.box()
 	keys := th.Key.Render("y") + " run it   " + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
-	if !d.seen {
+	switch {
+	case d.hidesPart():
+		keys = th.Key.Render("e") + " edit it   " + th.Key.Render("n/esc") + " cancel"
+		if d.nudge {
+			keys = th.Warn.Render("Part of it is not shown: tp does not run it as sent.   ") + keys
+		}
+	case !d.seen:
 		keys = th.Muted.Render("↓/G to the end, then y runs it   ") + th.Key.Render("e") + " edit first   " + th.Key.Render("n/esc") + " cancel"
 		if d.nudge {
 			keys = th.Warn.Render("Read it to the end first: G jumps there.   ") + th.Key.Render("n/esc") + " cancel"

@@ -409,3 +409,38 @@ func TestEditWithoutChangeIsNotAnEdit(t *testing.T) {
 		}
 	}
 }
+
+// D12 + D5: the screen does not show a credential-like part of a command
+// (D5 redacts it: "…⟨credential-like (url-password), not shown⟩"), so a
+// sender could put what matters there, and y ran what the person never
+// read: the rest of a line after a private key's BEGIN line, a command
+// substitution as a URL's password. A sender's command with a part not
+// shown does not run as sent; editing starts from what is shown, so what
+// then runs is exactly text the person read or wrote.
+func TestHowWithAPartNotShownDoesNotRun(t *testing.T) {
+	for _, how := range []string{
+		"echo start; -----BEGIN OPENSSH PRIVATE KEY----- ; touch hidden",
+		"curl -s https://u:pa$(touch${IFS}hidden)ss@example.invalid/x",
+		"echo start\n-----BEGIN OPENSSH PRIVATE KEY-----\ntouch hidden\n-----END OPENSSH PRIVATE KEY-----\necho end",
+		"echo ghp_" + strings.Repeat("a", 36) + "; echo shown",
+	} {
+		rr := &uitest.RecordRunner{}
+		c := uitest.Common(t, common.Deps{Lander: &fakeLander{plan: uitest.PlanWithHow(how)}, RunHow: rr.Run})
+		d := uitest.NewDriver(t, &uitest.Screen{C: New(c, "x")})
+		d.Keys("tab", "r", "G", "y")
+		if len(rr.Got) != 0 {
+			t.Fatalf("y ran %q, which the screen showed as:\n%s", rr.Got[0].Command, d.View())
+		}
+		v := d.View()
+		if !strings.Contains(v, "not shown") || !strings.Contains(v, "tp does not run it as sent") {
+			t.Fatalf("the confirmation does not say why y runs nothing:\n%s", v)
+		}
+		d.Keys("e", "ctrl+s", "G", "y")
+		if len(rr.Got) != 1 || rr.Got[0].Command != components.ShownCommand(how) {
+			t.Fatalf("after editing, ran %+v; the editor showed %q", rr.Got, components.ShownCommand(how))
+		}
+		if rr.Got[0].FromSender {
+			t.Fatalf("the edited command is still called the sender's: %+v", rr.Got[0])
+		}
+	}
+}
