@@ -26,9 +26,20 @@ type world struct {
 	dir, remote, evil, marker, tmp string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t *testing.T) *world { return copyWorld(t, false) }
+
+// newWorldAhead is newWorld with a remote that has one more commit on
+// main, pushed from another clone: it adds pwn.txt and
+// demo/records/s.json, which a fetch and merge bring into the work tree.
+func newWorldAhead(t *testing.T) *world { return copyWorld(t, true) }
+
+func copyWorld(t *testing.T, ahead bool) *world {
 	t.Helper()
 	tpl := worldTemplate(t)
+	remote := tpl.remote
+	if ahead {
+		remote = template.ahead
+	}
 	dir := filepath.Join(t.TempDir(), "r")
 	tmp := t.TempDir()
 	w := &world{dir: dir, tmp: tmp, remote: filepath.Join(tmp, "remote.git"), marker: filepath.Join(tmp, "ran"), evil: filepath.Join(tmp, "evil.sh")}
@@ -38,7 +49,7 @@ func newWorld(t *testing.T) *world {
 	if err := os.CopyFS(dir, os.DirFS(tpl.dir)); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(w.remote, os.DirFS(tpl.remote)); err != nil {
+	if err := os.CopyFS(w.remote, os.DirFS(remote)); err != nil {
 		t.Fatal(err)
 	}
 	conf := filepath.Join(dir, ".git", "config")
@@ -58,11 +69,12 @@ func newWorld(t *testing.T) *world {
 
 // template is the world every case starts from, built once with plain
 // git: a clone of a bare repository with one commit on main, and one more
-// commit here, so a push has something to send.
+// commit here, so a push has something to send; and ahead, the remote
+// with another commit (newWorldAhead).
 var template struct {
-	once        sync.Once
-	dir, remote string
-	err         error
+	once               sync.Once
+	dir, remote, ahead string
+	err                error
 }
 
 func worldTemplate(t *testing.T) *world {
@@ -74,22 +86,36 @@ func worldTemplate(t *testing.T) *world {
 			return
 		}
 		template.dir, template.remote = filepath.Join(root, "r"), filepath.Join(root, "remote.git")
-		dir := template.dir
+		template.ahead = filepath.Join(root, "ahead.git")
+		dir, other := template.dir, filepath.Join(root, "other")
 		steps := [][]string{
 			{"", "init", "-q", dir},
-			{"write", "# state\n"},
+			{"write", "r/STATE.md", "# state\n"},
 			{dir, "add", "STATE.md"},
 			{dir, "commit", "-q", "-m", "one"},
 			{"", "init", "-q", "--bare", template.remote},
 			{dir, "remote", "add", "origin", template.remote},
 			{dir, "push", "-q", "origin", "main"},
 			{dir, "branch", "-q", "--set-upstream-to=origin/main"},
-			{"write", "# state\n- [ ] two\n"},
+			// ahead.git: the remote and a commit another clone pushed
+			{"", "clone", "-q", "--bare", template.remote, template.ahead},
+			{"", "clone", "-q", template.ahead, other},
+			{"write", "other/pwn.txt", "owned\n"},
+			{"write", "other/demo/records/s.json", "{}\n"},
+			{other, "add", "pwn.txt", "demo"},
+			{other, "commit", "-q", "-m", "pwn"},
+			{other, "push", "-q", "origin", "HEAD:main"},
+			{"write", "r/STATE.md", "# state\n- [ ] two\n"},
 			{dir, "commit", "-q", "-am", "two"},
 		}
 		for _, s := range steps {
 			if s[0] == "write" {
-				if err := os.WriteFile(filepath.Join(dir, "STATE.md"), []byte(s[1]), 0o644); err != nil {
+				p := filepath.Join(root, s[1])
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					template.err = err
+					return
+				}
+				if err := os.WriteFile(p, []byte(s[2]), 0o644); err != nil {
 					template.err = err
 					return
 				}
@@ -121,15 +147,44 @@ func mustGit(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// cfg adds each key and value to gitDir's config file, as `git config
+// --add` would (remote.origin.url replaces the clone's), written as text
+// in one go: what an agent who can write the file writes, without a git
+// process per key.
 func cfg(t *testing.T, gitDir string, kv ...string) {
 	t.Helper()
+	var b strings.Builder
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i] == "remote.origin.url" {
 			mustGit(t, "", "--git-dir="+gitDir, "config", kv[i], kv[i+1])
 			continue
 		}
-		mustGit(t, "", "--git-dir="+gitDir, "config", "--add", kv[i], kv[i+1])
+		first, last := strings.IndexByte(kv[i], '.'), strings.LastIndexByte(kv[i], '.')
+		if first <= 0 || last == len(kv[i])-1 {
+			t.Fatalf("cfg: %q is not section[.subsection].name", kv[i])
+		}
+		b.WriteString("[" + kv[i][:first])
+		if first != last {
+			b.WriteString(" " + configQuote(kv[i][first+1:last]))
+		}
+		b.WriteString("]\n\t" + kv[i][last+1:] + " = " + configQuote(kv[i+1]) + "\n")
 	}
+	f, err := os.OpenFile(filepath.Join(gitDir, "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// configQuote is s as a quoted string of git's config syntax.
+func configQuote(s string) string {
+	if strings.ContainsAny(s, "\n\x00") {
+		panic("cfg: a line break in " + s)
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // unauthorized is an HTTP remote that asks for credentials, so git asks its

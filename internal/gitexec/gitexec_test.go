@@ -11,14 +11,17 @@ import (
 )
 
 // TestMain gives every test one isolated home and global git config (the
-// same for all, so the tests can run in parallel: none writes to it).
+// same for all, so the tests can run in parallel: none writes to it). The
+// plain gits of the tests' set-up and proofs run no automatic gc or
+// maintenance after a commit, fetch or push (a process or two each, which no
+// case is about; tp's own gits have both off in command scope).
 func TestMain(m *testing.M) {
 	home, err := os.MkdirTemp("", "gitexec-home-")
 	if err != nil {
 		panic(err)
 	}
 	global := filepath.Join(home, "gitconfig")
-	if err := os.WriteFile(global, []byte("[user]\n\tname = Tester\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+	if err := os.WriteFile(global, []byte("[user]\n\tname = Tester\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n"), 0o644); err != nil {
 		panic(err)
 	}
 	os.Setenv("HOME", home)

@@ -31,14 +31,8 @@ func TestAdversarialWorkTreeStaysHome(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			for _, plainGit := range []bool{true, false} {
-				w := newWorld(t)
-				// Another clone pushes a file the merge will check out.
-				other := filepath.Join(w.tmp, "other")
-				mustGit(t, "", "clone", "-q", w.remote, other)
-				write(t, filepath.Join(other, "pwn.txt"), "owned\n")
-				mustGit(t, other, "add", "pwn.txt")
-				mustGit(t, other, "commit", "-q", "-m", "pwn")
-				mustGit(t, other, "push", "-q", "origin", "HEAD:main")
+				// Another clone pushed a file the merge will check out.
+				w := newWorldAhead(t)
 				outside := filepath.Join(w.tmp, "outside")
 				if err := os.MkdirAll(outside, 0o755); err != nil {
 					t.Fatal(err)
@@ -83,16 +77,8 @@ func TestAdversarialWorkTreeStaysHome(t *testing.T) {
 func TestAdversarialSparseCheckoutHidesNothing(t *testing.T) {
 	t.Parallel()
 	for _, plainGit := range []bool{true, false} {
-		w := newWorld(t)
-		other := filepath.Join(w.tmp, "other")
-		mustGit(t, "", "clone", "-q", w.remote, other)
-		if err := os.MkdirAll(filepath.Join(other, "demo", "records"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		write(t, filepath.Join(other, "demo", "records", "s.json"), "{}\n")
-		mustGit(t, other, "add", "demo")
-		mustGit(t, other, "commit", "-q", "-m", "settled")
-		mustGit(t, other, "push", "-q", "origin", "HEAD:main")
+		// Another clone pushed a record the merge will check out.
+		w := newWorldAhead(t)
 		cfg(t, filepath.Join(w.dir, ".git"), "core.sparseCheckout", "true", "core.sparseCheckoutCone", "false")
 		write(t, filepath.Join(w.dir, ".git", "info", "sparse-checkout"), "/*\n!/demo/\n")
 		got := filepath.Join(w.dir, "demo", "records", "s.json")
