@@ -63,6 +63,23 @@ type PackReport struct {
 // packHooks are seams for this package's tests; Pack passes none.
 type packHooks struct {
 	beforeHomeSave func()
+	// failSync, when set, is called in place of the named file's sync
+	// ("pack", "sent") and its error returned.
+	failSync func(what string) error
+}
+
+// sync is the sync step of the file named what, or the failure the test
+// puts in its place.
+func (h packHooks) sync(what string, step func() error) func() error {
+	if h.failSync == nil {
+		return step
+	}
+	return func() error {
+		if err := h.failSync(what); err != nil {
+			return err
+		}
+		return step()
+	}
 }
 
 // Pack builds a pack from a stored passport and records the asks it sends
@@ -116,24 +133,34 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	tmp := filepath.Join(filepath.Dir(out), fmt.Sprintf(".%s.packing-%d", filepath.Base(out), os.Getpid()))
-	// Staged: the pack's folder entry is made durable once, by the rename
-	// into place below.
-	wr, err := pack.WriteReport(tmp, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign, Staged: true})
+	// The pack is written beside out, and recorded as sent before it
+	// appears (issue 18, D6): a receipt answering a version never sent is
+	// refused, and a ✓ is restored only for packs whose lineage passes
+	// through one of these. Both are written first and synced together:
+	// each must be durable before the pack is put in place, neither needs
+	// the other (D18). A failure of either leaves neither.
+	wr, written, err := pack.Begin(out, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign})
 	if err != nil {
-		os.Remove(tmp)
 		return rep, err
 	}
+	tmp := written.Name()
 	rep.Signature, rep.ContentSHA256 = wr.Signature, wr.ContentSHA256
 	if err := ctx.Err(); err != nil {
-		os.Remove(tmp)
+		written.Abort()
 		return rep, err
 	}
-	// The pack is recorded as sent before it appears (issue 18, D6): a
-	// receipt answering a version never sent is refused, and a ✓ is
-	// restored only for packs whose lineage passes through one of these.
-	if err := recordSent(s, rep.PassportID, stored.Version, wr, sshFingerprints(req.SealedTo)); err != nil {
-		os.Remove(tmp)
+	sent, err := beginSent(s, rep.PassportID, stored.Version, wr, sshFingerprints(req.SealedTo))
+	if err != nil {
+		written.Abort()
+		return rep, err
+	}
+	if err := durable.Together(hooks.sync("pack", written.Sync), hooks.sync("sent", sent.Sync)); err != nil {
+		written.Abort()
+		sent.Abort()
+		return rep, err
+	}
+	if err := sent.Commit(); err != nil {
+		written.Abort()
 		return rep, err
 	}
 	if req.Seal != nil {
@@ -226,9 +253,9 @@ func refuseExisting(path string) error {
 // which is what a reader computes from the file (TestPackRecordsWhatItSent).
 // Not read back from the file: that was a third of packing a big passport
 // (issue 20).
-func recordSent(s *store.Store, id string, version int64, wr pack.WriteResult, sealedTo []string) error {
+func beginSent(s *store.Store, id string, version int64, wr pack.WriteResult, sealedTo []string) (*store.SentWrite, error) {
 	po := model.PackObject{V: wr.Object}
-	return s.RecordSent(id, store.SentPack{Version: version, Kind: po.Kind(), PackedAt: po.PackedAt(),
+	return s.BeginSent(id, store.SentPack{Version: version, Kind: po.Kind(), PackedAt: po.PackedAt(),
 		ContentSHA256: wr.ContentSHA256, SealedTo: sealedTo})
 }
 

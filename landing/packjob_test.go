@@ -3,10 +3,13 @@ package landing
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
@@ -104,5 +107,64 @@ func TestPackRefusedRecordsNothing(t *testing.T) {
 	}
 	if got, _ := st.Get(id); got.Version != rep.Version {
 		t.Errorf("home saved despite the refusal: version %d", got.Version)
+	}
+}
+
+// The pack's bytes and the record of packs sent are synced together (D18):
+// when either sync fails, no pack is put in place, no temporary file is
+// left beside it or in the store, and the record claims no pack that is
+// not there (a record made before stays as it was). Each case packs twice:
+// the first succeeds, so the record the second would extend exists.
+func TestPackSyncFails(t *testing.T) {
+	pulled := errors.New("disk pulled")
+	for _, what := range []string{"pack", "sent", "both"} {
+		t.Run(what, func(t *testing.T) {
+			st, id, dir := packFixture(t)
+			first := PackRequest{ID: id, Out: filepath.Join(dir, "first.taskpack"), Encoding: pack.EncodingBag,
+				Build: BuildOptions{Actor: "a", Machine: "m"}}
+			if _, err := Pack(context.Background(), st, first); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.ReadFile(st.SentPath(id))
+			req := first
+			req.Out = filepath.Join(dir, "second.taskpack")
+			req.Build.Note = "a second pack, another content identity"
+			failed := map[string]bool{}
+			_, err := packWith(context.Background(), st, req, packHooks{failSync: func(w string) error {
+				if w == what || what == "both" {
+					failed[w] = true
+					return pulled
+				}
+				return nil
+			}})
+			if !errors.Is(err, pulled) {
+				t.Fatalf("err = %v, want the failed sync's", err)
+			}
+			if want := map[string]bool{"pack": what != "sent", "sent": what != "pack"}; failed["pack"] != want["pack"] || failed["sent"] != want["sent"] {
+				t.Errorf("syncs failed: %v, want %v (both are tried)", failed, want)
+			}
+			if _, err := os.Lstat(req.Out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a pack was put in place: %v", err)
+			}
+			for _, d := range []string{dir, st.Dir()} {
+				entries, _ := os.ReadDir(d)
+				for _, e := range entries {
+					if durable.IsTemp(e.Name()) || strings.HasSuffix(e.Name(), ".lock") {
+						t.Errorf("left behind in %s: %s", d, e.Name())
+					}
+				}
+			}
+			if after, _ := os.ReadFile(st.SentPath(id)); string(after) != string(before) {
+				t.Errorf("the record of packs sent changed:\n%s\nwant\n%s", after, before)
+			}
+			// Nothing is held: the next pack is made and recorded.
+			if _, err := Pack(context.Background(), st, req); err != nil {
+				t.Fatal(err)
+			}
+			packs, _, err := st.Sent(id)
+			if err != nil || len(packs) != 2 {
+				t.Errorf("after a pack made again: %d packs recorded (%v), want 2", len(packs), err)
+			}
+		})
 	}
 }

@@ -29,10 +29,6 @@ type WriteOptions struct {
 	// TagSignature extension tag. A signature that does not verify over
 	// those bytes is refused before anything is written.
 	Sign func(identity []byte) (string, error)
-	// Staged says the caller renames the written file again and makes that
-	// rename durable (landing.Pack puts the pack in place only after its
-	// asks are recorded): the bytes are synced, the folder is not.
-	Staged bool
 }
 
 // WriteResult is what a write produced beyond the file.
@@ -61,14 +57,50 @@ func Write(path string, src Source, enc Encoding, opts WriteOptions) error {
 // WriteReport is Write, saying what was written: the content identity and
 // the signature (D22).
 func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (WriteResult, error) {
+	res, p, err := Begin(path, src, enc, opts)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if err := p.Sync(); err != nil {
+		p.Abort()
+		return WriteResult{}, err
+	}
+	if err := p.Commit(); err != nil {
+		return WriteResult{}, writeError(path, err)
+	}
+	return res, nil
+}
+
+// Pending is a pack written beside its target under a temporary name
+// (Name) and not yet durable (durable.Pending): the caller syncs it,
+// alone or together with another file it must make durable first, and
+// then puts it in place or aborts.
+type Pending struct {
+	*durable.Pending
+	path string
+}
+
+// Sync makes the pack's bytes durable; a failure is a *Error naming the
+// pack.
+func (p Pending) Sync() error {
+	if err := p.Pending.Sync(); err != nil {
+		return writeError(p.path, err)
+	}
+	return nil
+}
+
+// Begin is WriteReport up to the pack's bytes: it seals, refuses and
+// signs as WriteReport does and writes the pack beside path, synced and
+// placed by the caller. On failure nothing is left.
+func Begin(path string, src Source, enc Encoding, opts WriteOptions) (WriteResult, Pending, error) {
 	var res WriteResult
 	obj, err := prepare(path, src)
 	if err != nil {
-		return res, err
+		return res, Pending{}, err
 	}
 	src.Object = obj
 	if enc != EncodingBag && enc != EncodingFlat {
-		return res, &Error{File: path, Rule: RuleWrite, Detail: fmt.Sprintf("tp writes %s or %s, not %s (§8: retired encodings are never produced)", EncodingBag, EncodingFlat, enc)}
+		return res, Pending{}, &Error{File: path, Rule: RuleWrite, Detail: fmt.Sprintf("tp writes %s or %s, not %s (§8: retired encodings are never produced)", EncodingBag, EncodingFlat, enc)}
 	}
 	sums, err := refusals(src, nil)
 	if err != nil {
@@ -78,12 +110,12 @@ func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (Writ
 				it.File = path
 			}
 		}
-		return res, err
+		return res, Pending{}, err
 	}
 	if enc == EncodingFlat && !opts.AllowLarge {
 		for i, s := range sums {
 			if s.size > MaxInlineBytes {
-				return res, &Error{File: path, Entry: src.Luggage[i].Name, Rule: RuleInlineLimit,
+				return res, Pending{}, &Error{File: path, Entry: src.Luggage[i].Name, Rule: RuleInlineLimit,
 					Detail: fmt.Sprintf("attachment is %s, over the flat form's 1 MiB inline limit: chat apps will not carry it, so it travels as .taskpack (or pass --allow-large)", humanBytes(s.size))}
 			}
 		}
@@ -97,18 +129,18 @@ func WriteReport(path string, src Source, enc Encoding, opts WriteOptions) (Writ
 	res.ContentSHA256 = sha(identity)
 	res.Object = obj
 	if src.Tags, res.Signature, res.SignatureDropped, err = signTags(path, identity, src.Tags, opts); err != nil {
-		return res, err
+		return res, Pending{}, err
 	}
-	err = atomicWrite(path, opts.Staged, func(w *bufio.Writer) error {
+	p, err := durable.Begin(path, 0o644, func(w *bufio.Writer) error {
 		if enc == EncodingBag {
 			return writeBag(w, src, canon, sums, opts)
 		}
 		return writeFlat(w, src, canon, sums)
 	})
 	if err != nil {
-		return WriteResult{}, err
+		return WriteResult{}, Pending{}, writeError(path, err)
 	}
-	return res, nil
+	return res, Pending{Pending: p, path: path}, nil
 }
 
 // signTags makes (opts.Sign) or checks (a TagSignature in tags, carried
@@ -185,18 +217,9 @@ func prepare(path string, src Source) (*ojson.Value, error) {
 	return Sealed(obj), nil
 }
 
-// atomicWrite fills a temporary file beside path and renames it into place
-// once it is complete and on disk (internal/durable). Every failure is a
-// *Error naming path.
-func atomicWrite(path string, staged bool, fill func(w *bufio.Writer) error) error {
-	write := durable.Write
-	if staged {
-		write = durable.WriteStaged
-	}
-	err := write(path, 0o644, fill)
-	if err == nil {
-		return nil
-	}
+// writeError is a failed write as a *Error naming path (internal/durable's
+// steps, and the writers' own errors).
+func writeError(path string, err error) error {
 	var pe *Error
 	if errors.As(err, &pe) {
 		if pe.File == "" {

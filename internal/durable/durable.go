@@ -103,7 +103,6 @@ func fail(path, op string, err error) error {
 // replacing a shared one, so tests can run in parallel.
 type ops struct {
 	rename func(oldpath, newpath string) error
-	staged bool // WriteStaged: the caller makes the folder entry durable
 }
 
 var osOps = ops{rename: os.Rename}
@@ -137,15 +136,6 @@ func WriteFileIf(path string, data []byte, perm fs.FileMode, ok func() error) er
 // it is, with nothing written.
 func Write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error) error {
 	return osOps.write(path, perm, fill, nil)
-}
-
-// WriteStaged is Write for a file that is only staged at path: its bytes
-// are on disk when it returns, but the folder entry is not made durable,
-// because the caller renames the file again (to its real name, after other
-// work) and makes that rename durable (Rename, RenameNew). One folder sync
-// fewer per pack (issue 16).
-func WriteStaged(path string, perm fs.FileMode, fill func(w *bufio.Writer) error) error {
-	return ops{rename: os.Rename, staged: true}.write(path, perm, fill, nil)
 }
 
 func (o ops) write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) (err error) {
@@ -185,9 +175,6 @@ func (o ops) write(path string, perm fs.FileMode, fill func(w *bufio.Writer) err
 	}
 	if err = o.rename(tmp, path); err != nil {
 		return fail(path, "rename", err)
-	}
-	if o.staged {
-		return nil
 	}
 	return SyncDir(dir)
 }

@@ -350,7 +350,7 @@ func TestPooledBuffersNeverCarryBytesOver(t *testing.T) {
 	if err := Write(filepath.Join(dir, "failed"), 0o600, func(w *bufio.Writer) error { w.WriteString("half"); return fail }); err != fail {
 		t.Fatalf("err = %v, want the fill's", err)
 	}
-	for _, write := range []func(string, fs.FileMode, func(*bufio.Writer) error) error{Write, WriteStaged} {
+	for _, write := range []func(string, fs.FileMode, func(*bufio.Writer) error) error{Write, beginSyncCommit} {
 		p := filepath.Join(dir, "small")
 		if err := write(p, 0o640, func(w *bufio.Writer) error { _, err := w.WriteString("small"); return err }); err != nil {
 			t.Fatal(err)

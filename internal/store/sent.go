@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/sanitize"
 )
 
@@ -107,14 +109,93 @@ func cloneSent(packs []SentPack) []SentPack {
 // RecordSent appends p to the record of packs sent from passport id, under
 // a lock of its own, replacing the file atomically.
 func (s *Store) RecordSent(id string, p SentPack) error {
-	return s.updateSent(id, func(packs []SentPack) ([]SentPack, bool) {
-		for _, q := range packs {
-			if q.same(p) {
-				return packs, false
-			}
+	w, err := s.BeginSent(id, p)
+	if err != nil {
+		return err
+	}
+	if err := w.Sync(); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Commit()
+}
+
+// SentWrite is a record of packs sent with one more pack, written beside
+// the record and not yet durable (BeginSent), under the record's lock until
+// Commit or Abort: a pack is recorded as sent before it appears, and the
+// record's sync and the pack's, neither needing the other, run together
+// (landing.Pack, issue 16).
+type SentWrite struct {
+	s      *Store
+	path   string
+	data   []byte           // what the store's write seam is given (tests)
+	p      *durable.Pending // nil: the record names the pack already, or the seam writes
+	unlock func()
+}
+
+// BeginSent is RecordSent up to the record's sync: it takes the record's
+// lock, reads the record and writes it with p appended beside it. The
+// caller syncs (Sync), then puts it in place (Commit) or drops it (Abort);
+// either releases the lock.
+func (s *Store) BeginSent(id string, p SentPack) (*SentWrite, error) {
+	if err := ValidID(id); err != nil {
+		return nil, err
+	}
+	unlock, err := s.Lock(id + "-sent")
+	if err != nil {
+		return nil, err
+	}
+	packs, _, err := s.readSent(id) // the file itself, under the record's lock
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	w := &SentWrite{s: s, path: s.SentPath(id), unlock: unlock}
+	for _, q := range packs {
+		if q.same(p) {
+			return w, nil // named already: nothing to write
 		}
-		return append(packs, p), true
-	})
+	}
+	if w.data, err = s.sentBytes(id, append(packs, p)); err != nil {
+		unlock()
+		return nil, err
+	}
+	if s.write == nil {
+		if w.p, err = durable.Begin(w.path, 0o600, func(b *bufio.Writer) error { _, err := b.Write(w.data); return err }); err != nil {
+			unlock()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// Sync makes the new record's bytes durable.
+func (w *SentWrite) Sync() error {
+	if w.p == nil {
+		return nil
+	}
+	return w.p.Sync()
+}
+
+// Commit puts the synced record in place, durably, and releases the lock.
+func (w *SentWrite) Commit() error {
+	defer w.unlock()
+	switch {
+	case w.p != nil:
+		return w.p.Commit()
+	case w.data != nil:
+		return w.s.writeAtomic(w.path, w.data)
+	}
+	return nil
+}
+
+// Abort drops the new record, leaving the one in place as it was, and
+// releases the lock.
+func (w *SentWrite) Abort() {
+	if w.p != nil {
+		w.p.Abort()
+	}
+	w.unlock()
 }
 
 // updateSent is the one read-modify-write of passport id's record of packs
@@ -130,7 +211,6 @@ func (s *Store) updateSent(id string, change func([]SentPack) ([]SentPack, bool)
 	}
 	defer unlock()
 	packs, _, err := s.readSent(id) // the file itself, under the record's lock
-
 	if err != nil {
 		return err
 	}
@@ -138,18 +218,23 @@ func (s *Store) updateSent(id string, change func([]SentPack) ([]SentPack, bool)
 	if !changed {
 		return nil
 	}
-	return s.writeSent(id, packs)
-}
-
-func (s *Store) writeSent(id string, packs []SentPack) error {
-	data, err := json.MarshalIndent(packs, "", "  ")
+	data, err := s.sentBytes(id, packs)
 	if err != nil {
 		return err
 	}
-	if len(data) > MaxSentBytes {
-		return fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
+	return s.writeAtomic(s.SentPath(id), data)
+}
+
+// sentBytes is the record of packs sent as its file holds it.
+func (s *Store) sentBytes(id string, packs []SentPack) ([]byte, error) {
+	data, err := json.MarshalIndent(packs, "", "  ")
+	if err != nil {
+		return nil, err
 	}
-	return s.writeAtomic(s.SentPath(id), append(data, '\n'))
+	if len(data) > MaxSentBytes {
+		return nil, fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
+	}
+	return append(data, '\n'), nil
 }
 
 // PinReceiptSigner records fp as the key that signed the first receipt
