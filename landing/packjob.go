@@ -138,7 +138,8 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	// refused, and a ✓ is restored only for packs whose lineage passes
 	// through one of these. Both are written first and synced together:
 	// each must be durable before the pack is put in place, neither needs
-	// the other (D18). A failure of either leaves neither.
+	// the other (D18). When the pack then does not appear, the record
+	// withdraws it.
 	wr, written, err := pack.Begin(out, built.Source, req.Encoding, pack.WriteOptions{Sign: req.Sign})
 	if err != nil {
 		return rep, err
@@ -154,14 +155,18 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		written.Abort()
 		return rep, err
 	}
+	// notMade is a pack that will not appear: its temporary file goes and
+	// the record no longer names it.
+	notMade := func(err error) error {
+		os.Remove(tmp)
+		if werr := sent.Withdraw(); werr != nil {
+			return fmt.Errorf("%w (and the record of packs sent could not withdraw it: %v)", err, werr)
+		}
+		return err
+	}
 	if err := durable.Together(hooks.sync("pack", written.Sync), hooks.sync("sent", sent.Sync)); err != nil {
 		written.Abort()
-		sent.Abort()
-		return rep, err
-	}
-	if err := sent.Commit(); err != nil {
-		written.Abort()
-		return rep, err
+		return rep, notMade(err)
 	}
 	if req.Seal != nil {
 		sealed := tmp + ".age"
@@ -176,7 +181,7 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		os.Remove(tmp) // the plain pack never stays beside the sealed one
 		if err != nil {
 			os.Remove(sealed)
-			return rep, fmt.Errorf("pack: sealing %s: %w", sanitize.Line(req.Out), err)
+			return rep, notMade(fmt.Errorf("pack: sealing %s: %w", sanitize.Line(req.Out), err))
 		}
 		tmp = sealed
 	}
@@ -186,8 +191,7 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 		}
 		saved, err := s.Save(built.Home, stored.Version)
 		if err != nil {
-			os.Remove(tmp)
-			return rep, err
+			return rep, notMade(err)
 		}
 		rep.HomeVersion, _ = saved.Get("version").Int()
 		for _, a := range built.Sent {
@@ -200,9 +204,9 @@ func packWith(ctx context.Context, s *store.Store, req PackRequest, hooks packHo
 	}
 	if err := place(tmp, out); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return rep, &ExistsError{Path: out, Recorded: len(rep.Recorded)}
+			return rep, notMade(&ExistsError{Path: out, Recorded: len(rep.Recorded)})
 		}
-		return rep, err
+		return rep, notMade(err)
 	}
 	// A receipt answering a pack that arrived over A2A is kept beside it
 	// too, so the sender reads it back (D23). The pack is made either way.

@@ -66,6 +66,9 @@ func TestPackAsksSaveConflict(t *testing.T) {
 	if asks := got.V.Get("asks").Items(); len(asks) != 0 {
 		t.Errorf("asks recorded despite the conflict: %s", ojson.Compact(got.V.Get("asks")))
 	}
+	if packs, _, err := st.Sent(id); err != nil || len(packs) != 0 {
+		t.Errorf("the record of packs sent names %+v (%v): a pack that never appeared", packs, err)
+	}
 }
 
 // The pack appears and its asks are recorded at home, with the new version.
@@ -125,12 +128,15 @@ func TestPackSyncFails(t *testing.T) {
 			if _, err := Pack(context.Background(), st, first); err != nil {
 				t.Fatal(err)
 			}
-			before, _ := os.ReadFile(st.SentPath(id))
+			before, _, err := st.Sent(id)
+			if err != nil || len(before) != 1 {
+				t.Fatalf("the first pack's record: %v %v", before, err)
+			}
 			req := first
 			req.Out = filepath.Join(dir, "second.taskpack")
 			req.Build.Note = "a second pack, another content identity"
 			failed := map[string]bool{}
-			_, err := packWith(context.Background(), st, req, packHooks{failSync: func(w string) error {
+			_, err = packWith(context.Background(), st, req, packHooks{failSync: func(w string) error {
 				if w == what || what == "both" {
 					failed[w] = true
 					return pulled
@@ -154,8 +160,8 @@ func TestPackSyncFails(t *testing.T) {
 					}
 				}
 			}
-			if after, _ := os.ReadFile(st.SentPath(id)); string(after) != string(before) {
-				t.Errorf("the record of packs sent changed:\n%s\nwant\n%s", after, before)
+			if after, _, err := st.Sent(id); err != nil || len(after) != 1 || after[0].ContentSHA256 != before[0].ContentSHA256 {
+				t.Errorf("the record of packs sent names %+v (%v), want only the first pack %+v", after, err, before)
 			}
 			// Nothing is held: the next pack is made and recorded.
 			if _, err := Pack(context.Background(), st, req); err != nil {

@@ -1,11 +1,12 @@
 package store
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -79,6 +80,28 @@ func (s *Store) Sent(id string) (packs []SentPack, ok bool, err error) {
 // errNoSent is a passport without a record of packs sent, inside Sent.
 var errNoSent = errors.New("no record of packs sent")
 
+// The record's file is a log, appended to and never rewritten: one JSON
+// object a line, each a pack sent (SentPack), a pack withdrawn (a pack
+// recorded before it was put in place, whose making then failed) or a
+// receipt signer pinned (PinReceiptSigner). A record an older tp wrote, one
+// JSON array of packs, is read as the log's first lines. Appending takes
+// no lock, no temporary file and no rename, so a pack's record costs one
+// sync, made together with the pack's own (issue 16, D18); concurrent
+// appenders' lines never mix (O_APPEND, each line one write).
+type sentLine struct {
+	SentPack
+	// Withdrawn names a pack recorded by a line before that never
+	// appeared: that line no longer counts.
+	Withdrawn *SentPack `json:"withdrawn,omitempty"`
+	// Pin is PinReceiptSigner's line.
+	Pin *sentPin `json:"pin,omitempty"`
+}
+
+type sentPin struct {
+	Version       int64  `json:"version"`
+	ReceiptSigner string `json:"receipt_signer"`
+}
+
 // readSent reads the record of packs sent from passport id from its file.
 func (s *Store) readSent(id string) (packs []SentPack, ok bool, err error) {
 	data, err := readRegular(s.SentPath(id), MaxSentBytes)
@@ -88,10 +111,61 @@ func (s *Store) readSent(id string) (packs []SentPack, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if err := json.Unmarshal(data, &packs); err != nil {
+	packs, err = parseSent(data)
+	if err != nil {
 		return nil, false, errors.New(sanitize.Line(s.SentPath(id) + ": not a record of packs sent: " + err.Error()))
 	}
 	return packs, true, nil
+}
+
+// parseSent folds a record's lines into the packs it names, in the order
+// sent. A line cut short (a crash while it was appended: its pack was
+// never put in place, the record is synced first) is skipped; any other
+// line that is not one of the record's is an error.
+func parseSent(data []byte) ([]SentPack, error) {
+	packs := []SentPack{}
+	rest := bytes.TrimLeft(data, " \t\r\n")
+	if len(rest) > 0 && rest[0] == '[' {
+		// An older tp's record: one array, then perhaps lines.
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		if err := dec.Decode(&packs); err != nil {
+			return nil, err
+		}
+		rest = rest[dec.InputOffset():]
+	}
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var l sentLine
+		if err := json.Unmarshal(line, &l); err != nil {
+			var se *json.SyntaxError
+			if errors.As(err, &se) && se.Offset >= int64(len(line)) {
+				continue // cut short
+			}
+			return nil, err
+		}
+		switch {
+		case l.Withdrawn != nil:
+			packs = slices.DeleteFunc(packs, func(p SentPack) bool { return p.same(*l.Withdrawn) })
+		case l.Pin != nil:
+			for i := range packs {
+				if packs[i].Version == l.Pin.Version && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
+					packs[i].ReceiptSigner = l.Pin.ReceiptSigner
+				}
+			}
+		default:
+			packs = append(packs, l.SentPack)
+		}
+	}
+	return packs, nil
 }
 
 // sentKept bounds how many records Sent remembers.
@@ -106,135 +180,150 @@ func cloneSent(packs []SentPack) []SentPack {
 	return out
 }
 
-// RecordSent appends p to the record of packs sent from passport id, under
-// a lock of its own, replacing the file atomically.
+// RecordSent appends p to the record of packs sent from passport id,
+// durably.
 func (s *Store) RecordSent(id string, p SentPack) error {
 	w, err := s.BeginSent(id, p)
 	if err != nil {
 		return err
 	}
-	if err := w.Sync(); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.Commit()
+	return w.Sync()
 }
 
-// SentWrite is a record of packs sent with one more pack, written beside
-// the record and not yet durable (BeginSent), under the record's lock until
-// Commit or Abort: a pack is recorded as sent before it appears, and the
-// record's sync and the pack's, neither needing the other, run together
-// (landing.Pack, issue 16).
+// SentWrite is a pack appended to the record of packs sent and not yet
+// durable (BeginSent). A pack is recorded as sent before it is put in
+// place; the record's sync and the pack's, neither needing the other, run
+// together (landing.Pack, issue 16).
 type SentWrite struct {
-	s      *Store
-	path   string
-	data   []byte           // what the store's write seam is given (tests)
-	p      *durable.Pending // nil: the record names the pack already, or the seam writes
-	unlock func()
+	s       *Store
+	id      string
+	p       SentPack
+	f       *os.File // open from the append until Sync
+	wrote   bool     // false: the record named the pack already
+	created bool     // the record's file is new: its folder is synced too
 }
 
-// BeginSent is RecordSent up to the record's sync: it takes the record's
-// lock, reads the record and writes it with p appended beside it. The
-// caller syncs (Sync), then puts it in place (Commit) or drops it (Abort);
-// either releases the lock.
+// BeginSent appends p to the record of packs sent from passport id (when
+// the record does not name it already) and syncs nothing: the caller
+// syncs (Sync) before the pack appears, and withdraws the pack from the
+// record (Withdraw) if it then never appears.
 func (s *Store) BeginSent(id string, p SentPack) (*SentWrite, error) {
 	if err := ValidID(id); err != nil {
 		return nil, err
 	}
-	unlock, err := s.Lock(id + "-sent")
+	w := &SentWrite{s: s, id: id, p: p}
+	packs, _, err := s.readSent(id) // the file itself
 	if err != nil {
 		return nil, err
 	}
-	packs, _, err := s.readSent(id) // the file itself, under the record's lock
-	if err != nil {
-		unlock()
-		return nil, err
-	}
-	w := &SentWrite{s: s, path: s.SentPath(id), unlock: unlock}
 	for _, q := range packs {
 		if q.same(p) {
 			return w, nil // named already: nothing to write
 		}
 	}
-	if w.data, err = s.sentBytes(id, append(packs, p)); err != nil {
-		unlock()
+	line, err := json.Marshal(sentLine{SentPack: p})
+	if err != nil {
 		return nil, err
 	}
-	if s.write == nil {
-		if w.p, err = durable.Begin(w.path, 0o600, func(b *bufio.Writer) error { _, err := b.Write(w.data); return err }); err != nil {
-			unlock()
-			return nil, err
-		}
+	if w.f, w.created, err = s.appendSent(id, line); err != nil {
+		return nil, err
 	}
+	w.wrote = true
 	return w, nil
 }
 
-// Sync makes the new record's bytes durable.
-func (w *SentWrite) Sync() error {
-	if w.p == nil {
-		return nil
+// appendSent appends one line to passport id's record, creating the file
+// when there is none, and returns it open for its sync.
+func (s *Store) appendSent(id string, line []byte) (f *os.File, created bool, err error) {
+	path := s.SentPath(id)
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(s.dir, 0o700); err != nil {
+			return nil, false, err
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		created = true
 	}
-	return w.p.Sync()
+	if err != nil {
+		return nil, false, err
+	}
+	fail := func(err error) (*os.File, bool, error) {
+		f.Close()
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, false, &NotRegularError{Path: path, Mode: fi.Mode()}
+	}
+	if fi.Size()+int64(len(line))+2 > MaxSentBytes {
+		return fail(fmt.Errorf("the record of packs sent would pass %d bytes (D10)", MaxSentBytes))
+	}
+	buf := make([]byte, 0, len(line)+2)
+	if fi.Size() > 0 {
+		// After a line cut short, this one starts on a line of its own.
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+			buf = append(buf, '\n')
+		}
+	}
+	buf = append(append(buf, line...), '\n')
+	if _, err := f.Write(buf); err != nil {
+		return fail(err)
+	}
+	return f, created, nil
 }
 
-// Commit puts the synced record in place, durably, and releases the lock.
-func (w *SentWrite) Commit() error {
-	defer w.unlock()
-	switch {
-	case w.p != nil:
-		return w.p.Commit()
-	case w.data != nil:
-		return w.s.writeAtomic(w.path, w.data)
+// Sync makes the appended line durable (and a new record's folder entry).
+func (w *SentWrite) Sync() error {
+	if w.f == nil {
+		return nil
+	}
+	f := w.f
+	w.f = nil
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: fsync: %w", w.s.SentPath(w.id), err)
+	}
+	if w.created {
+		return durable.SyncDir(w.s.dir)
 	}
 	return nil
 }
 
-// Abort drops the new record, leaving the one in place as it was, and
-// releases the lock.
-func (w *SentWrite) Abort() {
-	if w.p != nil {
-		w.p.Abort()
+// Withdraw says in the record that the pack BeginSent appended never
+// appeared, durably: the record no longer names it. A pack the record
+// named before BeginSent stays named.
+func (w *SentWrite) Withdraw() error {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
 	}
-	w.unlock()
-}
-
-// updateSent is the one read-modify-write of passport id's record of packs
-// sent: under the record's own lock, change returns the new list and
-// whether it differs; the file is replaced atomically only then.
-func (s *Store) updateSent(id string, change func([]SentPack) ([]SentPack, bool)) error {
-	if err := ValidID(id); err != nil {
-		return err
-	}
-	unlock, err := s.Lock(id + "-sent")
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	packs, _, err := s.readSent(id) // the file itself, under the record's lock
-	if err != nil {
-		return err
-	}
-	packs, changed := change(packs)
-	if !changed {
+	if !w.wrote {
 		return nil
 	}
-	data, err := s.sentBytes(id, packs)
+	w.wrote = false
+	return w.s.appendSentLine(w.id, sentLine{Withdrawn: &w.p})
+}
+
+// appendSentLine appends l to passport id's record, durably.
+func (s *Store) appendSentLine(id string, l sentLine) error {
+	line, err := json.Marshal(l)
 	if err != nil {
 		return err
 	}
-	return s.writeAtomic(s.SentPath(id), data)
-}
-
-// sentBytes is the record of packs sent as its file holds it.
-func (s *Store) sentBytes(id string, packs []SentPack) ([]byte, error) {
-	data, err := json.MarshalIndent(packs, "", "  ")
+	f, created, err := s.appendSent(id, line)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if len(data) > MaxSentBytes {
-		return nil, fmt.Errorf("%s: the record of packs sent would pass %d bytes (D10)", s.SentPath(id), MaxSentBytes)
-	}
-	return append(data, '\n'), nil
+	w := &SentWrite{s: s, id: id, f: f, created: created}
+	return w.Sync()
 }
 
 // PinReceiptSigner records fp as the key that signed the first receipt
@@ -242,16 +331,19 @@ func (s *Store) sentBytes(id string, packs []SentPack) ([]byte, error) {
 // that was sealed to no SSH key and names no signer yet (D22). A version
 // with no record is left as it is.
 func (s *Store) PinReceiptSigner(id string, v int64, fp string) error {
-	return s.updateSent(id, func(packs []SentPack) ([]SentPack, bool) {
-		changed := false
-		for i := range packs {
-			if packs[i].Version == v && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
-				packs[i].ReceiptSigner = fp
-				changed = true
-			}
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	packs, _, err := s.readSent(id)
+	if err != nil {
+		return err
+	}
+	for _, p := range packs {
+		if p.Version == v && len(p.SealedTo) == 0 && p.ReceiptSigner == "" {
+			return s.appendSentLine(id, sentLine{Pin: &sentPin{Version: v, ReceiptSigner: fp}})
 		}
-		return packs, changed
-	})
+	}
+	return nil
 }
 
 // SentVersion reports whether a record names version v of passport id, and

@@ -91,7 +91,11 @@ func TestSentSwapped(t *testing.T) {
 		}},
 		{"changed by the store", func(t *testing.T, st *Store, path string, _ []byte) {
 			id := strings.TrimSuffix(filepath.Base(path), ".sent")
-			if err := st.updateSent(id, func(p []SentPack) ([]SentPack, bool) { p[0].Version = 2; return p, true }); err != nil {
+			first := SentPack{Version: 1, Kind: "handoff", PackedAt: "2026-12-02T10:00:00Z", ContentSHA256: "aa"}
+			if err := st.appendSentLine(id, sentLine{Withdrawn: &first}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.RecordSent(id, SentPack{Version: 2, Kind: "handoff", PackedAt: "2026-12-02T11:00:00Z", ContentSHA256: "bb"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -106,7 +110,7 @@ func TestSentSwapped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			changed := bytes.Replace(body, []byte(`"version": 1`), []byte(`"version": 2`), 1)
+			changed := bytes.Replace(body, []byte(`"version":1`), []byte(`"version":2`), 1)
 			if bytes.Equal(changed, body) {
 				t.Fatalf("the record is not written as the test expects: %s", body)
 			}
