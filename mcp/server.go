@@ -134,7 +134,7 @@ func New(cfg Config) *Server {
 		return store.Actor("", env), store.Machine(env)
 	})}
 	s.judged.Follow, s.planned.Follow = true, true
-	srv.AddReceivingMiddleware(errorResults, s.passportResources)
+	srv.AddReceivingMiddleware(encodeResults, errorResults, s.passportResources)
 	s.addPassportTools()
 	s.addAskTools()
 	s.addActsTools()
