@@ -25,7 +25,9 @@ func Run(ctx context.Context, io *cli.IO, g *cli.Globals, harness string) error 
 		actsDir, _ = recordlog.DefaultActsDir(io.Env) // the acts tools say so when there is none
 	}
 	srv := mcp.New(mcp.Config{Store: st, ActsDir: actsDir, Offline: g.Offline(), Env: io.Env, Version: cli.Version(), Harness: harness, Log: io.Err})
-	return srv.Run(ctx, readCloser{io.In}, writeCloser{io.Out})
+	in, restore := pollable(io.In)
+	defer restore()
+	return srv.Run(ctx, readCloser{in}, writeCloser{io.Out})
 }
 
 type readCloser struct{ io.Reader }
