@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -135,10 +136,13 @@ func TestPackSyncFails(t *testing.T) {
 			req := first
 			req.Out = filepath.Join(dir, "second.taskpack")
 			req.Build.Note = "a second pack, another content identity"
+			var mu sync.Mutex // the two syncs run at once
 			failed := map[string]bool{}
 			_, err = packWith(context.Background(), st, req, packHooks{failSync: func(w string) error {
 				if w == what || what == "both" {
+					mu.Lock()
 					failed[w] = true
+					mu.Unlock()
 					return pulled
 				}
 				return nil

@@ -108,9 +108,9 @@ func BenchmarkResultEncoding(b *testing.B) {
 // returns it.
 func landResultDoc(tb testing.TB) json.RawMessage {
 	tb.Helper()
-	plan := map[string]any{"file": "/home/someone/work/first.taskpack", "encoding": "taskpack", "kind": "handoff",
+	plan := map[string]any{"file": "first.taskpack", "encoding": "taskpack", "kind": "handoff",
 		"sha256": strings.Repeat("0a", 32), "object_sha256": strings.Repeat("1b", 32), "content_sha256": strings.Repeat("2c", 32),
-		"id": "TP-ENVQ-B4Y7", "files_dir": "/home/someone/.local/share/tp/store/TP-ENVQ-B4Y7.files",
+		"id": "TP-ENVQ-B4Y7", "files_dir": "store/TP-ENVQ-B4Y7.files",
 		"signer":  map[string]any{"state": "unsigned"},
 		"sender":  map[string]any{"actor": "a", "machine": "m", "harness": "tp", "passport_id": "TP-ZFJM-37B4", "version": 1, "packed_at": "2026-12-02T13:52:41Z"},
 		"lineage": map[string]any{"root_id": "TP-ZFJM-37B4", "from_version": 1, "chain": []string{"TP-ZFJM-37B4@1"}},

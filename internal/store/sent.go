@@ -91,7 +91,7 @@ var errNoSent = errors.New("no record of packs sent")
 type sentLine struct {
 	SentPack
 	// Withdrawn names a pack recorded by a line before that never
-	// appeared: that line no longer counts.
+	// appeared: the latest such line no longer counts.
 	Withdrawn *SentPack `json:"withdrawn,omitempty"`
 	// Pin is PinReceiptSigner's line.
 	Pin *sentPin `json:"pin,omitempty"`
@@ -154,7 +154,14 @@ func parseSent(data []byte) ([]SentPack, error) {
 		}
 		switch {
 		case l.Withdrawn != nil:
-			packs = slices.DeleteFunc(packs, func(p SentPack) bool { return p.same(*l.Withdrawn) })
+			// The latest line naming it: a pack named twice stays named
+			// once.
+			for i := len(packs) - 1; i >= 0; i-- {
+				if packs[i].same(*l.Withdrawn) {
+					packs = slices.Delete(packs, i, i+1)
+					break
+				}
+			}
 		case l.Pin != nil:
 			for i := range packs {
 				if packs[i].Version == l.Pin.Version && len(packs[i].SealedTo) == 0 && packs[i].ReceiptSigner == "" {
@@ -203,24 +210,17 @@ type SentWrite struct {
 	created bool     // the record's file is new: its folder is synced too
 }
 
-// BeginSent appends p to the record of packs sent from passport id (when
-// the record does not name it already) and syncs nothing: the caller
-// syncs (Sync) before the pack appears, and withdraws the pack from the
-// record (Withdraw) if it then never appears.
+// BeginSent appends p to the record of packs sent from passport id and
+// syncs nothing: the caller syncs (Sync) before the pack appears, and
+// withdraws the pack from the record (Withdraw) if it then never appears.
+// The record is not read: a pack named twice (the same pack made twice in
+// a second) is named, and the cost of a pack does not grow with the packs
+// made before it.
 func (s *Store) BeginSent(id string, p SentPack) (*SentWrite, error) {
 	if err := ValidID(id); err != nil {
 		return nil, err
 	}
 	w := &SentWrite{s: s, id: id, p: p}
-	packs, _, err := s.readSent(id) // the file itself
-	if err != nil {
-		return nil, err
-	}
-	for _, q := range packs {
-		if q.same(p) {
-			return w, nil // named already: nothing to write
-		}
-	}
 	line, err := json.Marshal(sentLine{SentPack: p})
 	if err != nil {
 		return nil, err
@@ -298,8 +298,8 @@ func (w *SentWrite) Sync() error {
 }
 
 // Withdraw says in the record that the pack BeginSent appended never
-// appeared, durably: the record no longer names it. A pack the record
-// named before BeginSent stays named.
+// appeared, durably: the line BeginSent appended no longer counts (the
+// same pack named by an earlier line stays named).
 func (w *SentWrite) Withdraw() error {
 	if w.f != nil {
 		w.f.Close()
