@@ -14,6 +14,8 @@ usage: scripts/mcp-latency.py TP_BINARY [RUNS]
    cli.js), the reference's own server (`node cli.js mcp`, its own store)
    gets the same calls in the same run, alternating call by call, and the
    table gives the ratio tp / reference; without it those columns are "—".
+   TP_BASELINE naming another tp binary puts that build in the reference's
+   place (a change measured against the build before it).
    After each tp pack the script does, alone, the three fsyncs a durable
    pack makes (durable_floor: the pack's bytes and the record of packs
    sent, which tp syncs at once, then the pack's folder), one after the
@@ -105,7 +107,13 @@ print(f"tools/list after initialize: median {lat[len(lat)//2]:.2f} ms, p90 {lat[
 # 2. Each tool's round trip, tp and (when given) the reference alternating.
 servers = {"tp": Server([tp, "mcp"], env_for("tp"))}
 ref = os.environ.get("TP_REFERENCE_DIR", "")
-if ref and os.path.exists(os.path.join(ref, "cli.js")):
+baseline = os.environ.get("TP_BASELINE", "")
+if baseline:
+    # Another build of tp in the reference's place: a change against the
+    # build before it, paired call by call.
+    servers["reference"] = Server([baseline, "mcp"], env_for("baseline"))
+    print(f"(TP_BASELINE: the reference column is {baseline})")
+elif ref and os.path.exists(os.path.join(ref, "cli.js")):
     servers["reference"] = Server(["node", os.path.join(ref, "cli.js"), "mcp"], env_for("reference"))
 else:
     print("(TP_REFERENCE_DIR unset or without cli.js: no reference rows)")
