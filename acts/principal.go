@@ -89,6 +89,9 @@ func BuildSettle(st *ActState, s Sender, outcome, sameAs, note string) ([]Record
 	if st.Status == StatusSettled {
 		return nil, fmt.Errorf("act %s is already settled (%s); reopen it first", st.Key, st.Outcome)
 	}
+	if err := RefuseCredentials("text", st.Text); err != nil {
+		return nil, fmt.Errorf("act %s: its text holds a credential-like part (%s), which tp never shows (D5), so you cannot read what you would settle; nothing was written — the act stays open until its line is amended without it (tp's registrar raises no such text)", st.Key, err.(*CredentialError).Rule)
+	}
 	r := s.base(st, TypeSettled, "principal", "s")
 	r.Outcome = outcome
 	r.Authority = s.authority()

@@ -33,6 +33,12 @@ type RunInput struct {
 	By     string // by of the records Run creates; "registrar:<project>" when empty
 	Secret []byte // registrar secret: keys by the keyed derivation (§10); nil: §6.2
 	Source string // names the document in a claim's evidence (path, commit); optional
+	// RefuseCredentials: raise and amend no act whose text holds a
+	// credential by D5's table, with a warning instead. The record log is
+	// committed and pushed, and the principal's screens never show such a
+	// part, so they could not read what they settle (D5, D19). The fixture
+	// runner leaves it off and judges Acts 0.3 as written.
+	RefuseCredentials bool
 
 	rewriteBudget int // comparison steps for rewrites; 0: rewriteBudget (tests lower it)
 }
@@ -86,18 +92,19 @@ func (w Warning) String() string {
 
 // Warning kinds.
 const (
-	WarnMalformed = "malformed"   // a malformed line (§5.3)
-	WarnProfile   = "profile"     // signs of another profile
-	WarnIgnored   = "ignored"     // an ignored line that looks like a principal's task
-	WarnDuplicate = "duplicate"   // two lines with the same text share a key (D16)
-	WarnSettled   = "settled-key" // a line carries or derives the key of a settled act (§11)
-	WarnWithdrawn = "withdrawn"   // a new line re-declares a withdrawn act; its need is active again
-	WarnUnknown   = "unknown-key" // a line carries a key the log does not know
-	WarnConflict  = "conflict"    // the same key on lines with different texts, or the like
-	WarnClass     = "class"       // a keyed line is no longer labelled for the principal
-	WarnRewrite   = "rewrite"     // §4 step 5: a vanished key's line looks rewritten; nothing sent
-	WarnProject   = "project"     // an act of another project was handed to the run
-	WarnNoSection = "no-section"  // no tasks section, yet open acts: they were claimed
+	WarnMalformed  = "malformed"   // a malformed line (§5.3)
+	WarnProfile    = "profile"     // signs of another profile
+	WarnIgnored    = "ignored"     // an ignored line that looks like a principal's task
+	WarnDuplicate  = "duplicate"   // two lines with the same text share a key (D16)
+	WarnSettled    = "settled-key" // a line carries or derives the key of a settled act (§11)
+	WarnWithdrawn  = "withdrawn"   // a new line re-declares a withdrawn act; its need is active again
+	WarnUnknown    = "unknown-key" // a line carries a key the log does not know
+	WarnConflict   = "conflict"    // the same key on lines with different texts, or the like
+	WarnClass      = "class"       // a keyed line is no longer labelled for the principal
+	WarnRewrite    = "rewrite"     // §4 step 5: a vanished key's line looks rewritten; nothing sent
+	WarnProject    = "project"     // an act of another project was handed to the run
+	WarnNoSection  = "no-section"  // no tasks section, yet open acts: they were claimed
+	WarnCredential = "credential"  // a line's text holds a credential (D5): not raised or amended
 )
 
 // Run is one registrar run (§4): apply settlements, relink, raise and stamp,
@@ -170,6 +177,25 @@ func newRegistrarFor(in RunInput, derive bool) (*registrar, error) {
 }
 
 func (r *registrar) warn(w Warning) { r.out.Warnings = append(r.out.Warnings, w) }
+
+// refusesCredential warns and reports true when the run refuses
+// credentials and text holds one: the line is then neither raised nor
+// amended (key "" for a new line).
+func (r *registrar) refusesCredential(l *Line, key, text string) bool {
+	if !r.in.RefuseCredentials {
+		return false
+	}
+	err := RefuseCredentials("the line's text", text)
+	if err == nil {
+		return false
+	}
+	what := "raised"
+	if key != "" {
+		what = "amended"
+	}
+	r.warn(Warning{Key: key, Line: l.Num, Kind: WarnCredential, Message: fmt.Sprintf("not %s: the line's text looks like a credential (%s); the record log is committed and pushed, and no screen of tp shows such a part, so the principal could not read what they settle (D5) — take it out of the line", what, err.(*CredentialError).Rule)})
+	return true
+}
 
 // isRaised reports whether a has a need record: the registrar (or the
 // requester) raised it.
@@ -264,6 +290,9 @@ func (r *registrar) raise() {
 			continue
 		}
 		text := Normalise(l.TaskText)
+		if r.refusesCredential(l, "", text) {
+			continue
+		}
 		cands := r.keys.Candidates(text)
 		k := cands[0]
 		for _, c := range cands {
@@ -413,6 +442,9 @@ func (r *registrar) amend() {
 			continue
 		}
 		if text == Normalise(a.Text) {
+			continue
+		}
+		if r.refusesCredential(tasks[0], k, text) {
 			continue
 		}
 		rec := r.record(TypeAmended, k)

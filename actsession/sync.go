@@ -234,7 +234,7 @@ func syncWith(ctx context.Context, l *recordlog.Log, req SyncRequest, hooks sync
 		Document: doc, Profile: req.Profile, Project: req.Project,
 		Acts: byKey, Acked: ld.Acked, Records: reopened,
 		Now: req.Now.UTC().Format(time.RFC3339), By: "registrar:" + req.Project, Secret: req.Secret,
-		Source: filepath.Base(req.Document),
+		Source: filepath.Base(req.Document), RefuseCredentials: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", req.Document, err)
