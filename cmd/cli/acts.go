@@ -31,9 +31,13 @@ The record log is one JSON file per record under <acts-dir>/<project>/records
 Only the principal settles (Acts 0.3 §10, D19): settlements, reopenings and
 the principal's notes are signed with your SSH key (--signing-key, else
 $TP_SIGNING_KEY, git's user.signingkey, ~/.ssh/id_ed25519, ssh-agent). The
-first one in a project registers your key in <project>/allowed_signers (trust
-on first use); "tp acts principal" manages it; the registrar applies only
-settlements that verify, and "tp acts verify" checks the whole log.
+first one in a project with no principal makes you its principal: a signed
+first change in <project>/principals, and your key trusted in this machine's
+trust store ($TP_TRUST_DIR, else ~/.config/tp/trust), said when it happens
+(trust on first use). Other machines trust it with "tp acts principal trust";
+"tp acts principal" manages the principals; the registrar applies only
+settlements signed by a principal this machine trusts, and "tp acts verify"
+checks the whole log.
 
 When the acts dir is a git repository with an upstream ("tp acts init --git
 URL"), commands that write records commit and push them, and commands that
