@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/sanitize"
@@ -236,12 +237,15 @@ func (s *Store) BeginSent(id string, p SentPack) (*SentWrite, error) {
 // when there is none, and returns it open for its sync.
 func (s *Store) appendSent(id string, line []byte) (f *os.File, created bool, err error) {
 	path := s.SentPath(id)
-	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	// Non-blocking, as the store's readers open its files: what is not a
+	// regular file (a FIFO, a device) is refused below without waiting on
+	// it; a regular file's reads and writes are as ever.
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(s.dir, 0o700); err != nil {
 			return nil, false, err
 		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
 		created = true
 	}
 	if err != nil {
