@@ -293,6 +293,13 @@ func (d *howDialog) box() []string {
 		}
 	}
 	ls = append(ls, c.Wrap(who, d.w-6)...)
+	if files := packFilesRun(d.command, d.s.Plan.Luggage); len(files) > 0 {
+		// What the command runs from the pack is the sender's too, and
+		// not on this screen (D12).
+		for _, ln := range c.Wrap("⚠ It runs what came in the pack: "+strings.Join(files, ", ")+". That is the sender's too and not shown here: read it in the Luggage step before you run this.", d.w-6) {
+			ls = append(ls, th.Warn.Render(ln))
+		}
+	}
 	folder := c.Line(d.s.Dir)
 	if d.s.Staged {
 		folder += th.Muted.Render(" (the pack's luggage, unpacked to check it; it moves into place when you land)")
