@@ -2,7 +2,6 @@ package scan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"regexp"
 	"slices"
@@ -385,7 +384,13 @@ func choosePivot(a string) int {
 	return 0
 }
 
-func (e *anchorEntry) at(buf []byte, s int) bool {
+// text is what the prefilter reads: a buffer of luggage, or a string
+// (Credentials, Redact), read in place rather than copied to look for
+// anchors that are almost never there (issue 20: a plan's 110,000 facts
+// printed copied every claim, scope and machine name once more).
+type text interface{ ~string | ~[]byte }
+
+func at[T text](e *anchorEntry, buf T, s int) bool {
 	if s < 0 || s+len(e.lit) > len(buf) {
 		return false
 	}
@@ -398,7 +403,7 @@ func (e *anchorEntry) at(buf []byte, s int) bool {
 
 // precheck is the cheap part of confirming rule r at start: the byte
 // before, and the run of body bytes after the anchor of length n.
-func (r *credRule) precheck(buf []byte, start, n, prev int) bool {
+func precheck[T text](r *credRule, buf T, start, n, prev int) bool {
 	before := r.before
 	if before == nil {
 		before = wordBefore
@@ -421,7 +426,7 @@ func (r *credRule) precheck(buf []byte, start, n, prev int) bool {
 
 // viable reports whether any rule of the anchor passes its precheck at s, so
 // text dense with anchors does not fill the candidate list.
-func (e *anchorEntry) viable(buf []byte, s int, dataStart bool) bool {
+func viable[T text](e *anchorEntry, buf T, s int, dataStart bool) bool {
 	prev := -1
 	if s > 0 {
 		prev = int(buf[s-1])
@@ -429,7 +434,7 @@ func (e *anchorEntry) viable(buf []byte, s int, dataStart bool) bool {
 		return true // confirm will complain
 	}
 	for _, ri := range e.rules {
-		if credRules[ri].precheck(buf, s, len(e.lit), prev) {
+		if precheck(&credRules[ri], buf, s, len(e.lit), prev) {
 			return true
 		}
 	}
@@ -469,6 +474,14 @@ const excerptContext = 20 // bytes of context shown before a secret
 // Every candidate in that range must have its whole window in buf unless buf
 // ends at the end of the data.
 func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) {
+	collect(en, buf, from, limit, dataStart)
+	en.confirmAll(buf, base, dataStart)
+}
+
+// collect sets en.cands to the candidates whose start lies in [from, limit)
+// of buf: an anchor's literal, with a byte before it and a run of body
+// bytes after it that some rule of the anchor accepts.
+func collect[T text](en *engine, buf T, from, limit int, dataStart bool) {
 	ensureTables()
 	en.cands = en.cands[:0]
 	hi := limit + maxAnchor
@@ -485,13 +498,12 @@ func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) 
 	for i := from; i < hi; i += 64 {
 		var m uint64
 		if i+64 <= hi {
-			blk := buf[i : i+64 : i+64]
+			blk := buf[i : i+64]
 			for k := 0; k < 64; k += 8 {
-				w := binary.LittleEndian.Uint64(blk[k:])
-				m |= (uint64(isPivot[byte(w)]) | uint64(isPivot[byte(w>>8)])<<1 |
-					uint64(isPivot[byte(w>>16)])<<2 | uint64(isPivot[byte(w>>24)])<<3 |
-					uint64(isPivot[byte(w>>32)])<<4 | uint64(isPivot[byte(w>>40)])<<5 |
-					uint64(isPivot[byte(w>>48)])<<6 | uint64(isPivot[byte(w>>56)])<<7) << k
+				m |= (uint64(isPivot[blk[k]]) | uint64(isPivot[blk[k+1]])<<1 |
+					uint64(isPivot[blk[k+2]])<<2 | uint64(isPivot[blk[k+3]])<<3 |
+					uint64(isPivot[blk[k+4]])<<4 | uint64(isPivot[blk[k+5]])<<5 |
+					uint64(isPivot[blk[k+6]])<<6 | uint64(isPivot[blk[k+7]])<<7) << k
 			}
 		} else {
 			for k := i; k < hi; k++ {
@@ -503,20 +515,24 @@ func (en *engine) scan(buf []byte, base int64, from, limit int, dataStart bool) 
 			g := groupOf[buf[p]]
 			if p > 0 {
 				for _, e := range g.byPrev[buf[p-1]] {
-					if s := p - e.pivot; s >= from && s < limit && e.at(buf, s) && e.viable(buf, s, dataStart) {
+					if s := p - e.pivot; s >= from && s < limit && at(e, buf, s) && viable(e, buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
 				}
 			}
 			if p+1 < len(buf) {
 				for _, e := range g.byNext[buf[p+1]] {
-					if s := p; s >= from && s < limit && e.at(buf, s) && e.viable(buf, s, dataStart) {
+					if s := p; s >= from && s < limit && at(e, buf, s) && viable(e, buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
 				}
 			}
 		}
 	}
+}
+
+// confirmAll confirms en.cands (collect's, over the same buf).
+func (en *engine) confirmAll(buf []byte, base int64, dataStart bool) {
 	if len(en.cands) == 0 {
 		return
 	}
@@ -546,7 +562,7 @@ func (en *engine) confirm(buf []byte, base int64, c candidate, dataStart bool) b
 	}
 	for _, ri := range c.e.rules {
 		r := &credRules[ri]
-		if !r.precheck(buf, c.start, len(c.e.lit), prev) {
+		if !precheck(r, buf, c.start, len(c.e.lit), prev) {
 			continue
 		}
 		end := c.start + r.window
@@ -697,17 +713,23 @@ func redact(r *credRule, tok []byte) string {
 // authorization-header, url-password (CredentialRules lists them).
 func Credentials(s string) []Finding {
 	var en engine
-	b := []byte(s)
-	en.scan(b, 0, 0, len(b), true)
+	en.scanString(s)
 	return en.found
 }
 
 // spansOf returns every secret in s, in order.
 func spansOf(s string) []span {
 	en := engine{spans: true}
-	b := []byte(s)
-	en.scan(b, 0, 0, len(b), true)
+	en.scanString(s)
 	return en.hits
+}
+
+// scanString scans the whole of s. The prefilter reads s in place; only a
+// string with a candidate is copied, for the rules' regular expressions.
+func (en *engine) scanString(s string) {
+	if collect(en, s, 0, len(s), true); len(en.cands) > 0 {
+		en.confirmAll([]byte(s), 0, true)
+	}
 }
 
 // redactRange returns s[lo:hi] with every secret redacted; a secret cut by

@@ -42,3 +42,40 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// Text with nothing credential-like is read in place: Redact and
+// Credentials make no copy of it (issue 20: a plan of 110,000 facts printed
+// copied every claim, scope and machine name once more). Text with an
+// anchor still finds what it holds.
+func TestCleanTextNotCopied(t *testing.T) {
+	tests := []struct {
+		name, in string
+		allocs   float64 // at most
+	}{
+		{"claim", "Fact 12345 of the shed", 0},
+		{"scope", "machine", 0},
+		{"long prose", strings.Repeat("The build passes on the CI runner, verified twice. ", 40), 0},
+		{"pivots, no credential", "a-b_c:d.e J A z --- ___ ::: ...", 0},
+		{"a near miss (anchor, body too short)", "ghp_abc and AKIA12", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if fs := Credentials(tt.in); len(fs) != 0 {
+				t.Fatalf("Credentials(%q) = %+v, want none", tt.in, fs)
+			}
+			if got := testing.AllocsPerRun(20, func() { Redact(tt.in, nil) }); got > tt.allocs {
+				t.Errorf("Redact(%q): %.0f allocations, want at most %.0f", tt.in, got, tt.allocs)
+			}
+			if got := testing.AllocsPerRun(20, func() { Credentials(tt.in) }); got > tt.allocs {
+				t.Errorf("Credentials(%q): %.0f allocations, want at most %.0f", tt.in, got, tt.allocs)
+			}
+		})
+	}
+	// The same strings with a credential in them are still found.
+	for _, tt := range tests {
+		s := tt.in + " ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+		if fs := Credentials(s); len(fs) != 1 || fs[0].Rule != "github-token" {
+			t.Errorf("Credentials(%q) = %+v, want one github-token", s, fs)
+		}
+	}
+}
