@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -372,17 +373,26 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 	state.Set("lineage", lineage)
 
 	next = plan.stepsOf(d)
-	steps, generated := make([]string, 0, len(next)), make([]string, 0, len(next))
-	sender := map[string]bool{} // a sender's step's text → whether a generated step has it too
-	for _, s := range next {
-		steps = append(steps, s.Text)
-		if s.Kind != StepSender {
-			generated = append(generated, s.Text)
-		} else {
-			sender[s.Text] = false
+	// The steps this landing made (checks, re-verification, asks) come
+	// before the sender's own (steps). next_steps and the generated steps
+	// are written from next as the state is saved, not copied into lists
+	// of their own (issue 20: a pack of 110,000 facts makes 55,000 steps).
+	gen := 0
+	for gen < len(next) && next[gen].Kind != StepSender {
+		gen++
+	}
+	generated, own := next[:gen], next[gen:]
+	if slices.ContainsFunc(own, func(s Step) bool { return s.Kind != StepSender }) {
+		generated, own = nil, nil // not in steps' order: sorted out
+		for _, s := range next {
+			if s.Kind == StepSender {
+				own = append(own, s)
+			} else {
+				generated = append(generated, s)
+			}
 		}
 	}
-	state.Set("next_steps", ojson.NewStrings(steps))
+	state.Set("next_steps", stepTexts(next))
 
 	lf := ojson.NewObject()
 	file := plan.File
@@ -403,7 +413,7 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 	// The steps this landing wrote for the receiver (checks, re-verification,
 	// asks) are this hop's, not the task's: Build leaves them out of the
 	// next pack, so only the sender's own steps travel on (GeneratedSteps).
-	lf.Set(GeneratedSteps, ojson.NewStrings(generated))
+	lf.Set(GeneratedSteps, stepTexts(generated))
 	// What came from the pack keeps its label after landing (TaskPack 0.1
 	// §4.5, D25): the sender's own steps and facts as they arrived, and
 	// the text the plan found reading like instructions, so every later
@@ -412,14 +422,18 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 	// sender's. Looked up in the set of the sender's few steps, not a set
 	// of the generated ones: a pack of 110,000 facts makes 55,000
 	// re-verification steps (issue 20).
+	sender := make(map[string]bool, len(own)) // a sender's step's text → whether a generated step has it too
+	for _, s := range own {
+		sender[s.Text] = false
+	}
 	for _, s := range generated {
-		if _, ok := sender[s]; ok {
-			sender[s] = true
+		if _, ok := sender[s.Text]; ok {
+			sender[s.Text] = true
 		}
 	}
 	var senderSteps []string
-	for _, s := range next {
-		if s.Kind == StepSender && !sender[s.Text] {
+	for _, s := range own {
+		if !sender[s.Text] {
 			senderSteps = append(senderSteps, s.Text)
 		}
 	}
@@ -429,6 +443,11 @@ func landedState(plan *Plan, d Decisions, env Env, now time.Time) (state *ojson.
 	lf.Set("credential_like", ojson.NewInt(int64(len(plan.Credentials))))
 	state.Set("landed_from", lf)
 	return state, restored, next, nil
+}
+
+// stepTexts is the texts of steps, as a list made when it is written.
+func stepTexts(steps []Step) *ojson.Value {
+	return ojson.NewArrayFunc(len(steps), func(i int) *ojson.Value { return ojson.NewString(steps[i].Text) })
 }
 
 // claimsOf is the claims of facts, those that have one, in order: written

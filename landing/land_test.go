@@ -860,6 +860,28 @@ func TestLandStepsAreItsDecisions(t *testing.T) {
 				if !slices.Equal(ld.NextSteps, want) || !slices.Equal(got, texts) {
 					t.Errorf("next steps %q (stored %q), want %q", ld.NextSteps, got, texts)
 				}
+				// The generated steps are the ones this landing made, the
+				// sender's are the rest (written from the same list, issue 20).
+				var gen, own []string
+				for _, s := range want {
+					if s.Kind == StepSender {
+						own = append(own, s.Text)
+					} else {
+						gen = append(gen, s.Text)
+					}
+				}
+				texts = func(v *ojson.Value) (out []string) {
+					for _, s := range v.Items() {
+						out = append(out, s.Text())
+					}
+					return out
+				}(stored.Get("landed_from").Get(GeneratedSteps))
+				if len(gen) == 0 || len(own) == 0 || !slices.Equal(texts, gen) {
+					t.Errorf("generated steps %q, want %q", texts, gen)
+				}
+				if sender := stored.Get("landed_from").Get(SenderSteps); string(ojson.Compact(sender)) != string(ojson.Compact(ojson.NewStrings(own))) {
+					t.Errorf("sender steps %s, want %q", ojson.Compact(sender), own)
+				}
 				var claims []string
 				for _, f := range stored.Get("facts").Items() {
 					if c := f.Get("claim").Text(); c != "" {

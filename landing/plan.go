@@ -141,8 +141,14 @@ func (k *stepKey) same(d Decisions) bool {
 	return k != nil && k.trust == d.TrustOwnFacts && maps.Equal(k.checks, d.CheckStatus) && maps.Equal(k.answers, d.Answers)
 }
 
-// setSteps makes NextSteps for d.
+// setSteps makes NextSteps for d, unless they were made for the same
+// decisions already: planning makes them for none, and Decide with none
+// (every headless landing without --check) made all 55,000 of a big pack's
+// again, 10 MB of garbage at the top of the landing's heap (issue 20).
 func (pl *Plan) setSteps(d Decisions) {
+	if pl.NextSteps != nil && pl.stepsFor.same(d) {
+		return
+	}
 	pl.NextSteps, pl.stepsFor = pl.steps(d), keyOf(d)
 }
 
@@ -509,8 +515,15 @@ func (pl *Plan) placeLuggage(dir string) {
 func (pl *Plan) steps(d Decisions) []Step {
 	// Sized for every step it can make: a pack of 110,000 facts makes
 	// 55,000 re-verification steps, and growing the list was half of
-	// what the steps cost (issue 20).
-	out := make([]Step, 0, len(pl.Checks)+len(pl.Facts)+len(pl.Asks)+len((model.PackObject{V: pl.obj}).Passport().V.Get("next_steps").Items()))
+	// what the steps cost (issue 20); sized for every fact, it was
+	// 2.6 MB more than the sealed half needs.
+	sealed := 0
+	for i := range pl.Facts {
+		if pl.Facts[i].Sealed {
+			sealed++
+		}
+	}
+	out := make([]Step, 0, len(pl.Checks)+sealed+len(pl.Asks)+len((model.PackObject{V: pl.obj}).Passport().V.Get("next_steps").Items()))
 	for _, c := range pl.Checks {
 		if !c.Required {
 			continue
@@ -520,18 +533,7 @@ func (pl *Plan) steps(d Decisions) []Step {
 		}
 		out = append(out, Step{Kind: StepCheck, Ref: c.ID, Text: store.CheckStepText(c.ID, c.Check)})
 	}
-	restore := d.TrustOwnFacts
-	for _, f := range pl.Facts {
-		if !f.Sealed || (restore && f.Restorable) {
-			continue
-		}
-		on := f.VerifiedOn
-		if on == "" {
-			on = "another machine"
-		}
-		out = append(out, Step{Kind: StepReverify, Ref: strconv.Itoa(f.Index),
-			Text: "Re-verify before relying on it (proven only on " + on + "): " + f.Claim})
-	}
+	out = pl.reverifySteps(out, d.TrustOwnFacts)
 	for _, a := range pl.Asks {
 		if a.Status != model.AskOpen {
 			continue
@@ -545,6 +547,66 @@ func (pl *Plan) steps(d Decisions) []Step {
 		out = append(out, Step{Kind: StepSender, Text: s})
 	}
 	return out
+}
+
+// reverifySteps appends a re-verification step for each fact still sealed
+// (restore: --trust-own-facts, which restores the restorable ones). Their
+// texts and refs are cut from one string built for all of them: a pack of
+// 110,000 facts makes 55,000 steps, and two allocations a step (each with
+// its size class's slack) were 110,000 objects for the collector to trace
+// while the landing runs (issue 20).
+func (pl *Plan) reverifySteps(out []Step, restore bool) []Step {
+	const before, mid = "Re-verify before relying on it (proven only on ", "): "
+	reverify := func(f *PlanFact) bool { return f.Sealed && !(restore && f.Restorable) }
+	on := func(f *PlanFact) string {
+		if f.VerifiedOn == "" {
+			return "another machine"
+		}
+		return f.VerifiedOn
+	}
+	size := 0
+	for i := range pl.Facts {
+		if f := &pl.Facts[i]; reverify(f) {
+			size += len(before) + len(on(f)) + len(mid) + len(f.Claim) + decimalLen(f.Index)
+		}
+	}
+	if size == 0 {
+		return out
+	}
+	var b strings.Builder
+	b.Grow(size)
+	var num [20]byte
+	for i := range pl.Facts {
+		if f := &pl.Facts[i]; reverify(f) {
+			b.Write(strconv.AppendInt(num[:0], int64(f.Index), 10))
+			b.WriteString(before)
+			b.WriteString(on(f))
+			b.WriteString(mid)
+			b.WriteString(f.Claim)
+		}
+	}
+	all, at := b.String(), 0
+	for i := range pl.Facts {
+		if f := &pl.Facts[i]; reverify(f) {
+			ref := at + decimalLen(f.Index)
+			end := ref + len(before) + len(on(f)) + len(mid) + len(f.Claim)
+			out = append(out, Step{Kind: StepReverify, Ref: all[at:ref], Text: all[ref:end]})
+			at = end
+		}
+	}
+	return out
+}
+
+// decimalLen is the length of strconv.Itoa(n).
+func decimalLen(n int) int {
+	l := 1
+	if n < 0 {
+		l, n = 2, -n
+	}
+	for ; n >= 10; n /= 10 {
+		l++
+	}
+	return l
 }
 
 // Decide shows the person's decisions in the plan before landing: each

@@ -140,7 +140,7 @@ func TestBigPassportLinear(t *testing.T) {
 		{"pack", func(id, out, _ string) []string {
 			return []string{"pack", id, "--out", out, "--force", "--sign=false", "--plain"}
 		}, 1250},
-		{"land", func(_, out, store string) []string { return []string{"--store", store, "land", out, "--plain"} }, 1650},
+		{"land", func(_, out, store string) []string { return []string{"--store", store, "land", out, "--plain"} }, 1250},
 		{"open --json", func(id, _, _ string) []string { return []string{"open", id, "--json"} }, 1300},
 		{"show", func(id, _, _ string) []string { return []string{"show", id, "--plain"} }, 860},
 		{"conformance", func(_, out, _ string) []string { return []string{"conformance", out, "--plain"} }, 950},

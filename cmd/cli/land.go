@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -254,6 +255,13 @@ func writeJSON(w io.Writer, v any) error {
 // log) is no place for the secret itself (D5).
 func q(s string) string { return `"` + display.Line(s) + `"` }
 
+// writeQ writes q(s) to w without making it.
+func writeQ(w *bufio.Writer, s string) {
+	w.WriteByte('"')
+	w.WriteString(display.Line(s))
+	w.WriteByte('"')
+}
+
 // renderPlan prints the landing plan as stable plain text. Everything from
 // the pack is sanitised and quoted; the sender's how is attributed.
 func renderPlan(out io.Writer, pl *landing.Plan) {
@@ -321,26 +329,44 @@ func renderPlan(out io.Writer, pl *landing.Plan) {
 	}
 	if len(pl.Facts) > 0 {
 		fmt.Fprintf(w, "\nFacts (machine-scoped and unscoped facts arrive sealed, §4.2):\n")
+		// A line per fact written in pieces, none made a string of its
+		// own: a pack of 110,000 facts made 20 MB of garbage here, at the
+		// top of the landing's heap (issue 20).
 		for _, f := range pl.Facts {
 			scope := f.Scope
 			if scope == "" {
 				scope = "no scope: machine"
 			}
+			mark := "  · ["
 			switch {
 			case f.Sealed:
-				where := sealedWhere(f.VerifiedOn)
+				mark = "  ⚠ ["
+			case f.Verified:
+				mark = "  ✓ ["
+			}
+			w.WriteString(mark)
+			w.WriteString(l(scope))
+			switch {
+			case f.Sealed:
+				w.WriteString("; ")
+				if f.VerifiedOn == "" {
+					w.WriteString(sealedWhere(""))
+				} else {
+					w.WriteString("sealed, verified on ")
+					w.WriteString(l(f.VerifiedOn))
+				}
 				switch {
 				case f.Restorable:
-					where += " = this machine (--trust-own-facts may restore it)"
+					w.WriteString(" = this machine (--trust-own-facts may restore it)")
 				case f.ThisMachine:
-					where += " = this machine, but not restorable: the pack's lineage passes through no pack this store made (§4.2)"
+					w.WriteString(" = this machine, but not restorable: the pack's lineage passes through no pack this store made (§4.2)")
 				}
-				fmt.Fprintf(w, "  ⚠ [%s; %s] %s\n", l(scope), where, q(f.Claim))
-			case f.Verified:
-				fmt.Fprintf(w, "  ✓ [%s] %s\n", l(scope), q(f.Claim))
-			default:
-				fmt.Fprintf(w, "  · [%s; not verified] %s\n", l(scope), q(f.Claim))
+			case !f.Verified:
+				w.WriteString("; not verified")
 			}
+			w.WriteString("] ")
+			writeQ(w, f.Claim)
+			w.WriteByte('\n')
 		}
 	}
 	if len(pl.Asks) > 0 {
@@ -392,8 +418,13 @@ func renderPlan(out io.Writer, pl *landing.Plan) {
 		renderPreview(w, m)
 	} else if len(pl.NextSteps) > 0 {
 		fmt.Fprintf(w, "\nNext steps, in order (§4.4):\n")
+		var num [20]byte
 		for i, s := range pl.NextSteps {
-			fmt.Fprintf(w, "  %d. %s\n", i+1, l(s.Text))
+			w.WriteString("  ")
+			w.Write(strconv.AppendInt(num[:0], int64(i+1), 10))
+			w.WriteString(". ")
+			w.WriteString(l(s.Text))
+			w.WriteByte('\n')
 		}
 	}
 	if len(pl.Warnings) > 0 {
