@@ -122,16 +122,38 @@ func (e *GitConflictError) Error() string {
 // commits stay local, nothing is lost); err is a merge that could not be
 // made (a conflict), after which nothing changed.
 func (r *Repo) Pull(ctx context.Context) (warn, err error) {
-	// Records written with --offline (or by a command whose commit
-	// failed) are committed first, so the merge never meets them loose.
-	if _, err := r.Commit(ctx, "tp acts: records written while offline"); err != nil {
+	if _, ferr := r.g.Run(ctx, "fetch", "--quiet", r.remote); ferr != nil {
+		// Records written with --offline (or by a command whose commit
+		// failed) are committed all the same; a later command pushes them.
+		if _, err := r.Commit(ctx, offlineSubject); err != nil {
+			return nil, err
+		}
+		return fmt.Errorf("%s: %w (working on this machine's copy; what is written here is pushed by a later command)", r.Dir, ferr), nil
+	}
+	// One status, after the fetch, says both what is loose under the acts
+	// dir and how far HEAD and the upstream it fetched are apart.
+	st, err := r.status(ctx, true)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := r.g.Run(ctx, "fetch", "--quiet", r.remote); err != nil {
-		return fmt.Errorf("%s: %w (working on this machine's copy; what is written here is pushed by a later command)", r.Dir, err), nil
-	}
-	ahead, err := r.merge(ctx)
+	// Records written with --offline (or by a command whose commit
+	// failed) are committed first, so the merge never meets them loose.
+	done, err := r.commit(ctx, offlineSubject, st)
 	if err != nil {
+		return nil, err
+	}
+	ahead, behind := st.ahead, st.behind
+	switch {
+	case !st.counted:
+		// No counts in the status (the upstream's branch is gone): ask
+		// rev-list, which says why.
+		if behind, ahead, err = r.counts(ctx); err != nil {
+			return nil, err
+		}
+	case done:
+		ahead++
+	}
+	if ahead, err = r.mergeBehind(ctx, behind, ahead); err != nil {
 		return nil, err
 	}
 	if ahead == 0 {
@@ -141,13 +163,26 @@ func (r *Repo) Pull(ctx context.Context) (warn, err error) {
 	return r.push(ctx), nil
 }
 
+// offlineSubject is the message of the commit Pull makes of loose records.
+const offlineSubject = "tp acts: records written while offline"
+
 // merge merges the upstream when it has commits HEAD lacks, and returns
 // how many commits HEAD then has that the upstream lacks (what a push
 // would send).
 func (r *Repo) merge(ctx context.Context) (ahead int, err error) {
 	behind, ahead, err := r.counts(ctx)
-	if err != nil || behind == 0 {
+	if err != nil {
 		return ahead, err
+	}
+	return r.mergeBehind(ctx, behind, ahead)
+}
+
+// mergeBehind is merge once the counts are known: behind commits the
+// upstream has that HEAD lacks, ahead the other way. Past the merge, ahead
+// is 0 or more than 0 as what a push would send is, not always its count.
+func (r *Repo) mergeBehind(ctx context.Context, behind, ahead int) (int, error) {
+	if behind == 0 {
+		return ahead, nil
 	}
 	if _, err := r.g.Run(ctx, append(r.identity(ctx), "merge", "--no-edit", "--quiet", "@{upstream}")...); err != nil {
 		out, _ := r.g.Read(ctx, "diff", "--name-only", "--diff-filter=U")
@@ -164,10 +199,17 @@ func (r *Repo) merge(ctx context.Context) (ahead int, err error) {
 	if ahead > 0 {
 		return ahead, nil // the merge only adds to what HEAD has
 	}
-	// HEAD was behind only: a fast-forward leaves nothing to push, a merge
-	// commit (merge.ff=false in the repository's config) one.
-	_, ahead, err = r.counts(ctx)
-	return ahead, err
+	// HEAD was behind only: a fast-forward leaves HEAD at the upstream and
+	// nothing to push, a merge commit (merge.ff=false in the repository's
+	// config) one. Two names, read from the refs alone.
+	out, err := r.g.Read(ctx, "rev-parse", "HEAD", "@{upstream}")
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	if heads := strings.Fields(string(out)); len(heads) == 2 && heads[0] == heads[1] {
+		return 0, nil
+	}
+	return 1, nil
 }
 
 // counts is how many commits the upstream has that HEAD lacks, and HEAD
@@ -197,74 +239,142 @@ func (r *Repo) push(ctx context.Context) error {
 // commit whose message is subject and the records it adds; false when
 // there was nothing to commit.
 func (r *Repo) Commit(ctx context.Context, subject string) (bool, error) {
-	// One status says whether there is anything to commit, and which
-	// ignored files are the log's. What tp writes is committed even where
-	// an ignore rule says otherwise: a .gitignore a remote pushed (or an
-	// agent wrote, or .git/info/exclude, or core.excludesFile in the
-	// clone's config) would keep the principal's settlement on this
-	// machine, never pushed, with nothing said (D20).
-	st, err := r.g.Read(ctx, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "--ignored", "--", ".")
+	st, err := r.status(ctx, false)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", r.Dir, err)
+		return false, err
 	}
-	changed, force := r.statusNames(st)
-	if !changed && len(force) == 0 {
-		return false, nil // no add, no diff: the common case of Pull's commit
+	return r.commit(ctx, subject, st)
+}
+
+// commit is Commit after the status: it adds what the status found and
+// commits it, naming each file. What tp writes is committed even where an
+// ignore rule says otherwise: a .gitignore a remote pushed (or an agent
+// wrote, or .git/info/exclude, or core.excludesFile in the clone's config)
+// would keep the principal's settlement on this machine, never pushed,
+// with nothing said (D20).
+func (r *Repo) commit(ctx context.Context, subject string, st gitStatus) (bool, error) {
+	if len(st.names) == 0 {
+		return false, nil // no add: the common case of Pull's commit
 	}
 	// Per-machine files stay out even without the .gitignore init writes.
 	if _, err := r.g.Run(ctx, "add", "--all", "--", ".", ":(exclude,glob)**/*.lock", ":(exclude,glob)**/.tmp-*"); err != nil {
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
-	if len(force) > 0 {
-		if _, err := r.g.Run(ctx, append([]string{"add", "--force", "--"}, force...)...); err != nil {
+	if len(st.force) > 0 {
+		if _, err := r.g.Run(ctx, append([]string{"add", "--force", "--"}, st.force...)...); err != nil {
 			return false, fmt.Errorf("%s: %w", r.Dir, err)
 		}
-	}
-	out, err := r.g.Read(ctx, "diff", "--cached", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "--", ".")
-	if err != nil {
-		return false, fmt.Errorf("%s: %w", r.Dir, err)
-	}
-	names := strings.Fields(string(out))
-	if len(names) == 0 {
-		return false, nil
 	}
 	var b strings.Builder
 	b.WriteString(subject)
 	b.WriteString("\n\n")
-	for _, n := range names {
+	for _, n := range st.names {
 		b.WriteString(describePath(n))
 		b.WriteByte('\n')
 	}
 	args := append(r.identity(ctx), "commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", b.String(), "--", ".")
 	if _, err := r.g.Run(ctx, args...); err != nil {
+		// A change the add made nothing of (staged, then undone in the
+		// work tree; a file the attributes normalise back) leaves nothing
+		// to commit, which is no error.
+		if _, derr := r.g.Read(ctx, "diff", "--cached", "--quiet", "--no-ext-diff", "--no-textconv", "HEAD", "--", "."); derr == nil {
+			return false, nil
+		}
 		return false, fmt.Errorf("%s: %w", r.Dir, err)
 	}
 	return true, nil
 }
 
-// statusNames reads `git status --porcelain -z --ignored` of the acts dir:
-// changed is any entry other than an ignored file or an untracked
-// per-machine file (a lock, a writer's temporary file), which the add
-// leaves out; force is the ignored files that are the log's, relative to
-// the acts dir.
-func (r *Repo) statusNames(st []byte) (changed bool, force []string) {
-	for _, e := range strings.Split(string(st), "\x00") {
-		if len(e) < 4 || e[2] != ' ' {
+// gitStatus is what one `git status` of the acts dir says.
+type gitStatus struct {
+	// names are the files the commit takes, relative to the acts dir and
+	// sorted: every change but an ignored file that is not the log's and a
+	// per-machine file (a lock, a writer's temporary file); force are the
+	// ignored ones that are the log's.
+	names, force []string
+	// ahead and behind count the commits HEAD has that the upstream lacks
+	// and the other way, when counted (asked for, and the upstream there).
+	ahead, behind int
+	counted       bool
+}
+
+// status runs `git status --porcelain=v2 -z --ignored` of the acts dir,
+// with the branch's counts against its upstream when branch is set.
+func (r *Repo) status(ctx context.Context, branch bool) (gitStatus, error) {
+	args := []string{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=all", "--ignored"}
+	if branch {
+		args = append(args, "--branch", "--ahead-behind")
+	}
+	out, err := r.g.Read(ctx, append(args, "--", ".")...)
+	if err != nil {
+		return gitStatus{}, fmt.Errorf("%s: %w", r.Dir, err)
+	}
+	return r.parseStatus(out)
+}
+
+// parseStatus reads porcelain v2 (git-status(1)), NUL-terminated: headers
+// ("# branch.ab +A -B"), changed entries ("1 XY sub mH mI mW hH hI path",
+// "u XY sub m1 m2 m3 mW h1 h2 h3 path", "2 …" with the original path in
+// the next field), untracked ("? path") and ignored ("! path"). Paths are
+// the work tree's; the acts dir's prefix is taken off.
+func (r *Repo) parseStatus(out []byte) (gitStatus, error) {
+	var st gitStatus
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i < len(fields); i++ {
+		e := fields[i]
+		if len(e) < 2 || e[1] != ' ' {
 			continue
 		}
-		xy, p := e[:2], e[3:]
+		var p string
+		switch e[0] {
+		case '#':
+			if ab, ok := strings.CutPrefix(e, "# branch.ab "); ok {
+				if _, err := fmt.Sscanf(ab, "+%d -%d", &st.ahead, &st.behind); err != nil {
+					return gitStatus{}, fmt.Errorf("%s: git status: %q: %w", r.Dir, sanitize.Line(e), err)
+				}
+				st.counted = true
+			}
+			continue
+		case '1':
+			p = nthField(e, 8)
+		case '2':
+			p = nthField(e, 9)
+			i++ // the original path
+		case 'u':
+			p = nthField(e, 10)
+		case '?', '!':
+			p = e[2:]
+		default:
+			continue
+		}
 		rel, ok := strings.CutPrefix(p, r.prefix)
 		switch {
-		case xy == "!!":
+		case p == "":
+		case e[0] == '!':
 			if ok && logFile(rel) {
-				force = append(force, rel)
+				st.force = append(st.force, rel)
+				st.names = append(st.names, rel)
 			}
-		case xy == "??" && perMachine(p):
-		default:
-			changed = true
+		case perMachine(p):
+		case ok:
+			st.names = append(st.names, rel)
 		}
 	}
-	return changed, force
+	sort.Strings(st.names)
+	return st, nil
+}
+
+// nthField is what follows the first n spaces of e (a path, which may hold
+// spaces itself), or "" when e has fewer.
+func nthField(e string, n int) string {
+	for ; n > 0; n-- {
+		sp := strings.IndexByte(e, ' ')
+		if sp < 0 {
+			return ""
+		}
+		e = e[sp+1:]
+	}
+	return e
 }
 
 // perMachine reports whether p is a file the add's exclusions leave out:

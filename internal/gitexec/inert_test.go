@@ -13,6 +13,7 @@ import (
 var inertForms = [][]string{
 	{"rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"},
 	{"rev-parse", "--verify", "--quiet", "HEAD"},
+	{"rev-parse", "HEAD", "@{upstream}"},
 	{"symbolic-ref", "--quiet", "--short", "HEAD"},
 	{"config", "--get", "branch.main.remote"},
 	{"config", "--get", "branch.main.merge"},

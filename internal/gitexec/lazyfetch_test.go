@@ -22,6 +22,7 @@ import (
 // lazyForms are the commands tp runs that read objects a ref names.
 var lazyForms = [][]string{
 	{"rev-list", "--left-right", "--count", "@{upstream}...HEAD"},
+	{"status", "--porcelain=v2", "--branch", "--ahead-behind"},
 	{"ls-tree", "--name-only", "@{upstream}", "--", "STATE.md"},
 	{"merge", "--no-edit", "-q", "origin/main"},
 	{"log", "--format=%an %s", "origin/main"},

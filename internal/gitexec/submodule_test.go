@@ -170,6 +170,7 @@ func buildSubmoduleTemplate() (string, error) {
 var submoduleForms = [][]string{
 	{"status", "--porcelain", "--", "STATE.md"},
 	{"status", "--porcelain"},
+	{"status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=all", "--ignored", "--branch", "--ahead-behind", "--", "."},
 	{"diff", "--cached", "--name-only"},
 	{"fetch", "--quiet", "origin"},
 	{"merge", "--no-edit", "-q", "origin/main"},
