@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,39 +24,113 @@ import (
 // test's own set-up, as a person would type it).
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
+	out, err := gitCmd(dir, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return strings.TrimSpace(string(out))
 }
 
+func gitCmd(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	return cmd
+}
+
 // twoClones is a bare repository and two clones of it, each with an acts
-// dir tracked on main: two machines sharing one record log (D20).
+// dir tracked on main: two machines sharing one record log (D20). It is a
+// copy of one built once (clonesTemplate), the clones' remote moved to the
+// copy's bare repository: the same repositories, without a dozen git
+// processes each time.
 func twoClones(t *testing.T) (bare, a, b string) {
+	t.Helper()
+	tpl := clonesTemplate(t)
+	root := t.TempDir()
+	bare, a, b = filepath.Join(root, "bare.git"), filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, d := range [][2]string{{tpl.bare, bare}, {tpl.a, a}, {tpl.b, b}} {
+		if err := os.CopyFS(d[1], os.DirFS(d[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, clone := range []string{a, b} {
+		conf := filepath.Join(clone, ".git", "config")
+		c, err := os.ReadFile(conf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(c), tpl.bare) {
+			t.Fatalf("%s does not name the template's remote %s:\n%s", conf, tpl.bare, c)
+		}
+		if err := os.WriteFile(conf, []byte(strings.ReplaceAll(string(c), tpl.bare, bare)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bare, a, b
+}
+
+// clones is twoClones' template, built once with plain git in a folder
+// of its own, removed when the tests end (TestMain).
+var clones clonesBuilt
+
+type clonesBuilt struct {
+	once       sync.Once
+	bare, a, b string
+	err        error
+}
+
+func clonesTemplate(t *testing.T) *clonesBuilt {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	root := t.TempDir()
-	bare, a, b = filepath.Join(root, "bare.git"), filepath.Join(root, "a"), filepath.Join(root, "b")
-	gitIn(t, root, "init", "--quiet", "--bare", bare)
-	gitIn(t, root, "clone", "--quiet", bare, a)
-	if err := os.MkdirAll(filepath.Join(a, "acts"), 0o755); err != nil {
-		t.Fatal(err)
+	clones.once.Do(func() {
+		root, err := os.MkdirTemp("", "actsession-clones-")
+		if err != nil {
+			clones.err = err
+			return
+		}
+		templateRoot = root
+		bare, a, b := filepath.Join(root, "bare.git"), filepath.Join(root, "a"), filepath.Join(root, "b")
+		git := func(dir string, args ...string) {
+			if clones.err != nil {
+				return
+			}
+			cmd := gitCmd(dir, args...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				clones.err = fmt.Errorf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		git(root, "init", "--quiet", "--bare", bare)
+		git(root, "clone", "--quiet", bare, a)
+		if clones.err == nil {
+			clones.err = os.MkdirAll(filepath.Join(a, "acts"), 0o755)
+		}
+		if clones.err == nil {
+			clones.err = os.WriteFile(filepath.Join(a, "acts", ".keep"), nil, 0o644)
+		}
+		git(a, "checkout", "--quiet", "-b", "main")
+		git(a, "add", ".")
+		git(a, "commit", "--quiet", "-m", "start")
+		git(a, "push", "--quiet", "-u", "origin", "main")
+		git(root, "clone", "--quiet", bare, b)
+		clones.bare, clones.a, clones.b = bare, a, b
+	})
+	if clones.err != nil {
+		t.Fatal(clones.err)
 	}
-	if err := os.WriteFile(filepath.Join(a, "acts", ".keep"), nil, 0o644); err != nil {
-		t.Fatal(err)
+	return &clones
+}
+
+// templateRoot is the folder of the templates TestMain removes.
+var templateRoot string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if templateRoot != "" {
+		os.RemoveAll(templateRoot)
 	}
-	gitIn(t, a, "checkout", "--quiet", "-b", "main")
-	gitIn(t, a, "add", ".")
-	gitIn(t, a, "commit", "--quiet", "-m", "start")
-	gitIn(t, a, "push", "--quiet", "-u", "origin", "main")
-	gitIn(t, root, "clone", "--quiet", bare, b)
-	return bare, a, b
+	os.Exit(code)
 }
 
 // batchFixture is a project with n raised acts in an acts dir (dir), a
