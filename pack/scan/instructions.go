@@ -67,7 +67,8 @@ var instrRules = []instrRule{
 // Chinese. Where is empty; Offset is the byte offset of the match; Excerpt is
 // the sentence around it, with credentials redacted.
 func Instructions(s string) []Finding {
-	return append(instructions(s, false), hiddenInstructions(s, false)...)
+	fs := instructions(s, false)
+	return append(fs, hiddenInstructions(s, false, fs)...)
 }
 
 // MaxInstructionsPerString bounds the instruction findings kept for one

@@ -62,15 +62,19 @@ func visible(s string) (vis, tagText string) {
 
 // hiddenInstructions scans what s hides: the text with invisible characters
 // removed, when that differs from s, and the text its TAG characters spell.
-// Offsets are of the text scanned, not of s.
-func hiddenInstructions(s string, strongOnly bool) []Finding {
+// Offsets are of the text scanned, not of s. found is instructions(s,
+// strongOnly), which every caller has made already: a rule found in s is
+// not reported again as hidden (scanning s a second time for it was a
+// third of what scanning prose with a zero-width character in it cost,
+// issue 20).
+func hiddenInstructions(s string, strongOnly bool, found []Finding) []Finding {
 	if !hasInvisible(s) {
 		return nil
 	}
 	vis, tagText := visible(s)
 	var out []Finding
 	seen := map[string]bool{}
-	for _, f := range instructions(s, strongOnly) {
+	for _, f := range found {
 		seen[f.Rule] = true
 	}
 	for _, f := range instructions(vis, strongOnly) {

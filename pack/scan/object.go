@@ -125,8 +125,10 @@ func (w *walker) text(s string, quoted bool) {
 	if line, ok := transcriptStart(s); ok {
 		w.add([]Finding{{Class: Transcript, Rule: "role-prefix", Excerpt: excerptLine(line)}})
 	}
-	w.add(instructions(s, quoted))
-	w.add(hiddenInstructions(s, quoted))
+	fs := instructions(s, quoted)
+	hidden := hiddenInstructions(s, quoted, fs)
+	w.add(fs)
+	w.add(hidden)
 }
 
 // transcriptArray finds a conversation spread over an array: one turn per
