@@ -138,45 +138,29 @@ func Write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error) erro
 	return osOps.write(path, perm, fill, nil)
 }
 
-func (o ops) write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) (err error) {
-	dir := filepath.Dir(path)
-	f, tmp, err := createTemp(dir, perm)
+func (o ops) write(path string, perm fs.FileMode, fill func(w *bufio.Writer) error, ok func() error) error {
+	// Begin, Sync and a rename in a row: the temporary file and its
+	// filling are Pending's, so a fault injected into o.rename still
+	// reaches this one step.
+	p, err := Begin(path, perm, fill)
 	if err != nil {
-		return fail(path, "create temporary file", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	w := writers.Get().(*bufio.Writer)
-	w.Reset(f)
-	defer func() { w.Reset(nil); writers.Put(w) }()
-	if err = fill(w); err != nil {
 		return err
 	}
-	if err = w.Flush(); err != nil {
-		return fail(path, "write", err)
-	}
-	if err = f.Chmod(perm); err != nil {
-		return fail(path, "chmod", err)
-	}
-	if err = f.Sync(); err != nil {
-		return fail(path, "fsync", err)
-	}
-	if err = f.Close(); err != nil {
-		return fail(path, "close", err)
+	if err := p.Sync(); err != nil {
+		p.Abort()
+		return err
 	}
 	if ok != nil {
-		if err = ok(); err != nil {
+		if err := ok(); err != nil {
+			p.Abort()
 			return err
 		}
 	}
-	if err = o.rename(tmp, path); err != nil {
+	if err := o.rename(p.tmp, path); err != nil {
+		p.Abort()
 		return fail(path, "rename", err)
 	}
-	return SyncDir(dir)
+	return SyncDir(filepath.Dir(path))
 }
 
 // writers pool the 1 MiB buffers writes fill: a fresh one per write would
