@@ -238,15 +238,7 @@ func Open(ctx context.Context, dir string) (*Git, error) {
 func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string, error) {
 	// The probe itself runs with the fixed overrides: reading config runs
 	// nothing, but keep one way in.
-	probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "config", "--null", "--show-scope", "--list")
-	probe.Dir = g.Dir
-	probe.Env = withConfig(g.base, fixed)
-	var out, errb bytes.Buffer
-	probe.Stdout, probe.Stderr = &out, &errb
-	var list []byte
-	if err := probe.Run(); err == nil {
-		list = out.Bytes()
-	}
+	list := g.listConfig(ctx)
 	// A probe that fails (no repository, unreadable config) leaves the
 	// fixed overrides and the resets; the command that follows fails the
 	// same way.
@@ -261,6 +253,23 @@ func (g *Git) overridesAndTree(ctx context.Context) ([][2]string, string, error)
 		}
 	}
 	return append(pairs, neutralise(list)...), tree, nil
+}
+
+// listConfig is `git config --null --show-scope --list` in the folder
+// (before it, opts: --git-dir=… for another repository), run with the
+// fixed overrides: reading config runs nothing, but keep one way in. nil
+// when it fails (no repository, unreadable config).
+func (g *Git) listConfig(ctx context.Context, opts ...string) []byte {
+	args := append(append([]string{"--no-optional-locks"}, opts...), "config", "--null", "--show-scope", "--list")
+	probe := exec.CommandContext(ctx, "git", args...)
+	probe.Dir = g.Dir
+	probe.Env = withConfig(g.base, fixed)
+	var out bytes.Buffer
+	probe.Stdout = &out
+	if probe.Run() != nil {
+		return nil
+	}
+	return out.Bytes()
 }
 
 // ErrPromisor is a repository whose configuration names a promisor remote
@@ -774,26 +783,18 @@ func (g *Git) receiveHooksOff(ctx context.Context, urls []string) string {
 		if dir == "" {
 			continue
 		}
-		probe := exec.CommandContext(ctx, "git", "--no-optional-locks", "--git-dir="+dir, "config", "--null", "--show-scope", "--list")
-		probe.Dir = g.Dir
-		probe.Env = withConfig(g.base, append(fixed[:len(fixed):len(fixed)], noTransport...))
-		var out bytes.Buffer
-		probe.Stdout = &out
-		if probe.Run() != nil {
-			continue
-		}
-		pairs = append(pairs, configHooksOff(parseList(out.Bytes()))...)
+		pairs = append(pairs, configHooksOff(parseList(g.listConfig(ctx, "--git-dir="+dir)))...)
 	}
 	if len(pairs) == 0 {
 		return ""
 	}
+	// withConfig's variables, as assignments before the shell's command.
 	var b strings.Builder
-	b.WriteString("GIT_CONFIG_COUNT=" + strconv.Itoa(len(pairs)))
-	for i, p := range pairs {
-		n := strconv.Itoa(i)
-		b.WriteString(" GIT_CONFIG_KEY_" + n + "=" + shellQuote(p[0]) + " GIT_CONFIG_VALUE_" + n + "=" + shellQuote(p[1]))
+	for _, kv := range withConfig(nil, pairs) {
+		k, v, _ := strings.Cut(kv, "=")
+		b.WriteString(k + "=" + shellQuote(v) + " ")
 	}
-	return b.String() + " "
+	return b.String()
 }
 
 // receiveGitDir is the repository git's local transport finds for url (a
