@@ -272,5 +272,19 @@ func (x *watch) read(path string) (_ watched, ok bool) {
 	if !x.req.Types[r.Type] {
 		return watched{}, false
 	}
+	if acts.PrincipalSide(r) {
+		// A settlement, reopening or principal's note counts only when it
+		// is the principal's (D19): anyone who writes the acts folder can
+		// write the file, and a watch hands records to the person's own
+		// commands (D19-watch).
+		by, rej, err := x.l.VerifyOne(project, path, r, raw)
+		switch {
+		case err != nil:
+			return prob(fmt.Sprintf("its principals cannot be read: %v; not reported", err))
+		case rej != nil:
+			return prob(fmt.Sprintf("%s %s is not the principal's: %s; not reported", r.Type, r.ID, rej.Why))
+		}
+		r.SignedBy = by
+	}
 	return watched{r, raw}, true
 }

@@ -465,6 +465,34 @@ func (l *Log) FindKey(key string) ([]string, error) {
 	return found, nil
 }
 
+// VerifyOne checks one principal-side record of project, read from path,
+// exactly as Load checks each (the project's principals, this machine's
+// ledger, the retired and compromised keys): a record Load would put in
+// Rejected comes back as a Rejected here. It is for readers that meet
+// records one at a time (tp acts watch) and must not pass on a settlement
+// that does not count. A project judged without a trust store and without
+// principals (the spec's fixtures) checks nothing, as Load does.
+func (l *Log) VerifyOne(project, path string, r acts.Record, raw []byte) (*acts.SignedBy, *Rejected, error) {
+	pr, err := l.LoadPrincipals(project)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !pr.Has() && pr.Refusal() == "" {
+		return nil, nil, nil
+	}
+	acked, _, err := l.loadAcked(project)
+	if err != nil {
+		return nil, nil, err
+	}
+	ledger, err := l.ledger(pr.ProjectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	vc := &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}
+	by, rej := vc.verify(path, r, raw)
+	return by, rej, nil
+}
+
 // verifyContext is what a principal-side record is checked against.
 type verifyContext struct {
 	pr      *Principals

@@ -46,6 +46,11 @@ operating system's file notifications, so waiting costs nothing; when the
 acts dir is a git repository with an upstream it is pulled every
 --pull-every (--offline: never). Stops on ctrl+c, or after --count records.
 
+A settlement, reopening or principal's note is reported only when it is the
+principal's: signed by a key your trust store holds for the project (D19).
+One that is not (unsigned, or signed by an agent's key) is a warning on
+stderr, never printed as a record or handed to CMD.
+
 --notify also sends a desktop notification for each of those records and
 for each receipt that arrives in the passport store's incoming folder (a
 pack that came over A2A): to this terminal as an escape sequence when
@@ -194,6 +199,12 @@ func actsWatchLine(r acts.Record) string {
 		s += fmt.Sprintf(" %s by %s: %s", display.Line(r.Outcome), display.Line(r.By), q(basis))
 	case r.Type == acts.TypeWithdrawn:
 		s += " (no longer needed, by " + display.Line(r.By) + ")"
+	case r.Type == acts.TypeSettled:
+		s += " " + display.Line(r.Outcome)
+	}
+	if r.SignedBy != nil {
+		// Only a record the watch verified has one (D19-watch).
+		s += fmt.Sprintf(", signed by %s %s", display.Line(r.SignedBy.Principal), display.Line(r.SignedBy.Fingerprint))
 	}
 	return s
 }

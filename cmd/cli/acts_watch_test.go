@@ -9,6 +9,7 @@ import (
 
 	"github.com/tp-dev/tp/acts"
 	"github.com/tp-dev/tp/acts/recordlog"
+	"github.com/tp-dev/tp/internal/sshsign/sshtest"
 )
 
 // watchWhile runs tp acts watch with args until it stops (--count), doing
@@ -98,5 +99,74 @@ func TestActsWatchExec(t *testing.T) {
 	want, _ := acts.EncodeRecord(rs[0])
 	if string(got) != string(want)+"raised\n" {
 		t.Fatalf("got:\n%s", got)
+	}
+}
+
+// D19-watch: a principal who wires `--type settled --exec` to what they do
+// on a settlement (deploy, pay, notify a team) must hear only settlements
+// that count. An agent writes the acts folder: a settlement it forged
+// (unsigned, or signed by its own key) is reported as a problem, never
+// handed to --exec; the principal's signed one is.
+func TestActsWatchHandsOnOnlyTrustedSettlements(t *testing.T) {
+	t.Parallel()
+	dir, env := actsEnv(t)
+	doc := filepath.Join(dir, "STATE.md")
+	os.WriteFile(doc, []byte("## Tasks\n- [ ] [owner] Renew the domain\n- [ ] [owner] Pay the invoice\n"), 0o644)
+	if code, _, stderr := runWith(env, "acts", "sync", doc, "--project", "demo"); code != exitOK {
+		t.Fatal(stderr)
+	}
+	renew, pay := acts.DeriveKey("demo", "Renew the domain"), acts.DeriveKey("demo", "Pay the invoice")
+	// The principal's first settlement makes the project's principal (D19).
+	if code, _, stderr := runWith(env, "acts", "settle", renew, "--outcome", "done"); code != exitOK {
+		t.Fatal(stderr)
+	}
+	agentSigner, err := sshtest.WriteKeyFile(filepath.Join(dir, "agentkey", "id_ed25519"), "agent@box")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := recordlog.OpenLog(env["TP_ACTS"])
+	pr, err := l.LoadPrincipals("demo")
+	if err != nil || pr.ProjectID == "" {
+		t.Fatalf("principals: %v %+v", err, pr)
+	}
+	forged := acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "s:forged", Type: acts.TypeSettled, Origin: "principal", By: "ps:tp",
+		Key: pay, Project: "demo", TS: "2026-12-01T10:00:00Z", TermsRev: 1, Outcome: "done", Authority: &acts.Authority{Kind: "principal"}}
+	signedByAgent := forged
+	signedByAgent.ID = "s:agent-signed"
+	if err := acts.SignRecord(&signedByAgent, agentSigner, pr.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "got")
+	stdout, stderr := watchWhile(t, env, func() {
+		for _, r := range []acts.Record{forged, signedByAgent} {
+			if _, err := l.WriteRecord(r); err != nil {
+				t.Error(err)
+			}
+		}
+		if code, _, stderr := runWith(env, "acts", "settle", pay, "--outcome", "done", "--note", "paid"); code != exitOK {
+			t.Error(stderr)
+		}
+	}, "--type", "settled", "--count", "1", "--exec", `cat >> "`+out+`"`)
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%v\nstdout %s\nstderr %s", err, stdout, stderr)
+	}
+	r, err := acts.DecodeRecord(got)
+	if err != nil || r.ID == forged.ID || r.ID == signedByAgent.ID || r.Sig == "" || r.Key != pay {
+		t.Fatalf("--exec was handed %s (%v)\nstderr %s", got, err, stderr)
+	}
+	for _, id := range []string{forged.ID, signedByAgent.ID} {
+		if !strings.Contains(stderr, id) {
+			t.Errorf("stderr does not report %s:\n%s", id, stderr)
+		}
+	}
+	// Printed, the settlement says its outcome and whose signature made it count.
+	stdout, _ = watchWhile(t, env, func() {
+		if code, _, stderr := runWith(env, "acts", "reopen", pay); code != exitOK {
+			t.Error(stderr)
+		}
+	}, "--type", "reopened", "--count", "1")
+	if !strings.Contains(stdout, "reopened demo "+pay) || !strings.Contains(stdout, ", signed by ") || !strings.Contains(stdout, "SHA256:") {
+		t.Errorf("stdout %q", stdout)
 	}
 }
