@@ -37,7 +37,7 @@ Exit codes:
 			if maxPassport > 0 {
 				lim.MaxCanonical = maxPassport
 			}
-			in, err := unseal(io, identity, args[0], sealedMax(lim))
+			in, err := unseal(io, cmd.CommandPath(), identity, args[0], sealedMax(lim))
 			if err != nil {
 				return err
 			}

@@ -49,7 +49,7 @@ error nothing is left behind.`,
 					return err
 				}
 			}
-			in, err := unseal(io, identity, args[0], sealedMax(pack.Limits{}))
+			in, err := unseal(io, cmd.CommandPath(), identity, args[0], sealedMax(pack.Limits{}))
 			if err != nil {
 				return err
 			}

@@ -2,7 +2,7 @@ package cli
 
 // tp is two executables (D26): tp, the core every script calls, and
 // tp-full, which links what is slow to start (the terminal UI's libraries,
-// the MCP and A2A SDKs). Both run this one command tree. tp forwards to
+// the MCP and A2A SDKs, age). Both run this one command tree. tp forwards to
 // tp-full, before a command runs, the commands that need what only tp-full
 // has: tp mcp and tp a2a always, and a command with a screen when it would
 // open it (a terminal, no --plain or --json).
@@ -23,6 +23,7 @@ import (
 	"github.com/tp-dev/tp/acts/recordlog"
 	"github.com/tp-dev/tp/actsession"
 	"github.com/tp-dev/tp/display"
+	"github.com/tp-dev/tp/internal/sealed"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/internal/trust"
 	"github.com/tp-dev/tp/landing"
@@ -41,10 +42,11 @@ const CoreBuildEnv = "TP_CORE_BUILD"
 // so tp-full runs as it too; read only beside CoreBuildEnv.
 const coreAsEnv = "TP_CORE_AS"
 
-// Full is what only tp-full links: the screens and the servers.
+// Full is what only tp-full links: the screens, the servers and age.
 type Full struct {
 	Screens *Screens
 	Servers *Servers
+	Sealer  sealed.Sealer // sealing packs and opening sealed ones (D22)
 }
 
 // Servers are the commands that serve agents, linked only into tp-full.
@@ -84,10 +86,13 @@ func wantsFull(cmd *cobra.Command, io *IO, g *globalOpts) bool {
 	return false
 }
 
+// fullHas is what tp-full links and tp does not, for messages.
+const fullHas = "the terminal UI, the MCP and A2A servers and age's sealing, D26"
+
 // errNoFull is the refusal of a command that needs tp-full where there is
 // none to forward to (tests, or tp linked without a way to forward).
 func errNoFull(what string) error {
-	return fmt.Errorf("%s needs %s (the terminal UI and the MCP and A2A servers, D26), which this tp cannot start", what, FullName)
+	return fmt.Errorf("%s needs %s (%s), which this tp cannot start", what, FullName, fullHas)
 }
 
 // Main is the process's entry point for both executables: full is nil in tp
@@ -109,7 +114,7 @@ func Main(full *Full) int {
 				name = as
 			}
 		}
-		io.Screens, io.Servers = full.Screens, full.Servers
+		io.Screens, io.Servers, io.Sealer = full.Screens, full.Servers, full.Sealer
 	} else {
 		argv := os.Args
 		io.Forward = func(what string) error { return forwardToFull(what, argv) }
@@ -199,8 +204,8 @@ func forwardToFull(what string, argv []string) error {
 	}
 	path, err := findFull()
 	if err != nil {
-		return fmt.Errorf("%s needs %s (the terminal UI and the MCP and A2A servers, D26), but %s; install both: %s",
-			what, FullName, err, installCommand())
+		return fmt.Errorf("%s needs %s (%s), but %s; install both: %s",
+			what, FullName, fullHas, err, installCommand())
 	}
 	args := append([]string{path}, argv[1:]...)
 	env := append(os.Environ(), CoreBuildEnv+"="+BuildID())

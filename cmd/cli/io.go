@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tp-dev/tp/internal/sealed"
 	"github.com/tp-dev/tp/internal/store"
 )
 
@@ -33,6 +34,9 @@ type IO struct {
 	// Servers are tp mcp's and tp a2a's implementations; nil in tp, which
 	// forwards those commands to tp-full (D26).
 	Servers *Servers
+	// Sealer seals packs and opens sealed ones (age, D22); nil in tp,
+	// which forwards a command that needs it to tp-full (D26).
+	Sealer sealed.Sealer
 	// Forward runs the whole command line in tp-full instead (D26); what
 	// names the command for its errors. tp sets it, tp-full and tests
 	// leave it nil.

@@ -88,7 +88,7 @@ listed.
   tp land answers.taskpack.json --into TP-K7WF-3NQX`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := unseal(io, o.Identity, args[0], sealedMax(o.limits()))
+			in, err := unseal(io, cmd.CommandPath(), o.Identity, args[0], sealedMax(o.limits()))
 			if err != nil {
 				return safeErr(err)
 			}

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tp-dev/tp/display"
-	"github.com/tp-dev/tp/internal/ageseal"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/plural"
 	"github.com/tp-dev/tp/internal/store"
@@ -116,7 +115,11 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	var seal func(w stdio.Writer, r stdio.Reader) error
 	var sealedFor []string
 	if len(o.to) > 0 || len(o.toFiles) > 0 {
-		rs, warnings, err := sealRecipients(o.to, o.toFiles)
+		sl, err := sealer(io, "tp pack --to")
+		if err != nil {
+			return err
+		}
+		rs, warnings, err := sealRecipients(sl, o.to, o.toFiles)
 		if err != nil {
 			return err
 		}
@@ -127,7 +130,7 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 			sealedFor = append(sealedFor, r.Text)
 		}
 		armor := o.armor
-		seal = func(w stdio.Writer, r stdio.Reader) error { return ageseal.Encrypt(w, r, rs, armor) }
+		seal = func(w stdio.Writer, r stdio.Reader) error { return sl.Encrypt(w, r, rs, armor) }
 		o.out = sealedName(o.out)
 	} else if o.armor {
 		return withHint(errors.New("--armor armours a sealed pack; nothing was written"), "seal it for someone with --to KEY or --to-file FILE")

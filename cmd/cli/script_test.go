@@ -16,8 +16,8 @@ import (
 // so every cmd/cli/testdata/*.txtar drives the real command line end to end.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tp":            func() { os.Exit(int(run(os.Args[1:], stdIO()))) },
-		"task-passport": func() { os.Exit(int(runDropIn("task-passport", os.Args[1:], stdIO()))) },
+		"tp":            func() { os.Exit(int(run(os.Args[1:], sealingIO()))) },
+		"task-passport": func() { os.Exit(int(runDropIn("task-passport", os.Args[1:], sealingIO()))) },
 	})
 }
 

@@ -21,6 +21,7 @@ func TestForwardScripts(t *testing.T) {
 			scripttest.Isolate(env)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"capture": scripttest.Capture},
 	})
 }
 

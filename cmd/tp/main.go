@@ -3,8 +3,9 @@
 // back into the passport that asked, and settles Acts as the principal.
 //
 // tp is the core (D26): it starts as fast as it can and runs every command
-// scripts call. The terminal UI and the MCP and A2A servers are tp-full's,
-// which tp starts in its place for them. The command tree is cmd/cli's.
+// scripts call. The terminal UI, the MCP and A2A servers and age (sealed
+// packs) are tp-full's, which tp starts in its place for them. The command
+// tree is cmd/cli's.
 package main
 
 import (

@@ -23,36 +23,24 @@ import (
 	"filippo.io/age/agessh"
 	"filippo.io/age/armor"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/tp-dev/tp/internal/sealed"
 )
 
 // Magic is the first line of a binary age file; armor.Header of an
 // armoured one.
-const Magic = "age-encryption.org/v1\n"
+const Magic = sealed.Magic
 
 // Ext is the extension a sealed pack's name ends with.
-const Ext = ".age"
+const Ext = sealed.Ext
 
 // IsSealed reports whether head (a file's first bytes) is an age file,
 // binary or armoured (leading whitespace allowed, as age's armour reader
 // allows it).
-func IsSealed(head []byte) bool {
-	if bytes.HasPrefix(head, []byte(Magic)) {
-		return true
-	}
-	return bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte(armor.Header))
-}
+func IsSealed(head []byte) bool { return sealed.IsSealed(head) }
 
 // IsSealedFile reports whether the file at path is an age file.
-func IsSealedFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	return IsSealed(head[:n])
-}
+func IsSealedFile(path string) bool { return sealed.IsSealedFile(path) }
 
 // Recipient is one receiver a pack is sealed for, as given.
 type Recipient struct {
@@ -106,7 +94,7 @@ func ParseRecipient(s string) (Recipient, error) {
 
 // MaxRecipientsFile bounds a recipients file (an authorized_keys file, a
 // GitHub .keys file).
-const MaxRecipientsFile = 1 << 20
+const MaxRecipientsFile = sealed.MaxRecipientsFile
 
 // ParseRecipientsFile reads one recipient a line (blank lines and # comments
 // skipped). Keys age cannot encrypt to (ecdsa, security keys: common in a
@@ -180,10 +168,10 @@ type Identities struct {
 }
 
 // ErrNoIdentity: nothing to decrypt with.
-var ErrNoIdentity = errors.New("no identity to open a sealed pack with")
+var ErrNoIdentity = sealed.ErrNoIdentity
 
 // NoIdentityHelp says what to do about ErrNoIdentity.
-const NoIdentityHelp = `name an age identity file or an SSH private key with --identity FILE or $TP_AGE_IDENTITY; tp also tries ~/.ssh/id_ed25519 and ~/.ssh/id_rsa. ssh-agent cannot decrypt (age needs the key itself), so a key protected by a passphrase must be given as an age identity or without its passphrase`
+const NoIdentityHelp = sealed.NoIdentityHelp
 
 // MaxIdentityFile bounds an identity file.
 const MaxIdentityFile = 1 << 20

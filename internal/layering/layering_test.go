@@ -19,7 +19,7 @@ var uiLibs = []string{
 }
 
 // heavyLibs are what makes an executable slow to start (D26): the terminal
-// UI's libraries, the MCP and A2A SDKs and what they pull in. tp, the core
+// UI's libraries, the MCP and A2A SDKs, age and what they pull in. tp, the core
 // executable, and the command tree it shares with tp-full link none of them.
 var heavyLibs = append([]string{
 	"github.com/modelcontextprotocol",
@@ -28,6 +28,8 @@ var heavyLibs = append([]string{
 	"github.com/google/jsonschema-go",
 	"github.com/muesli/termenv",
 	"encoding/gob",
+	// age and what only it pulls in: sealing is tp-full's (D26).
+	"filippo.io/age", "filippo.io/hpke", "filippo.io/edwards25519", module + "/internal/ageseal",
 	module + "/ui", module + "/mcp", module + "/a2a", module + "/themes",
 }, uiLibs...)
 
@@ -142,6 +144,9 @@ func TestForbiddenCatches(t *testing.T) {
 		if f := forbidden(module + "/acts/recordlog"); !contains(f, lib) {
 			t.Errorf("the record log may import %s according to the table", lib)
 		}
+	}
+	if f := forbidden(module + "/cmd/tp"); !contains(f, "filippo.io/age") || !contains(f, module+"/internal/ageseal") {
+		t.Error("the core executable may link age according to the table (D26)")
 	}
 	if f := forbidden(module + "/actsession"); !contains(f, module+"/mcp") || !contains(f, module+"/ui") {
 		t.Error("the acts session may import a front end according to the table")
