@@ -123,8 +123,19 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 		}
 	}()
 	local := make([]string, len(luggage))
+	all := make([]string, len(luggage))
 	for i, l := range luggage {
-		name, err := luggageName(l.Name)
+		all[i] = l.Name
+	}
+	// A repository's metadata lands disarmed (D10-git), under the names the
+	// plan showed (Plan.placeLuggage asks the same function).
+	_, landAs := pack.RepoMetadata(all)
+	for i, l := range luggage {
+		on := l.Name
+		if as, ok := landAs[on]; ok {
+			on = as
+		}
+		name, err := luggageName(on)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -115,8 +115,10 @@ type Plan struct {
 
 	obj     *ojson.Value // the pack object as read (repaired by the lenient read)
 	luggage []pack.Luggage
-	open    func(name string) (io.ReadCloser, error)
-	env     Env
+	// landAs: the luggage names that land under another name (D10-git).
+	landAs map[string]string
+	open   func(name string) (io.ReadCloser, error)
+	env    Env
 	// pin is the receipt signer to record for the version answered once
 	// the merge is saved (D22: trust on first use); "" for none.
 	pin        string
@@ -244,6 +246,9 @@ type PlanLuggage struct {
 	Bytes  int64  `json:"bytes"`
 	SHA256 string `json:"sha256"`
 	To     string `json:"to"`
+	// LandsAs is the name the file lands under when it is not Name: a
+	// repository's metadata, disarmed (D10-git).
+	LandsAs string `json:"lands_as,omitempty"`
 }
 
 // Step kinds, in the order §4.4 demands.
@@ -459,9 +464,9 @@ func newPlan(p *pack.Pack, env Env, j *Judged) (*Plan, error) {
 	for i, l := range p.Luggage {
 		names[i] = l.Name
 	}
-	pl.GitDirs = pack.GitDirs(names)
+	pl.GitDirs, pl.landAs = pack.RepoMetadata(names)
 	if len(pl.GitDirs) > 0 {
-		pl.Warnings = append(pl.Warnings, gitDirWarning(pl.GitDirs))
+		pl.Warnings = append(pl.Warnings, gitDirWarning(pl.GitDirs, pl.landAs, names))
 	} else {
 		pl.GitDirs = []string{}
 	}
@@ -504,8 +509,13 @@ func answerText(v *ojson.Value) string {
 func (pl *Plan) placeLuggage(dir string) {
 	pl.Luggage = pl.Luggage[:0]
 	for _, l := range pl.luggage {
-		pl.Luggage = append(pl.Luggage, PlanLuggage{Name: l.Name, Bytes: l.Size, SHA256: l.SHA256,
-			To: filepath.Join(dir, filepath.FromSlash(path.Clean(l.Name)))})
+		as := pl.landAs[l.Name]
+		on := l.Name
+		if as != "" {
+			on = as
+		}
+		pl.Luggage = append(pl.Luggage, PlanLuggage{Name: l.Name, Bytes: l.Size, SHA256: l.SHA256, LandsAs: as,
+			To: filepath.Join(dir, filepath.FromSlash(path.Clean(on)))})
 	}
 }
 
@@ -787,6 +797,31 @@ func findings(obj *ojson.Value) (instr, creds []scan.Finding) {
 }
 
 // gitDirWarning is the plan's one line for luggage carrying git metadata.
-func gitDirWarning(dirs []string) string {
-	return "luggage carries git metadata (" + strings.Join(dirs, ", ") + "): its config and hooks can make git run programs in that folder; tp runs git there with them off, other tools may not (D10)"
+// gitDirWarning says which repository metadata the luggage holds and the
+// names it lands under (D10-git): each renamed marker once.
+func gitDirWarning(dirs []string, landAs map[string]string, names []string) string {
+	var how []string
+	done := map[string]bool{}
+	for _, n := range names {
+		as, ok := landAs[n]
+		if !ok {
+			continue
+		}
+		np, ap := strings.Split(n, "/"), strings.Split(as, "/")
+		for i := range np {
+			if np[i] == ap[i] {
+				continue
+			}
+			from, to := strings.Join(np[:i+1], "/"), strings.Join(ap[:i+1], "/")
+			if i < len(np)-1 {
+				from, to = from+"/", to+"/"
+			}
+			if !done[from] {
+				done[from] = true
+				how = append(how, from+" lands as "+to)
+			}
+		}
+	}
+	return "luggage carries repository metadata (" + strings.Join(dirs, ", ") + "): its config and hooks can make git run programs in that folder, and a shell prompt runs git in every folder it enters; so it lands disarmed, the same bytes under other names: " +
+		strings.Join(how, "; ") + ". Read its config and hooks before you rename them back to use the repository (D10-git)"
 }

@@ -455,3 +455,28 @@ func TestLandingDoneScrolls(t *testing.T) {
 		t.Fatal("enter does not finish")
 	}
 }
+
+// D10-git: the luggage step says, file by file, which names of a
+// repository's metadata land disarmed, so the person reading the folder
+// later knows why .git is called .git-disarmed.
+func TestLuggageShowsDisarmedNames(t *testing.T) {
+	plan := samplePlan()
+	plan.Luggage = []common.LuggageFile{
+		{Name: "repo/a.txt", Size: 6},
+		{Name: "repo/.git/HEAD", Size: 21, LandsAs: "repo/.git-disarmed/HEAD-disarmed"},
+		{Name: "repo/.git/config", Size: 84, LandsAs: "repo/.git-disarmed/config"},
+	}
+	c := testCommon(t, common.Deps{Lander: &fakeLander{plan: plan}})
+	d := newDriver(t, New(c, landing.New(c, "handoff.taskpack")))
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	for s := 0; s < landing.StepLuggage; s++ {
+		d.keys("tab")
+	}
+	v := d.view()
+	for _, want := range []string{"repo/.git/config", "lands as  repo/.git-disarmed/config", "lands as  repo/.git-disarmed/HEAD-disarmed"} {
+		if !strings.Contains(joined(v), want) {
+			t.Errorf("the luggage step does not show %q:\n%s", want, v)
+		}
+	}
+	requireGolden(t, v)
+}

@@ -411,6 +411,11 @@ func renderPlan(out io.Writer, pl *landing.Plan) {
 	if len(pl.Luggage) > 0 {
 		fmt.Fprintf(w, "\nLuggage → %s\n", l(pl.FilesDir))
 		for _, g := range pl.Luggage {
+			if g.LandsAs != "" {
+				// A repository's metadata, disarmed (D10-git).
+				fmt.Fprintf(w, "  %s (%s) → lands as %s\n", q(g.Name), plural.N(g.Bytes, "byte"), q(g.LandsAs))
+				continue
+			}
 			fmt.Fprintf(w, "  %s (%s)\n", q(g.Name), plural.N(g.Bytes, "byte"))
 		}
 	}

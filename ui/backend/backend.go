@@ -262,7 +262,7 @@ func convertPlan(p *pack.Pack, pl *landing.Plan) *common.Plan {
 		out.Asks = append(out.Asks, ask(a))
 	}
 	for _, g := range pl.Luggage {
-		out.Luggage = append(out.Luggage, common.LuggageFile{Name: g.Name, Size: g.Bytes, Dest: g.To})
+		out.Luggage = append(out.Luggage, common.LuggageFile{Name: g.Name, Size: g.Bytes, Dest: g.To, LandsAs: g.LandsAs})
 	}
 	pp := model.PackObject{V: p.Object}.Passport()
 	out.Passport = common.PassportText{ID: pl.Sender.PassportID, Title: pl.Title, Goal: pl.Goal,

@@ -199,6 +199,9 @@ type LuggageFile struct {
 	Name string
 	Size int64
 	Dest string
+	// LandsAs is the name it lands under when not Name: a repository's
+	// metadata, disarmed (D10-git).
+	LandsAs string
 }
 
 // Decisions are what the person chose during the walkthrough.

@@ -66,6 +66,10 @@ func (m *luggage) lines() []string {
 	out = append(out, "")
 	for _, f := range p.Luggage {
 		out = append(out, c.PathRows(fmt.Sprintf("%10s  ", c.HumanBytes(f.Size)), f.Name, m.w)...)
+		if f.LandsAs != "" {
+			// A repository's metadata, disarmed (D10-git).
+			out = append(out, c.PathRows(th.Warn.Render(fmt.Sprintf("%10s  ", "lands as")), f.LandsAs, m.w)...)
+		}
 	}
 	return out
 }
