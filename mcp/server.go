@@ -150,8 +150,7 @@ func New(cfg Config) *Server {
 // Run serves one client over in/out until the client goes away or ctx
 // ends. When in ends, the requests already read are answered first.
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	f := newInflight()
-	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: &heldReader{ctx: ctx, in: in, f: f}, Writer: &countingWriter{out: out, f: f}})
+	err := s.srv.Run(ctx, &lineTransport{in: in, out: out})
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "EOF") {
 		return nil
 	}
