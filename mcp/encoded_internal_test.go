@@ -104,23 +104,19 @@ func BenchmarkResultEncoding(b *testing.B) {
 	}
 }
 
-// landResultDoc is a dry-run land's result document, 1.7 KB, as the tool
-// returns it.
+// landResultDoc is a dry-run land's result document as the tool returns
+// it.
 func landResultDoc(tb testing.TB) json.RawMessage {
 	tb.Helper()
-	plan := map[string]any{"file": "first.taskpack", "encoding": "taskpack", "kind": "handoff",
-		"sha256": strings.Repeat("0a", 32), "object_sha256": strings.Repeat("1b", 32), "content_sha256": strings.Repeat("2c", 32),
-		"id": "TP-ENVQ-B4Y7", "files_dir": "store/TP-ENVQ-B4Y7.files",
-		"signer":  map[string]any{"state": "unsigned"},
-		"sender":  map[string]any{"actor": "a", "machine": "m", "harness": "tp", "passport_id": "TP-ZFJM-37B4", "version": 1, "packed_at": "2026-12-02T13:52:41Z"},
-		"lineage": map[string]any{"root_id": "TP-ZFJM-37B4", "from_version": 1, "chain": []string{"TP-ZFJM-37B4@1"}},
-		"title":   "bench", "goal": "time the tools", "note": "",
+	sender := map[string]any{"actor": "a", "machine": "m", "harness": "tp", "passport_id": "TP-ZFJM-37B4", "version": 1, "packed_at": "2026-12-02T13:52:41Z"}
+	lineage := map[string]any{"root_id": "TP-ZFJM-37B4", "from_version": 1, "chain": []string{"TP-ZFJM-37B4@1"}}
+	plan := map[string]any{"file": "first.taskpack", "encoding": "taskpack", "content_sha256": strings.Repeat("2c", 32),
+		"id": "TP-ENVQ-B4Y7", "files_dir": "store/TP-ENVQ-B4Y7.files", "goal": "time the tools",
 		"integrity":      map[string]any{"verified": true, "how": "BagIt manifests (sha256) verified", "luggage_files": 0, "luggage_bytes": 0, "unvouched": 0},
 		"landing_checks": []any{}, "facts": []any{}, "own_lineage": "TP-ZFJM-37B4@1", "asks": []any{}, "instructions": []any{},
-		"credentials": []any{}, "repairs": []any{}, "luggage": []any{}, "git_dirs": []any{},
-		"next_steps": []any{map[string]any{"kind": "sender", "text": "measure"}}, "warnings": []any{}}
-	doc := map[string]any{"ok": true, "dry_run": true, "kind": "handoff", "lineage": plan["lineage"], "signer": plan["signer"],
-		"from": plan["sender"], "title": "bench", "asks": []any{}, "landing_checks": []any{}, "luggage": []any{},
+		"credentials": []any{}, "luggage": []any{}, "next_steps": []any{map[string]any{"kind": "sender", "text": "measure"}}}
+	doc := map[string]any{"ok": true, "dry_run": true, "kind": "handoff", "lineage": lineage, "signer": map[string]any{"state": "unsigned"},
+		"from": sender, "title": "bench", "asks": []any{}, "landing_checks": []any{}, "luggage": []any{},
 		"needs_reverify": 0, "landing_checks_required": 0, "open_asks": 0, "verdict": "accepted", "unmet_checks": []any{},
 		"open_ask_items": []any{}, "data_notice": DataNotice, "plan": plan, "instructions_in_pack": 0, "credential_like_in_pack": 0}
 	b, err := json.Marshal(doc)

@@ -12,6 +12,7 @@ import (
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/scan"
 	"github.com/tp-dev/tp/taskpassport"
 )
 
@@ -186,11 +187,50 @@ type landResult struct {
 	OpenAskItems         []landing.PlanAsk   `json:"open_ask_items"`
 	HandoffPrompt        string              `json:"handoff_prompt,omitempty"`
 	DataNotice           string              `json:"data_notice"`
-	Plan                 *landing.Plan       `json:"plan"`
+	Plan                 *landPlan           `json:"plan"`
 	Landed               *landing.Landed     `json:"landed,omitempty"`
 	Merged               *landing.Merged     `json:"merged,omitempty"`
 	InstructionsInPack   int                 `json:"instructions_in_pack"`
 	CredentialLikeInPack int                 `json:"credential_like_in_pack"`
+}
+
+// landPlan is the landing plan as task_passport_land returns it: the plan
+// without what the top of the result says already (kind, signer, lineage,
+// title, and the sender as from), without the two digests landing keeps
+// for itself (the file's and the object's: content_sha256 says what the
+// pack is), and with empty lists of repairs, git folders and warnings left
+// out. Every finding, check, ask, fact, luggage file and step is kept,
+// each with who it came from (issue 16: a smaller result drops nothing an
+// agent needs to act or to stay safe).
+type landPlan struct {
+	File            string                `json:"file"`
+	Encoding        pack.Encoding         `json:"encoding"`
+	ContentSHA256   string                `json:"content_sha256"`
+	ID              string                `json:"id,omitempty"`
+	FilesDir        string                `json:"files_dir,omitempty"`
+	Goal            string                `json:"goal"`
+	Note            string                `json:"note,omitempty"`
+	Integrity       landing.Integrity     `json:"integrity"`
+	Checks          []landing.PlanCheck   `json:"landing_checks"`
+	Facts           []landing.PlanFact    `json:"facts"`
+	OwnLineage      string                `json:"own_lineage,omitempty"`
+	Asks            []landing.PlanAsk     `json:"asks"`
+	Instructions    []scan.Finding        `json:"instructions"`
+	Credentials     []scan.Finding        `json:"credentials"`
+	Repairs         []pack.Repair         `json:"repairs,omitempty"`
+	Luggage         []landing.PlanLuggage `json:"luggage"`
+	GitDirs         []string              `json:"git_dirs,omitempty"`
+	NextSteps       []landing.Step        `json:"next_steps"`
+	AlreadyLandedAs string                `json:"already_landed_as,omitempty"`
+	Warnings        []string              `json:"warnings,omitempty"`
+	Merge           *landing.MergePreview `json:"merge,omitempty"`
+}
+
+func planView(p *landing.Plan) *landPlan {
+	return &landPlan{File: p.File, Encoding: p.Encoding, ContentSHA256: p.ContentSHA256, ID: p.ID, FilesDir: p.FilesDir,
+		Goal: p.Goal, Note: p.Note, Integrity: p.Integrity, Checks: p.Checks, Facts: p.Facts, OwnLineage: p.OwnLineage,
+		Asks: p.Asks, Instructions: p.Instructions, Credentials: p.Credentials, Repairs: p.Repairs, Luggage: p.Luggage,
+		GitDirs: p.GitDirs, NextSteps: p.NextSteps, AlreadyLandedAs: p.AlreadyLandedAs, Warnings: p.Warnings, Merge: p.Merge}
 }
 
 type landArgs struct {
@@ -240,7 +280,7 @@ func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	}
 	plan := rep.Plan
 	res := &landResult{OK: true, DryRun: in.DryRun, Kind: plan.Kind, Lineage: plan.Lineage, From: plan.Sender, Signer: plan.Signer,
-		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: plan,
+		Title: plan.Title, Luggage: []string{}, DataNotice: DataNotice, Plan: planView(plan),
 		InstructionsInPack: len(plan.Instructions), CredentialLikeInPack: len(plan.Credentials),
 		Verdict: rep.Verdict.Verdict, UnmetChecks: rep.Verdict.UnmetChecks, OpenAskItems: rep.Verdict.OpenAsks}
 	for _, l := range plan.Luggage {

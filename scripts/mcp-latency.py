@@ -16,11 +16,16 @@ usage: scripts/mcp-latency.py TP_BINARY [RUNS]
    table gives the ratio tp / reference; without it those columns are "—".
    TP_BASELINE naming another tp binary puts that build in the reference's
    place (a change measured against the build before it).
-   After each tp pack the script does, alone, the three fsyncs a durable
-   pack makes (durable_floor: the pack's bytes and the record of packs
-   sent, which tp syncs at once, then the pack's folder), one after the
-   other, and prints their median: the part of tp's pack that the
-   reference, which syncs nothing, does not pay.
+   Who goes first alternates from round to round, so neither server
+   always follows the other's writes. After each round's pack and each
+   round's checkpoint the script does, alone, in python, the fsyncs that
+   tp's durable write makes (the durable floor): for a pack, its bytes and
+   the record of packs sent (which tp syncs at once; here one after the
+   other), then the pack's folder; for a checkpoint, the new state file in
+   the store's folder, then the folder after the rename over the old one.
+   It prints each floor's median and tp's time less its floor (the median
+   of the differences, round by round) against the reference, which syncs
+   nothing: the part of the two writers that is not the disk's.
 
 The machine's load average is printed: on a loaded machine the tail is the
 scheduler's, and only ratios from one run compare.
@@ -37,6 +42,7 @@ class Server:
 
     def __init__(self, argv, env):
         self.work = env["WORK"]  # the working directory: the server is confined to it
+        self.store = env["TP_STORE"]
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, env=env, cwd=self.work)
         self.n = 0
@@ -146,20 +152,20 @@ def args_for(name, tool, s):
     return {"path": st["pack"]}  # conformance
 
 
-def durable_floor(work, n):
+def pack_floor(work, store, n):
     """What a durable pack cannot skip, alone: the pack's bytes written and
-    synced beside it, a line appended to the record of packs sent and
-    synced (tp syncs these two at once; here one after the other), then
-    the pack renamed into place and its folder synced (three fsyncs the
-    reference does not make). Returns ms."""
+    synced beside it, a line appended to the record of packs sent (in the
+    store) and synced (tp syncs these two at once; here one after the
+    other), then the pack renamed into place and its folder synced (three
+    fsyncs the reference does not make). Returns ms."""
     t0 = time.perf_counter()
     tmp = os.path.join(work, f".floor-{n}.tmp")
     with open(tmp, "wb") as f:
         f.write(b"P" * 1709)
         f.flush()
         os.fsync(f.fileno())
-    with open(os.path.join(work, "floor.sent"), "ab") as f:
-        f.write(b"S" * 120 + b"\n")
+    with open(os.path.join(store, "floor.sent"), "ab") as f:
+        f.write(b"S" * 150 + b"\n")
         f.flush()
         os.fsync(f.fileno())
     os.rename(tmp, os.path.join(work, f"floor-{n}.taskpack"))
@@ -169,20 +175,45 @@ def durable_floor(work, n):
     return (time.perf_counter() - t0) * 1000
 
 
+def checkpoint_floor(store, n):
+    """What a durable checkpoint cannot skip, alone: the new state written
+    to a temporary file in the store's folder and synced, renamed over the
+    old state, and the folder synced (two fsyncs the reference does not
+    make). Returns ms."""
+    t0 = time.perf_counter()
+    tmp = os.path.join(store, f".floor-{n}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(b"C" * 600)
+        f.flush()
+        os.fsync(f.fileno())
+    os.rename(tmp, os.path.join(store, "floor.state"))
+    d = os.open(store, os.O_RDONLY)
+    os.fsync(d)
+    os.close(d)
+    return (time.perf_counter() - t0) * 1000
+
+
 tools = ["task_passport_list", "task_passport_open", "task_passport_new", "task_passport_checkpoint",
          "task_passport_pack", "task_passport_land", "task_passport_conformance"]
 times = {name: {t: [] for t in tools} for name in servers}
-floor = []
+floors = {"task_passport_pack": [], "task_passport_checkpoint": []}
 for i in range(runs):
+    order = list(servers.items())
+    if i % 2:
+        order.reverse()  # who goes first alternates from round to round
     for tool in tools:
-        for name, s in servers.items():  # alternating, call by call
+        for name, s in order:  # alternating, call by call
             ms, doc = s.call(tool, args_for(name, tool, s))
             times[name][tool].append(ms)
-            if tool == "task_passport_pack" and name == "tp":
-                floor.append(durable_floor(s.work, i))
             if tool == "task_passport_checkpoint":
                 state[name]["version"] = doc["state_version"]
                 state[name]["state"] = doc["state"]
+        # The floor of tp's write, alone, after both servers' calls.
+        tps = servers["tp"]
+        if tool == "task_passport_pack":
+            floors[tool].append(pack_floor(tps.work, tps.store, i))
+        elif tool == "task_passport_checkpoint":
+            floors[tool].append(checkpoint_floor(tps.store, i))
 for s in servers.values():
     s.close()
 
@@ -196,5 +227,13 @@ for tool in tools:
         print(f"{tool:28} {t:9.2f} {r:10.2f} {t / r:7.2f}")
     else:
         print(f"{tool:28} {t:9.2f} {'—':>10} {'—':>7}")
-print(f"durable floor of a pack (its three fsyncs alone, one after another, python, same folder, after each tp pack): median {statistics.median(floor):.2f} ms")
+print("\nthe durable floor (tp's fsyncs alone, python, same folders, after each round's calls) and tp less it:")
+print(f"{'tool':28} {'floor':>9} {'tp-floor':>9} {'reference':>10} {'(tp-floor)/ref':>15}")
+for tool, fl in floors.items():
+    less = statistics.median([t - f for t, f in zip(times["tp"][tool], fl)])
+    if "reference" in times:
+        r = statistics.median(times["reference"][tool])
+        print(f"{tool:28} {statistics.median(fl):9.2f} {less:9.2f} {r:10.2f} {less / r:15.2f}")
+    else:
+        print(f"{tool:28} {statistics.median(fl):9.2f} {less:9.2f} {'—':>10} {'—':>15}")
 print(f"load average {load0:.1f} → {load1:.1f} on {os.cpu_count()} CPUs")
