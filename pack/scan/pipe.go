@@ -33,6 +33,11 @@ var (
 type pipeToShell struct{}
 
 func (pipeToShell) FindAllStringIndex(s string, n int) [][]int {
+	// Every match holds a pipe: without one nothing can match, and the
+	// head pattern is not compiled (the needle "irm" is in "confirm").
+	if strings.IndexByte(s, '|') < 0 {
+		return nil
+	}
 	var out [][]int
 	off := 0 // the end of the last match: the next may not start before it
 	for _, h := range pipeHeads.FindAllStringIndex(s, -1) {

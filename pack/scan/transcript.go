@@ -22,8 +22,14 @@ var (
 // quote marks, bullets, heading marks, emphasis, a number.
 const roleLineHead = `(?i)^[\s>*#_\-•|]*(?:\d{1,3}[.)][ \t]*)?`
 
-var (
-	roleAlt = strings.Join(append(append(append([]string{}, aiRoles...), humanRoles...), otherRoles...), "|")
+// roleAlt is every role as the patterns' alternation: aiRoles, humanRoles,
+// then otherRoles, joined by "|" (TestRoleAltIsTheLists). A constant, so
+// the patterns below are too and nothing is built at start-up (issue 20).
+const roleAlt = "assistant|ai|chatgpt|claude|gemini|bard|copilot|bot|gpt|助手|助理|ai助手|机器人|アシスタント|" +
+	"user|human|you|用户|人类|ユーザー|" +
+	"system|tool|function|系统|工具"
+
+const (
 	// roleLinePattern is a role line. A time or a name in brackets may
 	// come first ("[12:30] User:"), at most 30 characters of it.
 	roleLinePattern = roleLineHead + `(?:\[[^\]\n]{1,30}\][ \t]*)?` + roleLineTail
@@ -34,12 +40,14 @@ var (
 	// judging a pack with a colon in it compiles: issue 20). The bracket's
 	// text ends at the first "]", so the count decides the same matches;
 	// TestRoleLineMatchesItsPattern and FuzzRoleLine hold the two together.
-	roleLineRe   = lazy(roleLineHead + `(?:\[([^\]\n]+)\][ \t]*)?` + roleLineTail)
+	roleLineSrc  = roleLineHead + `(?:\[([^\]\n]+)\][ \t]*)?` + roleLineTail
 	roleLineTail = `(?:\*\*|__)?[ \t]*(` + roleAlt + `|gpt-?[0-9][0-9a-z.\-]*)[ \t]*(?:\*\*|__)?[ \t]*(?:said|说)?[ \t]*(?:\*\*|__)?[ \t]*[:：]`
 	// roleHeadPattern is a heading that is only a role name; roleHead
 	// decides it without compiling it (TestRoleLineMatchesItsPattern).
 	roleHeadPattern = `(?i)^[ \t]*#{1,6}[ \t]*(` + roleAlt + `)[ \t]*$`
 )
+
+var roleLineRe = lazy(roleLineSrc)
 
 // roleBracketMax is the most characters roleLinePattern allows in brackets.
 const roleBracketMax = 30
@@ -81,13 +89,110 @@ func lineSide(line string) side {
 	if len(line) > 200 {
 		line = line[:200] // a role prefix is near the start; keeps long lines cheap
 	}
-	if m := roleLineRe.FindStringSubmatch(line); m != nil && utf8.RuneCountInString(m[1]) <= roleBracketMax {
-		return roleSide(m[2])
+	if roleMayStart(line) {
+		if m := roleLineRe.FindStringSubmatch(line); m != nil && utf8.RuneCountInString(m[1]) <= roleBracketMax {
+			return roleSide(m[2])
+		}
 	}
 	if role, ok := roleHead(line); ok {
 		return roleSide(role)
 	}
 	return sideNone
+}
+
+// roleMayStart reports whether a role name starts where roleLineRe could
+// look for one: after the head's run of blanks, quote marks and bullets,
+// after a number ("12)") there, or after a bracket ("[12:30]") at either,
+// each followed by emphasis and blanks. The head's class holds no letter
+// and no digit, "[" or role name's first character, so the role's place is
+// fixed by what the line starts with; when no role name (folded as the
+// pattern's (?i) folds) begins at one of those places, roleLineRe cannot
+// match and is not run, nor compiled (issue 20: most lines of a pack are
+// not transcript lines). TestRoleLineMatchesItsPattern and FuzzRoleLine
+// hold lineSide, with this in front, to the pattern.
+func roleMayStart(line string) bool {
+	p := 0
+	for p < len(line) {
+		r, w := utf8.DecodeRuneInString(line[p:])
+		if !strings.ContainsRune(" \t\n\f\r>*#_-•|", r) {
+			break
+		}
+		p += w
+	}
+	for _, q := range [2]int{p, afterNumber(line, p)} {
+		if q < 0 {
+			continue
+		}
+		if roleAt(line, q) {
+			return true
+		}
+		if b := afterBracket(line, q); b >= 0 && roleAt(line, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterNumber is where `\d{1,3}[.)][ \t]*` at i ends, or -1.
+func afterNumber(s string, i int) int {
+	j := i
+	for j < len(s) && j-i < 4 && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i || j-i > 3 || j >= len(s) || (s[j] != '.' && s[j] != ')') {
+		return -1
+	}
+	return skipBlanks(s, j+1)
+}
+
+// afterBracket is where `\[[^\]\n]+\][ \t]*` at i ends, or -1.
+func afterBracket(s string, i int) int {
+	if i >= len(s) || s[i] != '[' {
+		return -1
+	}
+	j := strings.IndexAny(s[i+1:], "]\n")
+	if j < 1 || s[i+1+j] != ']' {
+		return -1
+	}
+	return skipBlanks(s, i+1+j+1)
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// roleAt reports whether `(?:\*\*|__)?[ \t]*` and a role name start at i.
+// (gpt-4o and the like start with "gpt", one of aiRoles.)
+func roleAt(s string, i int) bool {
+	if strings.HasPrefix(s[i:], "**") || strings.HasPrefix(s[i:], "__") {
+		i += 2
+	}
+	rest := s[skipBlanks(s, i):]
+	for _, roles := range [][]string{aiRoles, humanRoles, otherRoles} {
+		for _, r := range roles {
+			if hasFoldPrefix(rest, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether s starts with prefix under simple case
+// folding (strings.EqualFold's, which is the (?i) of Go's patterns).
+func hasFoldPrefix(s, prefix string) bool {
+	i := 0
+	for range utf8.RuneCountInString(prefix) {
+		if i >= len(s) {
+			return false
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return strings.EqualFold(s[:i], prefix)
 }
 
 // roleHead is the role of a line that is a heading of one role name alone
