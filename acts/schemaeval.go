@@ -46,18 +46,31 @@ type sNode struct {
 	elseS    *sNode
 }
 
-// schemaKeywords are the keywords the evaluator knows; annotations are
-// read and ignored.
-var schemaKeywords = map[string]bool{
-	"$schema": true, "$id": true, "title": true, "description": true, "$defs": true,
-	"type": true, "const": true, "enum": true, "required": true, "properties": true,
-	"items": true, "uniqueItems": true, "minLength": true, "maxLength": true,
-	"minItems": true, "minimum": true, "pattern": true, "format": true, "$ref": true,
-	"allOf": true, "if": true, "then": true, "else": true,
+// isSchemaKeyword: the keywords the evaluator knows; annotations are read
+// and ignored.
+func isSchemaKeyword(k string) bool {
+	switch k {
+	case "$schema", "$id", "title", "description", "$defs",
+		"type", "const", "enum", "required", "properties",
+		"items", "uniqueItems", "minLength", "maxLength",
+		"minItems", "minimum", "pattern", "format", "$ref",
+		"allOf", "if", "then", "else":
+		return true
+	}
+	return false
 }
 
-// schemaFormats are the formats the evaluator asserts.
-var schemaFormats = map[string]func(string) bool{"date-time": isDateTime, "date": isFullDate}
+// schemaFormat is the check of a format the evaluator asserts, nil for
+// any other. (Switches, not maps: nothing to build at start-up, issue 20.)
+func schemaFormat(name string) func(string) bool {
+	switch name {
+	case "date-time":
+		return isDateTime
+	case "date":
+		return isFullDate
+	}
+	return nil
+}
 
 type schemaCompiler struct {
 	nodes map[string]*sNode // by absolute location
@@ -121,7 +134,7 @@ func (c *schemaCompiler) compile(v *ojson.Value, file, loc string) (*sNode, erro
 	sub := func(k string, x *ojson.Value) (*sNode, error) { return c.compile(x, file, loc+"/"+k) }
 	for _, m := range v.Obj().Members() {
 		k, x := m.Key, m.Value
-		if !schemaKeywords[k] {
+		if !isSchemaKeyword(k) {
 			return nil, fail("keyword %q is not supported by tp's evaluator (D24)", k)
 		}
 		var err error
@@ -189,7 +202,7 @@ func (c *schemaCompiler) compile(v *ojson.Value, file, loc string) (*sNode, erro
 			}
 		case "format":
 			n.format = x.Text()
-			if schemaFormats[n.format] == nil {
+			if schemaFormat(n.format) == nil {
 				return nil, fail("format %q is not asserted by tp's evaluator (D24)", n.format)
 			}
 		case "$ref":
@@ -325,7 +338,7 @@ func (n *sNode) evalString(s, inst string, st *evalState) {
 	if n.pattern != nil && !n.pattern.MatchString(s) {
 		st.fail(n, "pattern", inst, quoteString(s)+" does not match pattern "+quoteString(n.pattern.String()))
 	}
-	if n.format != "" && !schemaFormats[n.format](s) {
+	if n.format != "" && !schemaFormat(n.format)(s) {
 		st.fail(n, "format", inst, quoteString(s)+" is not a valid "+n.format)
 	}
 }

@@ -11,13 +11,17 @@ import (
 	"github.com/tp-dev/tp/model"
 )
 
-// docKeys are the members a field document may hold (the command line's
+// isDocKey: the members a field document may hold (the command line's
 // flags, spelled as JSON).
-var docKeys = map[string]bool{
-	"id": true, "passport_id": true, "expected_version": true,
-	"state": true, "current_state": true, "goal": true,
-	"facts": true, "verified": true, "decisions": true,
-	"next": true, "next_steps": true, "artifacts": true,
+func isDocKey(k string) bool {
+	switch k {
+	case "id", "passport_id", "expected_version",
+		"state", "current_state", "goal",
+		"facts", "verified", "decisions",
+		"next", "next_steps", "artifacts":
+		return true
+	}
+	return false
 }
 
 // Document is a checkpoint read from a JSON document (--file).
@@ -69,7 +73,7 @@ func ParseDocument(data []byte, name string) (*Document, error) {
 	}
 	var unknown []string
 	for _, k := range v.Obj().Keys() {
-		if !docKeys[k] {
+		if !isDocKey(k) {
 			unknown = append(unknown, k)
 		}
 	}

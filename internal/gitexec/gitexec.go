@@ -71,7 +71,7 @@ import (
 )
 
 // fixed is the configuration every git process gets, whatever the scopes say.
-var fixed = append([][2]string{
+var fixed = [][2]string{
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", os.DevNull},
 	{"core.pager", "cat"},
@@ -102,7 +102,41 @@ var fixed = append([][2]string{
 	// repository's config turns on keeps what a merge brings out of the
 	// work tree, where tp reads the acts log (D20).
 	{"core.sparseCheckout", "false"},
-}, hookEventsOff()...)
+	// Every hook event off as a whole (hook.<event>.enabled, which gits
+	// after 2.54 read): with hooks named in configuration (git 2.54),
+	// core.hooksPath turns off only the hooks folder. Older gits take
+	// these for hooks of those names and do nothing. One for each of
+	// hookEvents, in its order (TestFixedSwitchesEveryEventOff); written
+	// out so the table is data, not built at every tp start (issue 20).
+	{"hook.applypatch-msg.enabled", "false"},
+	{"hook.pre-applypatch.enabled", "false"},
+	{"hook.post-applypatch.enabled", "false"},
+	{"hook.pre-commit.enabled", "false"},
+	{"hook.pre-merge-commit.enabled", "false"},
+	{"hook.prepare-commit-msg.enabled", "false"},
+	{"hook.commit-msg.enabled", "false"},
+	{"hook.post-commit.enabled", "false"},
+	{"hook.pre-rebase.enabled", "false"},
+	{"hook.post-checkout.enabled", "false"},
+	{"hook.post-merge.enabled", "false"},
+	{"hook.pre-push.enabled", "false"},
+	{"hook.pre-receive.enabled", "false"},
+	{"hook.update.enabled", "false"},
+	{"hook.proc-receive.enabled", "false"},
+	{"hook.post-receive.enabled", "false"},
+	{"hook.post-update.enabled", "false"},
+	{"hook.reference-transaction.enabled", "false"},
+	{"hook.push-to-checkout.enabled", "false"},
+	{"hook.pre-auto-gc.enabled", "false"},
+	{"hook.post-rewrite.enabled", "false"},
+	{"hook.sendemail-validate.enabled", "false"},
+	{"hook.fsmonitor-watchman.enabled", "false"},
+	{"hook.p4-changelist.enabled", "false"},
+	{"hook.p4-prepare-changelist.enabled", "false"},
+	{"hook.p4-post-changelist.enabled", "false"},
+	{"hook.p4-pre-submit.enabled", "false"},
+	{"hook.post-index-change.enabled", "false"},
+}
 
 // hookEvents are git's hook events (githooks(5)).
 var hookEvents = []string{
@@ -112,18 +146,6 @@ var hookEvents = []string{
 	"post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc",
 	"post-rewrite", "sendemail-validate", "fsmonitor-watchman", "p4-changelist",
 	"p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit", "post-index-change",
-}
-
-// hookEventsOff switches every hook event off as a whole
-// (hook.<event>.enabled, which gits after 2.54 read): with hooks named in
-// configuration (git 2.54), core.hooksPath turns off only the hooks
-// folder. Older gits take these for hooks of those names and do nothing.
-func hookEventsOff() [][2]string {
-	out := make([][2]string, 0, len(hookEvents))
-	for _, ev := range hookEvents {
-		out = append(out, [2]string{"hook." + ev + ".enabled", "false"})
-	}
-	return out
 }
 
 // configHooksOff is, for every hook the listing names in configuration
@@ -190,12 +212,16 @@ var programKey = sync.OnceValue(func() *regexp.Regexp {
 // process keeps: who commits, and how the user reaches remotes. Every other
 // GIT_ variable (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_CONFIG_*, …)
 // is dropped so git finds the repository from the folder alone.
-var passThrough = map[string]bool{
-	"GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true, "GIT_AUTHOR_DATE": true,
-	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true, "GIT_COMMITTER_DATE": true,
-	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_SSH_VARIANT": true,
-	"GIT_ASKPASS": true, "GIT_TERMINAL_PROMPT": true, "GIT_CONFIG_GLOBAL": true,
-	"GIT_PROXY_COMMAND": true,
+func passThrough(k string) bool {
+	switch k {
+	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+		"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT",
+		"GIT_ASKPASS", "GIT_TERMINAL_PROMPT", "GIT_CONFIG_GLOBAL",
+		"GIT_PROXY_COMMAND":
+		return true
+	}
+	return false
 }
 
 // Git runs git in one folder.
@@ -481,7 +507,7 @@ func baseEnv(env []string) []string {
 	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") && !passThrough[k] {
+		if strings.HasPrefix(k, "GIT_") && !passThrough(k) {
 			continue
 		}
 		vars[k] = v

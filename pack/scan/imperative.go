@@ -161,19 +161,22 @@ func imperativeAt(s string, p int) (imperativeMatch, bool) {
 	return imperativeMatch{}, false
 }
 
-// nounFollowersEN are words after which a leading verb is a noun or an
+// isNounFollowerEN: the words after which a leading verb is a noun or an
 // adjective ("Execute permission is missing", "Delete key", "Install
 // size"), not an order.
-var nounFollowersEN = map[string]bool{
-	"permission": true, "permissions": true, "bit": true, "bits": true, "time": true, "times": true, "access": true,
-	"rights": true, "is": true, "are": true, "was": true, "were": true, "of": true, "button": true, "key": true,
-	"log": true, "logs": true, "history": true, "date": true, "status": true, "result": true, "results": true,
-	"speed": true, "size": true, "limit": true, "fee": true, "fees": true, "rate": true, "plan": true, "method": true,
-	"step": true, "steps": true, "guide": true, "instructions": true, "link": true, "page": true, "failed": true,
-	"succeeded": true, "completed": true, "location": true, "path": true, "folder": true, "directory": true,
+func isNounFollowerEN(s string) bool {
+	// A switch, not a map: nothing to build at start-up (issue 20).
+	switch s {
+	case "permission", "permissions", "bit", "bits", "time", "times", "access", "rights", "is", "are", "was",
+		"were", "of", "button", "key", "log", "logs", "history", "date", "status", "result", "results", "speed",
+		"size", "limit", "fee", "fees", "rate", "plan", "method", "step", "steps", "guide", "instructions", "link",
+		"page", "failed", "succeeded", "completed", "location", "path", "folder", "directory":
+		return true
+	}
+	return false
 }
 
-func nounUseEN(word string) bool { return nounFollowersEN[word] }
+func nounUseEN(word string) bool { return isNounFollowerEN(word) }
 
 // nounFollowersZH play the same part in Chinese ("执行结果见附件": the
 // result of running, "下载链接": a download link).

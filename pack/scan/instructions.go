@@ -537,19 +537,18 @@ func sentence(s string, spans []span, i, j int) string {
 // ending "instruction(s)", "prompt(s)" or "directive(s)" (agent_instructions,
 // system_prompt, customInstructions). Not "how", "how_to_verify", "check" or
 // "note": those are data the spec itself defines or invites.
-var instructionFieldNames = map[string]bool{
-	"howtousethisfile": true, "howtouse": true,
-	"readmefirst": true, "readfirst": true, "readthisfirst": true,
-	"systemmessage": true, "developermessage": true,
-	"noteforai": true, "notetoai": true, "notetoagent": true, "notetoassistant": true, "notetomodel": true,
-	"noteforagent": true, "noteforassistant": true, "messagetoai": true, "messagetoagent": true,
-	"forai": true, "foragent": true, "toai": true, "aitodo": true, "todoforai": true, "agenttodo": true,
-	"jailbreak": true,
-	"autorun":   true, "autoexec": true, "autoexecute": true, "onload": true, "onland": true,
-	"onlanding": true, "onopen": true, "onreceive": true, "postland": true, "runonland": true, "runonopen": true,
-	"使用说明": true, "使用方法": true, "如何使用": true, "如何使用此文件": true, "如何使用这个文件": true,
-	"指令": true, "指示": true, "系统提示": true, "系统提示词": true, "提示词": true,
-	"给ai的说明": true, "给ai的指示": true, "致ai": true,
+func isInstructionFieldName(s string) bool {
+	// A switch, not a map: nothing to build at start-up (issue 20).
+	switch s {
+	case "howtousethisfile", "howtouse", "readmefirst", "readfirst", "readthisfirst", "systemmessage",
+		"developermessage", "noteforai", "notetoai", "notetoagent", "notetoassistant", "notetomodel",
+		"noteforagent", "noteforassistant", "messagetoai", "messagetoagent", "forai", "foragent", "toai", "aitodo",
+		"todoforai", "agenttodo", "jailbreak", "autorun", "autoexec", "autoexecute", "onload", "onland",
+		"onlanding", "onopen", "onreceive", "postland", "runonland", "runonopen", "使用说明", "使用方法", "如何使用",
+		"如何使用此文件", "如何使用这个文件", "指令", "指示", "系统提示", "系统提示词", "提示词", "给ai的说明", "给ai的指示", "致ai":
+		return true
+	}
+	return false
 }
 
 var instructionFieldSuffixes = []string{"instruction", "instructions", "prompt", "prompts", "directive", "directives", "指令", "提示词"}
@@ -574,7 +573,7 @@ func IsInstructionField(key string) bool {
 	if k == "" {
 		return false
 	}
-	if instructionFieldNames[k] || strings.HasPrefix(k, "howtouse") {
+	if isInstructionFieldName(k) || strings.HasPrefix(k, "howtouse") {
 		return true
 	}
 	for _, suf := range instructionFieldSuffixes {

@@ -9,20 +9,20 @@ import (
 // which is exactly what §4.3 says accept must not be ("without it the reply
 // cannot be judged, only negotiated"). Compared after folding case, trimming
 // punctuation and collapsing blank space.
-var vaguePhrases = map[string]bool{
-	"done": true, "ok": true, "okay": true, "yes": true, "fine": true, "good": true, "lgtm": true,
-	"it works": true, "works": true, "working": true, "fixed": true, "finished": true, "complete": true, "completed": true,
-	"when done": true, "when finished": true, "when complete": true, "when completed": true,
-	"when it's done": true, "when it is done": true, "when it works": true, "when you're done": true,
-	"when you are done": true, "when ready": true, "once done": true, "once finished": true,
-	"looks good": true, "looks good to me": true, "looks fine": true, "looks right": true, "seems fine": true,
-	"good enough": true, "all good": true, "no problem": true, "whatever works": true, "as needed": true,
-	"as appropriate": true, "you decide": true, "your call": true, "up to you": true, "tbd": true, "todo": true,
-	"n/a": true, "na": true, "none": true, "anything": true, "any answer": true, "an answer": true, "reply": true,
-	"完成": true, "完成了": true, "完成即可": true, "做完": true, "做完了": true, "搞定": true, "搞定了": true,
-	"好": true, "好的": true, "可以": true, "行": true, "没问题": true, "看着办": true, "弄好": true, "弄好了": true,
-	"弄完": true, "处理好": true, "差不多": true, "随便": true, "都行": true, "回复即可": true, "答复即可": true,
-	"有结果": true, "有答案": true, "待定": true,
+func isVaguePhrase(s string) bool {
+	// A switch, not a map: nothing to build at start-up (issue 20).
+	switch s {
+	case "done", "ok", "okay", "yes", "fine", "good", "lgtm", "it works", "works", "working", "fixed", "finished",
+		"complete", "completed", "when done", "when finished", "when complete", "when completed", "when it's done",
+		"when it is done", "when it works", "when you're done", "when you are done", "when ready", "once done",
+		"once finished", "looks good", "looks good to me", "looks fine", "looks right", "seems fine",
+		"good enough", "all good", "no problem", "whatever works", "as needed", "as appropriate", "you decide",
+		"your call", "up to you", "tbd", "todo", "n/a", "na", "none", "anything", "any answer", "an answer",
+		"reply", "完成", "完成了", "完成即可", "做完", "做完了", "搞定", "搞定了", "好", "好的", "可以", "行", "没问题", "看着办", "弄好", "弄好了",
+		"弄完", "处理好", "差不多", "随便", "都行", "回复即可", "答复即可", "有结果", "有答案", "待定":
+		return true
+	}
+	return false
 }
 
 // VagueAccept reports whether an ask's accept is too vague to judge an
@@ -33,7 +33,7 @@ var vaguePhrases = map[string]bool{
 func VagueAccept(accept string) bool {
 	s := strings.ToLower(strings.Join(strings.Fields(accept), " "))
 	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) || unicode.IsSymbol(r) })
-	if s == "" || vaguePhrases[s] {
+	if s == "" || isVaguePhrase(s) {
 		return true
 	}
 	return acceptWords(s) < 3
