@@ -180,11 +180,18 @@ func newRootCmdOf(io *IO, only string) (*cobra.Command, *globalOpts) {
 	// run function of its own prints help for any argument, so `tp
 	// completion nosh` printed help and exited 0: add it now, runnable, so
 	// an unknown shell gets the unknown-command rule like every command.
-	root.InitDefaultCompletionCmd()
-	for _, c := range root.Commands() {
-		if c.Name() == "completion" && !c.Runnable() {
-			c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+	// A command line that names another command (or none) never reaches
+	// it: it is not built there (its four scripts' help texts were a good
+	// part of building a lone command's tree, issue 20).
+	if only == "" {
+		root.InitDefaultCompletionCmd()
+		for _, c := range root.Commands() {
+			if c.Name() == "completion" && !c.Runnable() {
+				c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+			}
 		}
+	} else {
+		root.CompletionOptions.DisableDefaultCmd = true
 	}
 	// The commands with a screen (io.Screens): tp, which links none,
 	// forwards them to tp-full when they would open it (D26).
