@@ -5,8 +5,9 @@ usage: scripts/mcp-latency.py TP_BINARY [RUNS]
 
 1. tools/list after initialize, a fresh `tp mcp` per run: the median, 90th
    percentile and worst round trip (ms) and how many runs took over 20 ms.
-   Run it under /usr/bin/time -v for the server's peak RSS (the last run
-   holds the server idle for 2 s so the figure is the idle server's).
+   Run it under scripts/pairbench for the server's peak resident memory
+   (the last run holds the server idle for 2 s so the figure is the idle
+   server's).
 2. Each of the seven task-passport tools (list, open, new, checkpoint, pack,
    land dry run, conformance), RUNS calls each, over one long-lived server,
    the median round trip (ms) from the request written to the response
