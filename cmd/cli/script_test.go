@@ -206,7 +206,7 @@ type scriptReply struct {
 }
 
 // serveScript reads requests on fd 3 and answers on fd 4 until fd 3 ends:
-// each runs the command line as the tp process of TestMain would, with
+// each runs the command line as TestMain's tp process would (sealingIO), with
 // the request's environment and folder and no stdin.
 func serveScript() int {
 	dec := gob.NewDecoder(os.NewFile(3, "requests"))
@@ -230,7 +230,7 @@ func serveScript() int {
 			return 1
 		}
 		var out, errb bytes.Buffer
-		tio := stdIO()
+		tio := sealingIO()
 		tio.In, tio.Out, tio.Err = strings.NewReader(""), &out, &errb
 		code := run(req.Args, tio)
 		if err := enc.Encode(scriptReply{Stdout: out.Bytes(), Stderr: errb.Bytes(), Code: int(code)}); err != nil {
