@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/tp-dev/tp/internal/sanitize"
 )
 
 // Building the records the principal side and agents send outside the
@@ -181,4 +183,34 @@ func BuildWithdraw(st *ActState, s Sender) (Record, error) {
 	r.Reason = "not_needed"
 	r.Supersedes = []string{st.NeedID}
 	return r, nil
+}
+
+// TermsReadError is a settlement refused because the act's terms are not
+// the revision the principal read (D19-terms).
+type TermsReadError struct {
+	Key  string
+	Rev  int    // the act's current terms revision
+	Read int    // the revision the principal named; 0: none
+	Text string // the current terms
+}
+
+func (e *TermsReadError) Error() string {
+	now := fmt.Sprintf("its terms (rev %d) now read %q", e.Rev, sanitize.Line(e.Text))
+	if e.Read == 0 {
+		return fmt.Sprintf("act %s was amended: %s; a settlement of an amended act names the revision you read, so that what you sign is what you saw; nothing was written", e.Key, now)
+	}
+	return fmt.Sprintf("act %s: rev %d is not the current terms (rev %d): %s; nothing was written", e.Key, e.Read, e.Rev, now)
+}
+
+// CheckTermsRead refuses to settle terms the principal did not read
+// (D19-terms). An agent changes what it asks by amending a line under the
+// same key (§4 step 4), so a key alone does not say which text the
+// principal saw: read is the terms revision they were shown. Naming none
+// is enough only for an act never amended (rev 1, whose text cannot change);
+// a named revision must be the current one.
+func CheckTermsRead(st *ActState, read int) error {
+	if (read == 0 && st.TermsRev > 1) || (read != 0 && read != st.TermsRev) {
+		return &TermsReadError{Key: st.Key, Rev: st.TermsRev, Read: read, Text: st.Text}
+	}
+	return nil
 }

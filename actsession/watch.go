@@ -22,8 +22,10 @@ import (
 // whole (D9), so a file that appears is a complete record.
 
 // WatchTypes are the record types a principal wants to hear about by
-// default: a new act, a claim that one is done, a need withdrawn.
-var WatchTypes = []string{acts.TypeRaised, acts.TypeClaimed, acts.TypeWithdrawn}
+// default: a new act, an act whose terms changed (what they are asked is
+// not what they heard of first, D19-terms), a claim that one is done, a
+// need withdrawn.
+var WatchTypes = []string{acts.TypeRaised, acts.TypeAmended, acts.TypeClaimed, acts.TypeWithdrawn}
 
 // WatchRequest says what to watch.
 type WatchRequest struct {

@@ -450,12 +450,12 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 		case key.Matches(msg, k.Pick) && len(s.pick) > 0:
 			a, _ := s.Selected()
 			other := s.acts[s.pick[s.pickCur]]
-			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", SameAs: other.Key})
+			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", SameAs: other.Key, TermsRev: a.TermsRev})
 		case key.Matches(msg, k.None):
 			// §2: already_done SHOULD name the item it repeats; when it
 			// repeats none (done before it was raised), say so explicitly.
 			a, _ := s.Selected()
-			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done"})
+			return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "already_done", TermsRev: a.TermsRev})
 		case key.Matches(msg, k.Back):
 			s.mode = inboxList
 		}
@@ -558,9 +558,9 @@ func (s *InboxScreen) key(msg tea.KeyMsg) (common.Component, tea.Cmd) {
 	open := a.Status != "settled"
 	switch {
 	case key.Matches(msg, k.Done) && open:
-		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "done"})
+		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "done", TermsRev: a.TermsRev})
 	case key.Matches(msg, k.Drop) && open:
-		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "dropped"})
+		return s, s.previewCmd(common.Action{Kind: common.ActSettle, Key: a.Key, Project: a.Project, Outcome: "dropped", TermsRev: a.TermsRev})
 	case key.Matches(msg, k.Already) && open:
 		s.pick = s.pick[:0]
 		for i, o := range s.acts {
@@ -608,7 +608,7 @@ func (s *InboxScreen) markedActions(a common.Action) []common.Action {
 	for _, act := range s.acts {
 		if s.marked[markID(act)] {
 			b := a
-			b.Key, b.Project = act.Key, act.Project
+			b.Key, b.Project, b.TermsRev = act.Key, act.Project, act.TermsRev
 			out = append(out, b)
 		}
 	}

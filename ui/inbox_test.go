@@ -181,19 +181,19 @@ func TestInboxKeys(t *testing.T) {
 		want []common.Action
 		vis  int
 	}{
-		{"drop", []string{"x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "dropped"}}, 2},
-		{"already done picks same_as", []string{"a", "enter", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "already_done", SameAs: "k-dom"}}, 2},
+		{"drop", []string{"x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "dropped", TermsRev: 2}}, 2},
+		{"already done picks same_as", []string{"a", "enter", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-pay", Project: "shop", Outcome: "already_done", SameAs: "k-dom", TermsRev: 2}}, 2},
 		{"already done cancelled", []string{"a", "esc"}, nil, 3},
 		{"note", []string{"n", "c", "a", "l", "l", "e", "d", " ", "q", "ctrl+s", "y"}, []common.Action{{Kind: common.ActNote, Key: "k-pay", Project: "shop", Note: "called q"}}, 3},
 		{"note discarded", []string{"n", "x", "esc"}, nil, 3},
 		{"reopen a settled act", []string{"S", "G", "r", "y"}, []common.Action{{Kind: common.ActReopen, Key: "k-old", Project: "shop"}}, 4},
 		{"reopen ignored on open act", []string{"r"}, nil, 3},
 		{"settle ignored on settled act", []string{"S", "G", "d", "x"}, nil, 4},
-		{"filter by text", []string{"/", "d", "o", "m", "enter", "d", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-dom", Project: "shop", Outcome: "done"}}, 0},
+		{"filter by text", []string{"/", "d", "o", "m", "enter", "d", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-dom", Project: "shop", Outcome: "done", TermsRev: 1}}, 0},
 		{"filter cleared by esc", []string{"/", "z", "z", "esc"}, nil, 3},
 		{"project filter", []string{"tab"}, nil, 1},
 		{"project filter cycles back", []string{"tab", "tab", "tab"}, nil, 3},
-		{"withdrawn: drop it", []string{"down", "x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-sign", Project: "legal", Outcome: "dropped"}}, 2},
+		{"withdrawn: drop it", []string{"down", "x", "y"}, []common.Action{{Kind: common.ActSettle, Key: "k-sign", Project: "legal", Outcome: "dropped", TermsRev: 1}}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

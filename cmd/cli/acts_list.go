@@ -168,7 +168,12 @@ func runActsList(io *IO, g *globalOpts, o actsListOpts) error {
 		if st.Due != "" {
 			due = " due " + display.Line(st.Due)
 		}
-		fmt.Fprintf(io.Out, "%s %s %s %s%s\n", display.Line(st.Project), st.Key, actsStatusText(st), q(st.Text), due)
+		rev := ""
+		if st.TermsRev > 1 {
+			// Amended: settling it names this revision (D19-terms).
+			rev = fmt.Sprintf(" (amended, terms rev %d)", st.TermsRev)
+		}
+		fmt.Fprintf(io.Out, "%s %s %s %s%s%s\n", display.Line(st.Project), st.Key, actsStatusText(st), q(st.Text), due, rev)
 		if st.Status == acts.StatusOpen {
 			for _, c := range st.Claims {
 				basis := ""

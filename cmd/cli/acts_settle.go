@@ -28,6 +28,7 @@ type actsSettledJSON struct {
 
 func newActsSettleCmd(io *IO, g *globalOpts) *cobra.Command {
 	var project, outcome, sameAs, note string
+	var termsRev int
 	cmd := &cobra.Command{
 		Use:   "settle KEY... --outcome done|dropped|already_done",
 		Short: "Settle acts as the principal (done, dropped, already_done)",
@@ -40,7 +41,15 @@ revision it answers. The next "tp acts sync" strikes the act's line.
 Several keys are settled together, all or nothing: every act is checked
 first, your key is used once to sign them all, and one commit carries
 them. If one cannot be settled (already settled, its terms revised, not
-found), none is, and the error names each and why.`,
+found), none is, and the error names each and why.
+
+An agent may change what an act asks by editing its line under the same
+key (amended, terms rev 2, 3, …), so a key alone does not say which text
+you read. An act never amended settles by its key; an amended one only with
+--terms-rev N, the revision you read (tp acts list and show print it): if
+the terms changed since, nothing is written and the error shows them as
+they read now (D19-terms). Several keys settle together only when none was
+amended; settle an amended act by itself.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outcome == "" {
@@ -48,8 +57,11 @@ found), none is, and the error names each and why.`,
 			}
 			if len(args) == 1 {
 				return actsWithAct(io, g, project, args[0], func(l *recordlog.Log, st *acts.ActState) ([]acts.Record, error) {
-					return actsBuildSettle(io, l, st, outcome, sameAs, note, true)
+					return actsBuildSettle(io, l, st, outcome, sameAs, note, true, termsRev)
 				})
+			}
+			if termsRev != 0 {
+				return withHint(fmt.Errorf("--terms-rev names the revision of one act's terms; it goes with one key, not %d", len(args)), "settle an amended act by itself: tp acts settle KEY --outcome "+outcome+" --terms-rev N")
 			}
 			return actsSettleMany(io, g, project, args, outcome, sameAs, note)
 		},
@@ -59,11 +71,17 @@ found), none is, and the error names each and why.`,
 	f.StringVar(&outcome, "outcome", "", "done, dropped or already_done")
 	f.StringVar(&sameAs, "same-as", "", "with already_done: the key of the item this repeats")
 	f.StringVar(&note, "note", "", "a note for the project, delivered with the settlement")
+	f.IntVar(&termsRev, "terms-rev", 0, "the revision of the act's terms you read (needed once an act was amended; D19-terms)")
 	return cmd
 }
 
 // actsBuildSettle builds one act's settlement (and same_as relation).
-func actsBuildSettle(io *IO, l *recordlog.Log, st *acts.ActState, outcome, sameAs, note string, warn bool) ([]acts.Record, error) {
+func actsBuildSettle(io *IO, l *recordlog.Log, st *acts.ActState, outcome, sameAs, note string, warn bool, termsRev int) ([]acts.Record, error) {
+	if st.Status != acts.StatusSettled {
+		if err := acts.CheckTermsRead(st, termsRev); err != nil {
+			return nil, withHint(err, fmt.Sprintf("if that is what you settle: tp acts settle %s --outcome %s --terms-rev %d (tp acts show %s shows every revision)", st.Key, outcome, st.TermsRev, st.Key))
+		}
+	}
 	if sameAs != "" {
 		// §2: same_as names the item this repeats; it must be one.
 		found, err := actsHasKey(l, st.Project, sameAs)
@@ -99,7 +117,7 @@ func actsSettleMany(io *IO, g *globalOpts, project string, keys []string, outcom
 			probs = append(probs, actsession.BatchProblem{Project: project, Key: k, Why: err.Error()})
 			continue
 		}
-		rs, err := actsBuildSettle(io, s.Log, st, outcome, sameAs, note, false)
+		rs, err := actsBuildSettle(io, s.Log, st, outcome, sameAs, note, false, 0)
 		if err != nil {
 			probs = append(probs, actsession.BatchProblem{Project: st.Project, Key: k, Why: err.Error()})
 			continue

@@ -18,7 +18,7 @@ import (
 	"github.com/tp-dev/tp/display"
 )
 
-// tp acts watch: one line per new record (raised, claimed, withdrawn), or
+// tp acts watch: one line per new record (raised, amended, claimed, withdrawn), or
 // a command run with the record on stdin — so a principal can wire
 // notifications. The log is watched with fsnotify (no polling); with the
 // acts dir in git it is pulled every --pull-every.
@@ -36,12 +36,13 @@ func newActsWatchCmd(io *IO, g *globalOpts) *cobra.Command {
 	o := &actsWatchOpts{}
 	cmd := &cobra.Command{
 		Use:   "watch [--project P] [--exec CMD]",
-		Short: "Wait for new records (raised, claimed, withdrawn) and print or hand on each",
+		Short: "Wait for new records (raised, amended, claimed, withdrawn) and print or hand on each",
 		Long: `Wait for records written to the log from now on and print one line for
 each, or run CMD (with sh -c) with the record's JSON on stdin and
 TP_RECORD_ID, TP_RECORD_TYPE, TP_RECORD_KEY and TP_RECORD_PROJECT set — one at
-a time, each with a time limit. By default raised, claimed and withdrawn
-records are reported (--type chooses). The log is watched through the
+a time, each with a time limit. By default raised, amended, claimed and
+withdrawn records are reported (--type chooses): an amendment changes what
+you are asked under the same key. The log is watched through the
 operating system's file notifications, so waiting costs nothing; when the
 acts dir is a git repository with an upstream it is pulled every
 --pull-every (--offline: never). Stops on ctrl+c, or after --count records.
@@ -191,6 +192,9 @@ func actsWatchLine(r acts.Record) string {
 	switch {
 	case r.Terms != nil:
 		s += " " + q(r.Terms.Text)
+		if r.TermsRev > 1 {
+			s += fmt.Sprintf(" (terms rev %d)", r.TermsRev)
+		}
 	case r.Type == acts.TypeClaimed:
 		basis := ""
 		if r.Evidence != nil {

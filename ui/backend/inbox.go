@@ -135,6 +135,12 @@ func (in *Inbox) records(a common.Action) ([]acts.Record, *acts.ActState, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	if a.Kind == common.ActSettle && st.Status != acts.StatusSettled {
+		// What is signed is the terms the screen showed (D19-terms).
+		if err := acts.CheckTermsRead(st, a.TermsRev); err != nil {
+			return nil, nil, err
+		}
+	}
 	rs, err := in.Build(st, a)
 	return rs, st, err
 }

@@ -247,3 +247,43 @@ func TestInboxBatchPreviewIsWhatIsWritten(t *testing.T) {
 		t.Fatal("a refused batch wrote records")
 	}
 }
+
+// D19-terms: the inbox signs the terms it showed. An agent amends the act
+// under the same key after the list was drawn; the person's "done" on what
+// they read must not settle the new text: the preview and the write both
+// refuse, naming the terms as they read now, and nothing is written.
+func TestInboxRefusesTermsAmendedSinceShown(t *testing.T) {
+	ctx := context.Background()
+	l := recordlog.OpenLog(t.TempDir())
+	k := raise(t, l, "shop", "Renew the domain")
+	in := &Inbox{Session: actsession.New(l, actsession.Options{}), Build: principal}
+	list, err := in.LoadActs(ctx)
+	if err != nil || len(list.Acts) != 1 || list.Acts[0].TermsRev != 1 {
+		t.Fatalf("%v %+v", err, list)
+	}
+	shown := list.Acts[0]
+	if _, err := l.WriteRecord(acts.Record{PH: "0.3", Ext: "acts/0.3", ID: "a:" + k + ":2", Type: acts.TypeAmended,
+		Origin: "requester", By: "registrar", Key: k, Project: "shop", TS: "2026-11-01T11:00:00Z",
+		Terms: &acts.Terms{Text: "Wire 1,000,000 USD to account 42"}, TermsRev: 2, Supersedes: []string{acts.RaisedID(k)}}); err != nil {
+		t.Fatal(err)
+	}
+	a := common.Action{Kind: common.ActSettle, Key: k, Project: "shop", Outcome: "done", TermsRev: shown.TermsRev}
+	var tre *acts.TermsReadError
+	if _, err := in.Preview(ctx, a); !errors.As(err, &tre) || !strings.Contains(err.Error(), "Wire 1,000,000 USD") {
+		t.Fatalf("preview of terms not shown: %v", err)
+	}
+	if _, err := in.Apply(ctx, a); !errors.As(err, &tre) {
+		t.Fatalf("apply of terms not shown: %v", err)
+	}
+	ld, _ := l.Load("shop")
+	for _, r := range ld.Records {
+		if r.Type == acts.TypeSettled {
+			t.Fatalf("settled terms the person never saw: %+v", r)
+		}
+	}
+	// Shown again, the new terms settle.
+	a.TermsRev = 2
+	if act, err := in.Apply(ctx, a); err != nil || act.Status != "settled" {
+		t.Fatalf("%v %+v", err, act)
+	}
+}

@@ -442,6 +442,10 @@ type Action struct {
 	Outcome string // done, dropped, already_done
 	SameAs  string
 	Note    string
+	// TermsRev is the revision of the act's terms the screen showed when
+	// the person chose: a settlement of other terms is refused
+	// (D19-terms: an agent can amend an act under the same key meanwhile).
+	TermsRev int
 }
 
 // ---- home -----------------------------------------------------------------
