@@ -276,9 +276,24 @@ type anchorEntry struct {
 	rules []int
 }
 
+// A group's two tables index its lists rather than hold them: a [256]
+// table of slices is 6 KiB, and the seven groups' fourteen of them were
+// most of what building the tables cost a fresh process (zeroed pages,
+// issue 20), for the few dozen bytes that start an entry.
 type pivotGroup struct {
-	byPrev [256][]*anchorEntry // entries whose pivot has a byte before it, keyed by that byte
-	byNext [256][]*anchorEntry // entries whose pivot is the first byte, keyed by the byte after
+	byPrev [256]uint16 // entries whose pivot has a byte before it, keyed by that byte: one more than their index in lists
+	byNext [256]uint16 // entries whose pivot is the first byte, keyed by the byte after
+	lists  [][]*anchorEntry
+}
+
+func (g *pivotGroup) prev(c byte) []*anchorEntry { return g.list(g.byPrev[c]) }
+func (g *pivotGroup) next(c byte) []*anchorEntry { return g.list(g.byNext[c]) }
+
+func (g *pivotGroup) list(i uint16) []*anchorEntry {
+	if i == 0 {
+		return nil
+	}
+	return g.lists[i-1]
 }
 
 var (
@@ -351,10 +366,20 @@ func buildTables() {
 			groups[b] = g
 			groupOf[b], isPivot[b] = g, 1
 		}
-		add := func(tab *[256][]*anchorEntry, c byte) {
-			tab[c] = append(tab[c], e)
+		add1 := func(tab *[256]uint16, c byte) {
+			if tab[c] == 0 {
+				if len(g.lists) == 1<<16-1 {
+					panic("scan: more anchor lists than a pivot group indexes")
+				}
+				g.lists = append(g.lists, nil)
+				tab[c] = uint16(len(g.lists))
+			}
+			g.lists[tab[c]-1] = append(g.lists[tab[c]-1], e)
+		}
+		add := func(tab *[256]uint16, c byte) {
+			add1(tab, c)
 			if e.fold {
-				tab[swapCase(c)] = append(tab[swapCase(c)], e)
+				add1(tab, swapCase(c))
 			}
 		}
 		if e.pivot > 0 {
@@ -514,14 +539,14 @@ func collect[T text](en *engine, buf T, from, limit int, dataStart bool) {
 			p := i + bits.TrailingZeros64(m)
 			g := groupOf[buf[p]]
 			if p > 0 {
-				for _, e := range g.byPrev[buf[p-1]] {
+				for _, e := range g.prev(buf[p-1]) {
 					if s := p - e.pivot; s >= from && s < limit && at(e, buf, s) && viable(e, buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
 				}
 			}
 			if p+1 < len(buf) {
-				for _, e := range g.byNext[buf[p+1]] {
+				for _, e := range g.next(buf[p+1]) {
 					if s := p; s >= from && s < limit && at(e, buf, s) && viable(e, buf, s, dataStart) {
 						en.cands = append(en.cands, candidate{s, e})
 					}
