@@ -63,6 +63,11 @@ type BuildOptions struct {
 	// task-passport command line), which pack such receipts; tp's own
 	// refuse them (NoHomeError).
 	HomelessReceipt bool
+	// WithRepository carries the repository metadata (.git/, .hg/, a bare
+	// repository) found inside a folder of Files. By default it is left out
+	// (Built.LeftOut): its history is compressed, so the credential check
+	// of D5 cannot read it (D5-repository).
+	WithRepository bool
 }
 
 // NoHomeError is a receipt refused because the passport it is packed from
@@ -110,6 +115,10 @@ type Built struct {
 	Resent []model.Ask
 	// Files are the luggage files with the local path each one comes from.
 	Files []LocalFile
+	// LeftOut are the repository folders (with a trailing slash) found in
+	// Files' folders and not carried; Carried those carried because
+	// BuildOptions.WithRepository said so (D5-repository).
+	LeftOut, RepositoryCarried []string
 }
 
 // LocalFile is one luggage file: its name in the pack and where it is here.
@@ -202,6 +211,12 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	if err != nil {
 		return nil, err
 	}
+	var leftOut, carried []string
+	if o.WithRepository {
+		_, carried = repositoryMetadata(files)
+	} else {
+		files, leftOut = repositoryMetadata(files)
+	}
 	for _, l := range o.Listed {
 		for _, f := range files {
 			if f.Name == l.Name {
@@ -273,7 +288,7 @@ func Build(ctx context.Context, stored *ojson.Value, o BuildOptions) (*Built, er
 	}
 	obj.Set("landing_checks", ojson.NewArray(cv...))
 
-	b := &Built{Sent: sent, Files: files}
+	b := &Built{Sent: sent, Files: files, LeftOut: leftOut, RepositoryCarried: carried}
 	for _, a := range resent {
 		b.Resent = append(b.Resent, model.Ask{V: a})
 	}
@@ -432,6 +447,38 @@ func normaliseChecks(in []*ojson.Value) ([]model.LandingCheck, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// repositoryMetadata splits luggage into what is not a repository's
+// metadata and the repository folders found (pack.GitDirs: .git/, .hg/,
+// bare repositories; "./" when the luggage itself is one, and then all of
+// it is). A repository's history is compressed, so the credential check of
+// D5 cannot read it: a token committed once and removed since would travel
+// unseen (D5-repository).
+func repositoryMetadata(files []LocalFile) (keep []LocalFile, dirs []string) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	dirs = pack.GitDirs(names)
+	if len(dirs) == 0 {
+		return files, nil
+	}
+	for _, f := range files {
+		if !inRepository(f.Name, dirs) {
+			keep = append(keep, f)
+		}
+	}
+	return keep, dirs
+}
+
+func inRepository(name string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "./" || strings.HasPrefix(name, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // collectLuggage turns --file paths into luggage: a file is carried under

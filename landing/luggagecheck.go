@@ -84,9 +84,15 @@ func CheckLuggage(paths []string, within string) ([]LuggageCheck, error) {
 			files = append(files, f)
 		}
 	}
+	_, repos := repositoryMetadata(files)
 	out := make([]LuggageCheck, len(files))
 	for i, f := range files {
 		out[i] = LuggageCheck{Name: f.Name, Path: f.Path, Size: f.Size}
+		if inRepository(f.Name, repos) {
+			// Compressed history the check below cannot read (D5-repository).
+			out[i].Refused = append(out[i].Refused, "a repository's metadata (.git/, .hg/): its history is compressed, so tp cannot check it for credentials (D5); add the files you mean without it, or pack it with tp pack --with-repository")
+			continue
+		}
 		found, err := scanFile(f)
 		if err != nil {
 			return nil, err

@@ -72,3 +72,27 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// D5-repository: a folder picked on the screen that holds a repository
+// lists its metadata as refused (its compressed history cannot be checked
+// for credentials), and every other file as it is.
+func TestCheckLuggageRefusesRepositoryMetadata(t *testing.T) {
+	within := t.TempDir()
+	for _, f := range []string{"proj/a.txt", "proj/.git/HEAD", "proj/.git/config", "proj/.git/objects/ab/cdef", "proj/.git/refs/heads/main"} {
+		must(t, os.MkdirAll(filepath.Join(within, filepath.Dir(f)), 0o755))
+		must(t, os.WriteFile(filepath.Join(within, f), []byte("x\n"), 0o644))
+	}
+	got, err := CheckLuggage([]string{"proj"}, within)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got {
+		refused := len(c.Refused) > 0
+		if want := strings.HasPrefix(c.Name, "proj/.git/"); refused != want {
+			t.Errorf("%s: refused %v, want %v (%q)", c.Name, refused, want, c.Refused)
+		}
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d files listed, want 5 (nothing hidden): %+v", len(got), got)
+	}
+}

@@ -49,6 +49,12 @@ func Preflight(b *Built) []string {
 			out = append(out, fmt.Sprintf("ask %s: accept %q is too vague to judge an answer by; say what would count as answered (§4.3)", a.ID(), clip(acc, 80)))
 		}
 	}
+	for _, d := range b.LeftOut {
+		out = append(out, fmt.Sprintf("left out %s: a repository's history and config, compressed, so tp cannot check it for credentials (D5); --with-repository carries it (D5-repository)", d))
+	}
+	for _, d := range b.RepositoryCarried {
+		out = append(out, fmt.Sprintf("%s carried as you asked (--with-repository): its compressed history was not checked for credentials, and the receiver's tp lands it disarmed (D5-repository, D10-git)", d))
+	}
 	for _, f := range b.Files {
 		if strings.Contains(f.Name, "%") {
 			out = append(out, fmt.Sprintf("luggage %q has a %% in its name: tp writes it as %%25 in the manifest as BagIt requires, but bagit.py and task-passport read it literally and reject the bag; rename it if the receiver uses those tools", f.Name))

@@ -35,7 +35,9 @@ type packOptions struct {
 	signSet    bool     // --sign or --sign=false was given
 	to         []string // --to: seal for these recipients (D22)
 	toFiles    []string // --to-file: recipients, one a line
-	armor      bool     // --armor: PEM-armoured sealed output
+	// withRepository: --with-repository (D5-repository)
+	withRepository bool
+	armor          bool // --armor: PEM-armoured sealed output
 }
 
 // packJSON is tp pack --json.
@@ -94,6 +96,7 @@ scope, accept rules too vague to judge) go to stderr; they do not stop the pack.
 	f.BoolVar(&o.flat, "flat", false, "write the flat .taskpack.json form (attachments inline)")
 	f.BoolVar(&o.receipt, "receipt", false, "pack a receipt: the answers to the asks this passport received (§4.4.1)")
 	f.StringArrayVar(&o.files, "file", nil, "luggage: a file, or a folder that keeps its shape (repeatable)")
+	f.BoolVar(&o.withRepository, "with-repository", false, "carry the repository metadata (.git/, .hg/) inside a --file folder; left out by default, as its compressed history cannot be checked for credentials (D5)")
 	f.StringArrayVar(&o.asks, "ask", nil, `an ask: "what|accept|why" (repeatable; accept is required, §4.3)`)
 	f.StringArrayVar(&o.checks, "check", nil, `a required landing check: "check|how" (repeatable, §4.4)`)
 	f.StringVar(&o.asksFile, "asks", "", "a JSON array of asks")
@@ -180,13 +183,14 @@ func runPack(io *IO, g *globalOpts, id string, o packOptions) error {
 	rep, err := landing.Pack(context.Background(), st, landing.PackRequest{
 		ID: id, Out: o.out, Encoding: enc, Replace: o.force, Sign: sign, Seal: seal, SealedTo: sealedFor,
 		Build: landing.BuildOptions{
-			Kind:    kind,
-			Files:   o.files,
-			Asks:    asks,
-			Checks:  checks,
-			Note:    o.note,
-			Actor:   store.Actor(o.actor, io.Env),
-			Machine: store.Machine(io.Env),
+			Kind:           kind,
+			Files:          o.files,
+			WithRepository: o.withRepository,
+			Asks:           asks,
+			Checks:         checks,
+			Note:           o.note,
+			Actor:          store.Actor(o.actor, io.Env),
+			Machine:        store.Machine(io.Env),
 		},
 	})
 	if rep != nil {
