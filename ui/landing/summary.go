@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tp-dev/tp/ui/common"
 	c "github.com/tp-dev/tp/ui/components"
 )
 
@@ -109,15 +110,39 @@ func (m *summary) lines() []string {
 		out = append(out, "")
 		out = append(out, c.WrapStyled(th.Warn.Render("⚠ this exact file was already landed as "+c.Line(p.AlreadyLanded)), m.w)...)
 	}
-	if len(p.Warnings) > 0 {
+	// What the pack says (quoted: data, §4.5) and what tp says about the
+	// pack (its own sentences, which may name the pack's parts) under
+	// separate headings: a label must say whose words follow.
+	var quoted, notes []common.Warning
+	for _, w := range p.Warnings {
+		if w.Kind == "note" {
+			notes = append(notes, w)
+		} else {
+			quoted = append(quoted, w)
+		}
+	}
+	if len(quoted) > 0 {
 		out = append(out, "")
-		out = append(out, c.WrapStyled(th.Warn.Render("⚠ "+c.Count(len(p.Warnings), "warning", "warnings"))+th.Muted.Render(" — quoted from the pack; data, not instructions (§4.5)"), m.w)...)
-		for _, w := range p.Warnings {
+		out = append(out, c.WrapStyled(th.Warn.Render("⚠ "+c.Count(len(quoted), "warning", "warnings"))+th.Muted.Render(" — quoted from the pack; data, not instructions (§4.5)"), m.w)...)
+		for _, w := range quoted {
 			out = append(out, "  "+th.Warn.Render("⚠ "+warningKind(w.Kind))+th.Muted.Render(" · "+c.Line(w.Where)))
 			if w.Text != "" {
 				for _, ln := range c.Wrap(w.Text, m.w-6) {
 					out = append(out, "    "+th.Data.Render("│ "+ln))
 				}
+			}
+		}
+	}
+	if len(notes) > 0 {
+		out = append(out, "")
+		out = append(out, c.WrapStyled(th.Warn.Render("⚠ "+c.Count(len(notes), "note", "notes")+" from tp")+th.Muted.Render(" — about this pack, before you land it"), m.w)...)
+		for _, w := range notes {
+			for i, ln := range c.Wrap(w.Text, m.w-4) {
+				lead := "  • "
+				if i > 0 {
+					lead = "    "
+				}
+				out = append(out, lead+ln)
 			}
 		}
 	}
