@@ -35,8 +35,12 @@ import (
 // reach outside it; files are created exclusively (a name twice, or a link
 // planted meanwhile, fails) with mode 0644: no execute bits. On any error or
 // cancellation the temporary folder is removed and dest is never created.
-func extract(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, []scan.Finding, error) {
-	names, found, err := extractTo(ctx, luggage, open, dest, progress)
+//
+// landAs names the files that land under another name (Plan.landAs: a
+// repository's metadata, disarmed, D10-git), so what is written is what
+// the plan showed.
+func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, []scan.Finding, error) {
+	names, found, err := extractTo(ctx, luggage, landAs, open, dest, progress)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +68,7 @@ func namePack(err error, file string) error {
 	return err
 }
 
-func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
+func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -123,13 +127,6 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, open func(string) (i
 		}
 	}()
 	local := make([]string, len(luggage))
-	all := make([]string, len(luggage))
-	for i, l := range luggage {
-		all[i] = l.Name
-	}
-	// A repository's metadata lands disarmed (D10-git), under the names the
-	// plan showed (Plan.placeLuggage asks the same function).
-	_, landAs := pack.RepoMetadata(all)
 	for i, l := range luggage {
 		on := l.Name
 		if as, ok := landAs[on]; ok {

@@ -194,7 +194,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 			return nil, fmt.Errorf("passport store %s: %w", st.Dir(), err)
 		}
 		sweepStale(st.Dir(), time.Now()) // file times are the real clock's
-		files, found, err := extract(ctx, plan.luggage, open, filesDir, d.Progress)
+		files, found, err := extract(ctx, plan.luggage, plan.landAs, open, filesDir, d.Progress)
 		err = namePack(err, plan.File)
 		if err != nil {
 			if statErr != nil {

@@ -587,7 +587,7 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 		if p != nil {
 			open = p.OpenLuggage
 		}
-		files, found, err := extract(ctx, plan.luggage, open, dest, d.Progress)
+		files, found, err := extract(ctx, plan.luggage, plan.landAs, open, dest, d.Progress)
 		err = namePack(err, plan.File)
 		if err != nil {
 			return nil, err
