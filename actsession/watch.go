@@ -154,13 +154,14 @@ func (x *watch) scan(dir string, emit bool) error {
 	// it — time, then a need before what answers it — not in file-name
 	// order, where a claim ("c:…") would come before its raise ("r:…").
 	var found []watched
+	vs := &verifiers{} // the files found together are checked against one reading of the principals
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if !emit {
 			x.seen[path] = true
 			continue
 		}
-		if f, ok := x.read(path); ok {
+		if f, ok := x.read(path, vs); ok {
 			found = append(found, f)
 		}
 	}
@@ -224,16 +225,38 @@ func (x *watch) event(path string) error {
 
 // file reports one record file the first time it is seen whole.
 func (x *watch) file(path string) error {
-	f, ok := x.read(path)
+	f, ok := x.read(path, &verifiers{})
 	if !ok {
 		return nil
 	}
 	return x.req.Emit(f.r, f.raw)
 }
 
+// verifiers reads a project's principals once for the files found
+// together, and again for files that arrive later (a principal change
+// between them counts).
+type verifiers struct {
+	by map[string]*recordlog.Verifier
+}
+
+func (vs *verifiers) of(l *recordlog.Log, project string) (*recordlog.Verifier, error) {
+	if v, ok := vs.by[project]; ok {
+		return v, nil
+	}
+	v, err := l.Verifier(project)
+	if err != nil {
+		return nil, err
+	}
+	if vs.by == nil {
+		vs.by = map[string]*recordlog.Verifier{}
+	}
+	vs.by[project] = v
+	return v, nil
+}
+
 // read reads a record file the first time it is seen whole; ok says it is
 // one of the types asked for. Problems are reported here, once.
-func (x *watch) read(path string) (_ watched, ok bool) {
+func (x *watch) read(path string, vs *verifiers) (_ watched, ok bool) {
 	name := filepath.Base(path)
 	if x.seen[path] || durable.IsTemp(name) || !strings.HasSuffix(name, ".json") {
 		return watched{}, false
@@ -279,11 +302,12 @@ func (x *watch) read(path string) (_ watched, ok bool) {
 		// is the principal's (D19): anyone who writes the acts folder can
 		// write the file, and a watch hands records to the person's own
 		// commands (D19-watch).
-		by, rej, err := x.l.VerifyOne(project, path, r, raw)
-		switch {
-		case err != nil:
+		v, err := vs.of(x.l, project)
+		if err != nil {
 			return prob(fmt.Sprintf("its principals cannot be read: %v; not reported", err))
-		case rej != nil:
+		}
+		by, rej := v.Verify(path, r, raw)
+		if rej != nil {
 			return prob(fmt.Sprintf("%s %s is not the principal's: %s; not reported", r.Type, r.ID, rej.Why))
 		}
 		r.SignedBy = by

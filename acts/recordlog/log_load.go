@@ -465,32 +465,45 @@ func (l *Log) FindKey(key string) ([]string, error) {
 	return found, nil
 }
 
-// VerifyOne checks one principal-side record of project, read from path,
-// exactly as Load checks each (the project's principals, this machine's
-// ledger, the retired and compromised keys): a record Load would put in
-// Rejected comes back as a Rejected here. It is for readers that meet
-// records one at a time (tp acts watch) and must not pass on a settlement
-// that does not count. A project judged without a trust store and without
-// principals (the spec's fixtures) checks nothing, as Load does.
-func (l *Log) VerifyOne(project, path string, r acts.Record, raw []byte) (*acts.SignedBy, *Rejected, error) {
+// Verifier checks principal-side records of one project exactly as Load
+// checks each (the project's principals in the trust store, this machine's
+// ledger for retired and compromised keys), with what it needs read once:
+// a record Load would put in Rejected comes back as a Rejected. It is for
+// readers that meet records a file at a time (tp acts watch) and must not
+// pass on a settlement that does not count. A Verifier holds the
+// principals as they were when it was made: make a new one for files that
+// arrive later.
+type Verifier struct {
+	vc    *verifyContext
+	check bool // false: a project judged without a trust store and without principals (the spec's fixtures), as Load
+}
+
+// Verifier reads what checking project's principal-side records needs.
+func (l *Log) Verifier(project string) (*Verifier, error) {
 	pr, err := l.LoadPrincipals(project)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !pr.Has() && pr.Refusal() == "" {
-		return nil, nil, nil
+		return &Verifier{}, nil
 	}
 	acked, _, err := l.loadAcked(project)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ledger, err := l.ledger(pr.ProjectID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	vc := &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}
-	by, rej := vc.verify(path, r, raw)
-	return by, rej, nil
+	return &Verifier{vc: &verifyContext{pr: pr, acked: acked, ledger: ledger, trusted: l.Trust != nil}, check: true}, nil
+}
+
+// Verify checks one principal-side record, read from path.
+func (v *Verifier) Verify(path string, r acts.Record, raw []byte) (*acts.SignedBy, *Rejected) {
+	if !v.check {
+		return nil, nil
+	}
+	return v.vc.verify(path, r, raw)
 }
 
 // verifyContext is what a principal-side record is checked against.
