@@ -153,6 +153,22 @@ def args_for(name, tool, s):
     return {"path": st["pack"]}  # conformance
 
 
+def synced_write(path, data, mode="wb"):
+    """Write data to path and fsync it."""
+    with open(path, mode) as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def synced_rename(tmp, path, folder):
+    """Rename tmp to path and fsync the folder that holds both."""
+    os.rename(tmp, path)
+    d = os.open(folder, os.O_RDONLY)
+    os.fsync(d)
+    os.close(d)
+
+
 def pack_floor(work, store, n):
     """What a durable pack cannot skip, alone: the pack's bytes written and
     synced beside it, a line appended to the record of packs sent (in the
@@ -161,18 +177,9 @@ def pack_floor(work, store, n):
     fsyncs the reference does not make). Returns ms."""
     t0 = time.perf_counter()
     tmp = os.path.join(work, f".floor-{n}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(b"P" * 1709)
-        f.flush()
-        os.fsync(f.fileno())
-    with open(os.path.join(store, "floor.sent"), "ab") as f:
-        f.write(b"S" * 150 + b"\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.rename(tmp, os.path.join(work, f"floor-{n}.taskpack"))
-    d = os.open(work, os.O_RDONLY)
-    os.fsync(d)
-    os.close(d)
+    synced_write(tmp, b"P" * 1709)
+    synced_write(os.path.join(store, "floor.sent"), b"S" * 150 + b"\n", "ab")
+    synced_rename(tmp, os.path.join(work, f"floor-{n}.taskpack"), work)
     return (time.perf_counter() - t0) * 1000
 
 
@@ -183,14 +190,8 @@ def checkpoint_floor(store, n):
     make). Returns ms."""
     t0 = time.perf_counter()
     tmp = os.path.join(store, f".floor-{n}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(b"C" * 600)
-        f.flush()
-        os.fsync(f.fileno())
-    os.rename(tmp, os.path.join(store, "floor.state"))
-    d = os.open(store, os.O_RDONLY)
-    os.fsync(d)
-    os.close(d)
+    synced_write(tmp, b"C" * 600)
+    synced_rename(tmp, os.path.join(store, "floor.state"), store)
     return (time.perf_counter() - t0) * 1000
 
 
