@@ -72,7 +72,10 @@ func oneOf(v string, set []string) bool {
 // with sameAs, the related same_as record (§2: SHOULD accompany it). A
 // settled act must be reopened first; an act never raised cannot be settled
 // here (there are no terms to settle against).
-func BuildSettle(st *ActState, s Sender, outcome, sameAs, note string) ([]Record, error) {
+//
+// read is the revision of the act's terms the principal read (0: none
+// named); terms they did not read are refused (CheckTermsRead, D19-terms).
+func BuildSettle(st *ActState, s Sender, outcome, sameAs, note string, read int) ([]Record, error) {
 	if !oneOf(outcome, SettlementOutcomes) {
 		return nil, fmt.Errorf("outcome %q: must be one of %s", outcome, strings.Join(SettlementOutcomes, ", "))
 	}
@@ -90,6 +93,9 @@ func BuildSettle(st *ActState, s Sender, outcome, sameAs, note string) ([]Record
 	}
 	if st.Status == StatusSettled {
 		return nil, fmt.Errorf("act %s is already settled (%s); reopen it first", st.Key, st.Outcome)
+	}
+	if err := CheckTermsRead(st, read); err != nil {
+		return nil, err
 	}
 	if err := RefuseCredentials("text", st.Text); err != nil {
 		return nil, fmt.Errorf("act %s: its text holds a credential-like part (%s), which tp never shows (D5), so you cannot read what you would settle; nothing was written — the act stays open until its line is amended without it (tp's registrar raises no such text)", st.Key, err.(*CredentialError).Rule)

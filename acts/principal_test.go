@@ -1,6 +1,7 @@
 package acts
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestPrincipalRoundTrip(t *testing.T) {
 	t.Parallel()
 	set := []Record{raised}
 	st := stateOf(t, set...)
-	rs, err := BuildSettle(st, testSender, "done", "", "paid online")
+	rs, err := BuildSettle(st, testSender, "done", "", "paid online", 0)
 	if err != nil || len(rs) != 1 {
 		t.Fatal(rs, err)
 	}
@@ -44,7 +45,7 @@ func TestPrincipalRoundTrip(t *testing.T) {
 	if st.Status != StatusSettled || st.Outcome != "done" {
 		t.Fatalf("%+v", st)
 	}
-	if _, err := BuildSettle(st, testSender, "dropped", "", ""); err == nil {
+	if _, err := BuildSettle(st, testSender, "dropped", "", "", 0); err == nil {
 		t.Fatal("settled twice")
 	}
 	o, err := BuildReopen(st, testSender)
@@ -61,7 +62,7 @@ func TestPrincipalRoundTrip(t *testing.T) {
 	// Settling after a reopen supersedes the reopened record, so it is not stale.
 	s2 := testSender
 	s2.Nonce = func() string { return "n2" }
-	rs2, err := BuildSettle(st, s2, "already_done", "task-garden-0000000000", "")
+	rs2, err := BuildSettle(st, s2, "already_done", "task-garden-0000000000", "", 0)
 	if err != nil || len(rs2) != 2 || rs2[0].Supersedes[0] != o.ID || rs2[1].Relation != "same_as" || rs2[1].Target != "task-garden-0000000000" {
 		t.Fatal(rs2, err)
 	}
@@ -75,11 +76,11 @@ func TestPrincipalRefusals(t *testing.T) {
 	t.Parallel()
 	st := stateOf(t, raised)
 	for name, err := range map[string]error{
-		"bad outcome":         errOf(BuildSettle(st, testSender, "finished", "", "")),
-		"same_as with done":   errOf(BuildSettle(st, testSender, "done", "task-x", "")),
-		"same_as not a key":   errOf(BuildSettle(st, testSender, "already_done", "not a key", "")),
-		"same_as itself":      errOf(BuildSettle(st, testSender, "already_done", lk, "")),
-		"settle unknown act":  errOf(BuildSettle(stateOf(t, claim), testSender, "done", "", "")),
+		"bad outcome":         errOf(BuildSettle(st, testSender, "finished", "", "", 0)),
+		"same_as with done":   errOf(BuildSettle(st, testSender, "done", "task-x", "", 0)),
+		"same_as not a key":   errOf(BuildSettle(st, testSender, "already_done", "not a key", "", 0)),
+		"same_as itself":      errOf(BuildSettle(st, testSender, "already_done", lk, "", 0)),
+		"settle unknown act":  errOf(BuildSettle(stateOf(t, claim), testSender, "done", "", "", 0)),
 		"empty note":          errOf1(BuildNote(st, testSender, "  ")),
 		"claim already_done":  errOf1(BuildClaim(st, testSender, "already_done", "x")),
 		"claim without basis": errOf1(BuildClaim(st, testSender, "done", "")),
@@ -130,7 +131,7 @@ func errOf1(_ Record, err error) error  { return err }
 func TestPrincipalSideRecordsCarryAuthority(t *testing.T) {
 	t.Parallel()
 	st := stateOf(t, raised)
-	rs, err := BuildSettle(st, testSender, "already_done", "task-garden-0000000000", "")
+	rs, err := BuildSettle(st, testSender, "already_done", "task-garden-0000000000", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +161,38 @@ func TestPrincipalSideRecordsCarryAuthority(t *testing.T) {
 		if r.Authority != nil || r.Origin == "principal" {
 			t.Errorf("%s: origin %q authority %+v", r.Type, r.Origin, r.Authority)
 		}
+	}
+}
+
+// D19-terms: BuildSettle, which every settlement goes through, settles an
+// amended act only for the revision the principal read.
+func TestBuildSettleTermsRead(t *testing.T) {
+	t.Parallel()
+	fresh := stateOf(t, raised)
+	amended := stateOf(t, raised, amended2)
+	var tre *TermsReadError
+	for _, c := range []struct {
+		name string
+		st   *ActState
+		read int
+		ok   bool
+	}{
+		{"never amended, none named", fresh, 0, true},
+		{"never amended, rev 1 named", fresh, 1, true},
+		{"amended, none named", amended, 0, false},
+		{"amended, the old rev named", amended, 1, false},
+		{"amended, the current rev named", amended, 2, true},
+		{"a rev not yet written", fresh, 2, false},
+	} {
+		rs, err := BuildSettle(c.st, testSender, "done", "", "", c.read)
+		if c.ok && (err != nil || rs[0].TermsRev != c.st.TermsRev) {
+			t.Errorf("%s: %v %+v", c.name, err, rs)
+		}
+		if !c.ok && !errors.As(err, &tre) {
+			t.Errorf("%s: err = %v, want a TermsReadError", c.name, err)
+		}
+	}
+	if _, err := BuildSettle(amended, testSender, "done", "", "", 0); err == nil || !strings.Contains(err.Error(), `"Collect both shed keys"`) {
+		t.Errorf("the refusal does not show the terms as they read now: %v", err)
 	}
 }

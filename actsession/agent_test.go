@@ -47,7 +47,7 @@ func TestAgentWriteRefusesPrincipalRecords(t *testing.T) {
 	before := count()
 	for name, build := range map[string]func(*acts.ActState) (acts.Record, error){
 		"settled": func(st *acts.ActState) (acts.Record, error) {
-			rs, err := acts.BuildSettle(st, principal, "done", "", "")
+			rs, err := acts.BuildSettle(st, principal, "done", "", "", 0)
 			return rs[0], err
 		},
 		"principal note": func(st *acts.ActState) (acts.Record, error) {
@@ -103,7 +103,7 @@ func TestWaitSettled(t *testing.T) {
 	if _, _, err := s.Wait(context.Background(), "garden", "no-such-key", WaitOptions{}); err == nil {
 		t.Error("a wait for a key that is not there")
 	}
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:me", Now: "2026-12-01T09:01:00Z"}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:me", Now: "2026-12-01T09:01:00Z"}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

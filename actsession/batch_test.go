@@ -211,7 +211,7 @@ func (f *batchFixture) settle(t *testing.T, key, outcome string) PrincipalWrite 
 	}
 	batchNonce++
 	n := batchNonce
-	rs, err := acts.BuildSettle(found.State, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-12-01T09:05:00Z", Nonce: func() string { return fmt.Sprintf("s%d", n) }}, outcome, "", "")
+	rs, err := acts.BuildSettle(found.State, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-12-01T09:05:00Z", Nonce: func() string { return fmt.Sprintf("s%d", n) }}, outcome, "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func forgedFixture(t *testing.T) (*Session, string, acts.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forged, err := acts.BuildSettle(f.State, acts.Sender{By: "ps:tp@x", Decider: "p:alice", Now: "2026-12-01T09:01:00Z"}, "done", "", "")
+	forged, err := acts.BuildSettle(f.State, acts.Sender{By: "ps:tp@x", Decider: "p:alice", Now: "2026-12-01T09:01:00Z"}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func raisedOnly(t *testing.T) (*recordlog.Log, *acts.ActState) {
 
 func settlement(t *testing.T, st *acts.ActState) []acts.Record {
 	t.Helper()
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: signNow, Nonce: func() string { return "s1" }}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: signNow, Nonce: func() string { return "s1" }}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestSyncForgedSettlementNotApplied(t *testing.T) {
 
 	// The principal's own, signed settlement is applied.
 	st := logStateIn(t, l, "garden")
-	recs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z"}, "dropped", "", "")
+	recs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z"}, "dropped", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func logState(t *testing.T, l *recordlog.Log, key string) *acts.ActState {
 
 func settleSigned(t *testing.T, l *recordlog.Log, st *acts.ActState, s ssh.Signer, nonce string) acts.Record {
 	t.Helper()
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: signNow, Nonce: func() string { return nonce }}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: signNow, Nonce: func() string { return nonce }}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func syncFixture(t *testing.T) (l *recordlog.Log, doc string, req SyncRequest) {
 	for _, s := range states {
 		st = s
 	}
-	recs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:me", Now: "2026-12-01T09:01:00Z"}, "done", "", "")
+	recs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:me", Now: "2026-12-01T09:01:00Z"}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func (p *trustedProject) act(t *testing.T, word string) *acts.ActState {
 // project identity (or for projectID when given).
 func (p *trustedProject) settle(t *testing.T, st *acts.ActState, s ssh.Signer, nonce string) acts.Record {
 	t.Helper()
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z", Nonce: func() string { return nonce }}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z", Nonce: func() string { return nonce }}, "done", "", "", 0)
 	must(t, err)
 	pr, err := p.l.LoadPrincipals("garden")
 	must(t, err)
@@ -360,7 +360,7 @@ func TestHeadlessNeverAdopts(t *testing.T) {
 	pr, err := other.ChangePrincipal("garden", recordlog.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
 	must(t, err)
 	st := logStateIn(t, l, "garden")
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "z" }}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "z" }}, "done", "", "", 0)
 	must(t, err)
 	must(t, acts.SignAll(rs, alice, pr.ProjectID))
 	_, err = l.WriteAll(rs)
@@ -554,7 +554,7 @@ func TestOldFormatPrincipalRefused(t *testing.T) {
 	pr, err = l.ChangePrincipal("garden", recordlog.PrincipalAdded, "alice", alice.PublicKey(), alice, "ps:tp", "2026-12-01T09:05:00Z", "a")
 	must(t, err)
 	st := logStateIn(t, l, "garden")
-	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "z" }}, "done", "", "")
+	rs, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:06:00Z", Nonce: func() string { return "z" }}, "done", "", "", 0)
 	must(t, err)
 	must(t, acts.SignAll(rs, alice, pr.ProjectID))
 	_, err = l.WriteAll(rs)

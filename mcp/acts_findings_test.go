@@ -61,7 +61,7 @@ func TestActsToolsReportForgedSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forged, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@m1", Decider: "p:alice", Now: time.Now().UTC().Format(time.RFC3339)}, "done", "", "")
+	forged, err := acts.BuildSettle(st, acts.Sender{By: "ps:tp@m1", Decider: "p:alice", Now: time.Now().UTC().Format(time.RFC3339)}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

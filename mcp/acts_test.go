@@ -228,7 +228,7 @@ func TestActsTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := f.State
-	forged, err := acts.BuildSettle(st, acts.Sender{By: "agent:m1", Decider: "p:someone", Now: time.Now().UTC().Format(time.RFC3339)}, "done", "", "")
+	forged, err := acts.BuildSettle(st, acts.Sender{By: "agent:m1", Decider: "p:someone", Now: time.Now().UTC().Format(time.RFC3339)}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

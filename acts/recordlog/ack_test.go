@@ -63,7 +63,7 @@ func (f *ackFixture) state(t *testing.T) *acts.ActState {
 // settle writes alice's signed settlement of the act.
 func (f *ackFixture) settle(t *testing.T) acts.Record {
 	t.Helper()
-	rs, err := acts.BuildSettle(f.st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z", Nonce: func() string { return "s" }}, "done", "", "")
+	rs, err := acts.BuildSettle(f.st, acts.Sender{By: "ps:tp", Decider: "p:alice", Now: "2026-12-01T09:02:00Z", Nonce: func() string { return "s" }}, "done", "", "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

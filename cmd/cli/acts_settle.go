@@ -77,11 +77,6 @@ amended; settle an amended act by itself.`,
 
 // actsBuildSettle builds one act's settlement (and same_as relation).
 func actsBuildSettle(io *IO, l *recordlog.Log, st *acts.ActState, outcome, sameAs, note string, warn bool, termsRev int) ([]acts.Record, error) {
-	if st.Status != acts.StatusSettled {
-		if err := acts.CheckTermsRead(st, termsRev); err != nil {
-			return nil, withHint(err, fmt.Sprintf("if that is what you settle: tp acts settle %s --outcome %s --terms-rev %d (tp acts show %s shows every revision)", st.Key, outcome, st.TermsRev, st.Key))
-		}
-	}
 	if sameAs != "" {
 		// §2: same_as names the item this repeats; it must be one.
 		found, err := actsHasKey(l, st.Project, sameAs)
@@ -95,7 +90,12 @@ func actsBuildSettle(io *IO, l *recordlog.Log, st *acts.ActState, outcome, sameA
 	} else if outcome == "already_done" && warn {
 		fmt.Fprintf(io.Err, "tp: warning: already_done without --same-as: §2 says the settlement should name the item it repeats (--same-as KEY), if there is one\n")
 	}
-	return acts.BuildSettle(st, actsPrincipalSender(io), outcome, sameAs, note)
+	rs, err := acts.BuildSettle(st, actsPrincipalSender(io), outcome, sameAs, note, termsRev)
+	var tre *acts.TermsReadError
+	if errors.As(err, &tre) {
+		return nil, withHint(err, fmt.Sprintf("if that is what you settle: tp acts settle %s --outcome %s --terms-rev %d (tp acts show %s shows every revision)", st.Key, outcome, st.TermsRev, st.Key))
+	}
+	return rs, err
 }
 
 // actsSettleMany settles several acts as one batch.

@@ -19,7 +19,7 @@ func principalRecords(io *cli.IO) backend.Principal {
 		s := cli.ActsPrincipalSender(io)
 		switch a.Kind {
 		case common.ActSettle:
-			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
+			return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note, a.TermsRev)
 		case common.ActReopen:
 			r, err := acts.BuildReopen(st, s)
 			return []acts.Record{r}, err

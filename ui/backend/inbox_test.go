@@ -20,7 +20,7 @@ func principal(st *acts.ActState, a common.Action) ([]acts.Record, error) {
 	s := acts.Sender{By: "ps:tp@test", Decider: "p:alice", Now: "2026-11-29T10:00:00Z"}
 	switch a.Kind {
 	case common.ActSettle:
-		return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note)
+		return acts.BuildSettle(st, s, a.Outcome, a.SameAs, a.Note, a.TermsRev)
 	case common.ActReopen:
 		r, err := acts.BuildReopen(st, s)
 		return []acts.Record{r}, err
