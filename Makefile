@@ -1,5 +1,9 @@
 # Everyday tasks. CI runs .ci/run.
-.PHONY: test lint golden-update fuzz bench deadcode
+.PHONY: install test lint golden-update fuzz bench deadcode
+
+# tp and tp-full, built together and linked without cgo (D27).
+install:
+	CGO_ENABLED=0 go install ./cmd/...
 
 test:
 	go test ./...

@@ -7,13 +7,14 @@
 #
 #   scripts/bench-startup.sh
 #   TP_BENCH_RUNS=40 scripts/bench-startup.sh
-#   CGO_ENABLED=0 scripts/bench-startup.sh     # tp linked statically (nothing in tp needs cgo)
+#   CGO_ENABLED=1 scripts/bench-startup.sh     # tp linked with cgo, as a plain go install does (D27)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${TP_BENCH_RUNS:-30}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tp-startup.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/tp" ./cmd/tp
+# tp as the README installs it: without cgo (D27), unless told otherwise.
+CGO_ENABLED=${CGO_ENABLED:-0} go build -o "$work/tp" ./cmd/tp
 go build -o "$work/pairbench" ./scripts/pairbench
 mkdir -p "$work/hello"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' > "$work/hello/main.go"

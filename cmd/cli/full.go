@@ -158,12 +158,13 @@ func BuildID() string {
 	return id
 }
 
-// installCommand is the go install line that installs a matched pair.
+// installCommand is the go install line that installs a matched pair,
+// linked without cgo as the README installs it (D27).
 func installCommand() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return "go install github.com/tp-dev/tp/cmd/...@" + bi.Main.Version
+		return "CGO_ENABLED=0 go install github.com/tp-dev/tp/cmd/...@" + bi.Main.Version
 	}
-	return "go install github.com/tp-dev/tp/cmd/..."
+	return "CGO_ENABLED=0 go install github.com/tp-dev/tp/cmd/..."
 }
 
 // findFull is tp-full: next to this executable, else on PATH.

@@ -184,3 +184,49 @@ func contains(xs []string, s string) bool {
 	}
 	return false
 }
+
+// TestNoCgoOutsideTheStandardLibrary: the README installs tp without cgo
+// (D27). A dependency with cgo files would not build so, or would build a
+// different program; only the standard library's net and os/user, which
+// have pure-Go variants, may have them. And without cgo neither executable
+// links runtime/cgo, so it is static.
+func TestNoCgoOutsideTheStandardLibrary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}} {{len .CgoFiles}}", module+"/cmd/tp", module+"/cmd/tp-full").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	if problems := cgoOutsideStd(string(out)); len(problems) > 0 {
+		t.Errorf("packages with cgo files that are not the standard library's (D27): %v", problems)
+	}
+	cmd := exec.Command("go", "list", "-deps", module+"/cmd/tp", module+"/cmd/tp-full")
+	cmd.Env = append(cmd.Environ(), "CGO_ENABLED=0")
+	out, err = cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("CGO_ENABLED=0 go list: %v\n%s", err, out)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "runtime/cgo" {
+			t.Error("built without cgo, tp still links runtime/cgo (D27)")
+		}
+	}
+}
+
+// cgoOutsideStd reads lines of "path standard ncgo" and names the packages
+// outside the standard library with cgo files.
+func cgoOutsideStd(list string) []string {
+	var bad []string
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[1] == "false" && f[2] != "0" {
+			bad = append(bad, f[0])
+		}
+	}
+	return bad
+}
+
+func TestCgoOutsideStdCatches(t *testing.T) {
+	got := cgoOutsideStd("net true 3\ngithub.com/mattn/go-sqlite3 false 1\nos/user true 1\n" + module + "/pack false 0\n")
+	if len(got) != 1 || got[0] != "github.com/mattn/go-sqlite3" {
+		t.Errorf("cgoOutsideStd = %v, want only the sqlite driver", got)
+	}
+}
