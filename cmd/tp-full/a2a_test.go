@@ -159,6 +159,22 @@ func a2aCmd(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	case "gone":
+		// After kill: the killed server may still hold the port when the
+		// next one binds it (kill does not wait), so wait until nothing
+		// answers there, with a deadline.
+		deadline := time.Now().Add(time.Minute)
+		for {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:"+ts.Getenv("A2A_PORT"), time.Second)
+			if err != nil {
+				return
+			}
+			c.Close()
+			if time.Now().After(deadline) {
+				ts.Fatalf("the killed server still answered after a minute")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	case "card":
 		card, err := agentcard.DefaultResolver.Resolve(ctx, a2aBase(ts))
 		if err != nil {
