@@ -4,6 +4,7 @@
 package layering
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -207,6 +208,30 @@ func TestNoCgoOutsideTheStandardLibrary(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		if p == "runtime/cgo" {
 			t.Error("built without cgo, tp still links runtime/cgo (D27)")
+		}
+	}
+}
+
+// TestInstallLinesSayNoCgo: D27 holds only if what people run says
+// CGO_ENABLED=0: the README's set-up and make install (the line tp prints
+// is checked by cmd/tp-full's forward.txtar).
+func TestInstallLinesSayNoCgo(t *testing.T) {
+	for _, f := range []string{"../../README.md", "../../Makefile"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, line := range strings.Split(string(b), "\n") {
+			if i := strings.Index(line, "go install ./cmd/..."); i >= 0 {
+				found = true
+				if !strings.HasSuffix(line[:i], "CGO_ENABLED=0 ") {
+					t.Errorf("%s: %q installs tp without CGO_ENABLED=0 (D27)", f, strings.TrimSpace(line))
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s names no go install ./cmd/... line", f)
 		}
 	}
 }
