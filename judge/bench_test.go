@@ -23,3 +23,16 @@ func BenchmarkConformance(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConformanceSmall judges the README's example pack, a few KB: the
+// size an agent's script judges many times, where start-up and per-call
+// set-up rather than bytes decide the time (issue 20's conformance row).
+func BenchmarkConformanceSmall(b *testing.B) {
+	path := filepath.Join("..", "examples", "handoff.taskpack")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Conformance(path, pack.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

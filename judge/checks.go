@@ -149,7 +149,7 @@ func c6(f *facts) (bool, string) {
 // the pack object and every byte of the luggage.
 func c7(f *facts) (bool, string) {
 	var creds []string
-	for _, x := range scan.Object(f.in.Object) {
+	for _, x := range f.objectScan() {
 		if x.Class == scan.Credential {
 			creds = append(creds, x.Where+" ("+x.Rule+")")
 		}
@@ -174,7 +174,7 @@ func c7(f *facts) (bool, string) {
 // fields: the writer refuses both, so the judge fails both here.
 func c8(f *facts) (bool, string) {
 	var transcripts, fields []string
-	for _, x := range scan.Object(f.in.Object) {
+	for _, x := range f.objectScan() {
 		switch x.Class {
 		case scan.Transcript:
 			transcripts = append(transcripts, x.Where+" ("+x.Rule+")")

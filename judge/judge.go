@@ -70,6 +70,20 @@ type facts struct {
 	in       *pack.Inspection
 	scanners map[string]*scan.LuggageScanner
 	names    []scan.Finding // credentials in luggage names (issue 18, D5)
+
+	objectFindings []scan.Finding // scan.Object of the pack object, once
+	objectScanned  bool
+}
+
+// objectScan scans the pack object once for C7 and C8, which read
+// different classes of the same findings: the scan is most of what judging
+// a small pack costs.
+func (f *facts) objectScan() []scan.Finding {
+	if !f.objectScanned {
+		f.objectFindings = scan.Object(f.in.Object)
+		f.objectScanned = true
+	}
+	return f.objectFindings
 }
 
 // Conformance judges the file at path against §6, reading strictly: nothing
