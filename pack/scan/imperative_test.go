@@ -256,3 +256,50 @@ func BenchmarkInstructionsProse(b *testing.B) {
 		Instructions(s)
 	}
 }
+
+// TestLuggageTextUTF8AnySplit: a luggage file is text exactly when its
+// bytes are valid UTF-8 without a NUL (a character cut short by the end of
+// the file does not count against it: it is still read, which finds more),
+// however its writes cut a character: a transcript in it is reported then
+// and only then.
+func TestLuggageTextUTF8AnySplit(t *testing.T) {
+	chat := "User: é 用户 😀 can you fix it?\nAssistant: yes ✓\n"
+	for _, c := range []struct{ name, tail string }{
+		{"valid", "naïve café — 終わり 🎉\n"},
+		{"truncated 3-byte then ASCII", "x\xe2\x82A\n"},
+		{"lone continuation", "x\x80y\n"},
+		{"overlong", "\xc0\xaf\n"},
+		{"surrogate", "\xed\xa0\x80\n"},
+		{"beyond U+10FFFF", "\xf4\x90\x80\x80\n"},
+		{"five continuation bytes", "\xf0\x9f\x98\x80\x80\n"},
+		{"cut at the end", "end \xf0\x9f\x98"},
+		{"lead byte at the end", "end \xe2"},
+		{"invalid before a cut end", "\x80 end \xe2"},
+		{"NUL", "a\x00b\n"},
+	} {
+		data := chat + c.tail
+		whole := data
+		for i := len(whole) - 1; i >= 0 && i >= len(whole)-3; i-- {
+			if utf8.RuneStart(whole[i]) {
+				if !utf8.FullRuneInString(whole[i:]) {
+					whole = whole[:i]
+				}
+				break
+			}
+		}
+		text := utf8.ValidString(whole) && !strings.Contains(data, "\x00")
+		for cut := 0; cut <= len(data); cut++ {
+			for _, step := range []int{1, 2, 3, 5, len(data)} {
+				sc := NewLuggageScanner("u.txt")
+				sc.Write([]byte(data[:cut]))
+				for i := cut; i < len(data); i += step {
+					sc.Write([]byte(data[i:min(len(data), i+step)]))
+				}
+				sc.Findings()
+				if got := len(sc.TextFindings()) == 1; got != text {
+					t.Fatalf("%s, cut at %d, writes of %d: read as text %v, want %v (%+v)", c.name, cut, step, got, text, sc.TextFindings())
+				}
+			}
+		}
+	}
+}

@@ -236,38 +236,49 @@ func (t *textScan) write(p []byte) {
 	}
 }
 
-func indexLineEnd(p []byte) int {
-	for i, c := range p {
-		if c == '\n' {
-			return i
-		}
-	}
-	return -1
-}
+func indexLineEnd(p []byte) int { return bytes.IndexByte(p, '\n') }
 
 // take adds part of a line; false when the file turned out not to be text.
 func (t *textScan) take(part []byte) bool {
-	for _, c := range part {
-		if c == 0 {
-			t.binary = true
-			return false
-		}
-	}
-	// UTF-8 may be cut between writes: check what is complete.
-	chk := append(t.pendingUTF8, part...)
-	cut := len(chk)
-	i := len(chk) - 1
-	for i >= 0 && i > len(chk)-4 && !utf8.RuneStart(chk[i]) {
-		i--
-	}
-	if i >= 0 && !utf8.FullRune(chk[i:]) {
-		cut = i // a character cut between writes: judged with the next one
-	}
-	if cut < len(chk) && !utf8.Valid(chk[:cut]) || cut == len(chk) && !utf8.Valid(chk) {
+	if bytes.IndexByte(part, 0) >= 0 {
 		t.binary = true
 		return false
 	}
-	t.pendingUTF8 = append(t.pendingUTF8[:0], chk[cut:]...)
+	// UTF-8 may be cut between writes: a character begun at the end of the
+	// last write is completed from the start of this one and judged whole;
+	// one cut at the end of this write waits for the next.
+	rest := part
+	if len(t.pendingUTF8) > 0 {
+		k := 0
+		for k < len(rest) && len(t.pendingUTF8) < utf8.UTFMax && !utf8.FullRune(t.pendingUTF8) {
+			t.pendingUTF8 = append(t.pendingUTF8, rest[k])
+			k++
+		}
+		if utf8.FullRune(t.pendingUTF8) {
+			if r, size := utf8.DecodeRune(t.pendingUTF8); r == utf8.RuneError && size <= 1 || size != len(t.pendingUTF8) {
+				t.binary = true
+				return false
+			}
+			t.pendingUTF8 = t.pendingUTF8[:0]
+		} else if len(t.pendingUTF8) >= utf8.UTFMax {
+			t.binary = true
+			return false
+		}
+		rest = rest[k:]
+	}
+	cut := len(rest)
+	i := len(rest) - 1
+	for i >= 0 && i > len(rest)-4 && !utf8.RuneStart(rest[i]) {
+		i--
+	}
+	if i >= 0 && !utf8.FullRune(rest[i:]) {
+		cut = i // a character cut between writes: judged with the next one
+	}
+	if !utf8.Valid(rest[:cut]) {
+		t.binary = true
+		return false
+	}
+	t.pendingUTF8 = append(t.pendingUTF8, rest[cut:]...)
 	if room := maxTextLine - len(t.line); room > 0 {
 		t.line = append(t.line, part[:min(room, len(part))]...)
 	}
@@ -279,8 +290,8 @@ func (t *textScan) endLine(n int64) {
 	if n > 0 {
 		t.off++ // the newline
 	}
-	line := string(t.line)
 	if !t.transcript && mayOpenTurn(t.line) {
+		line := string(t.line)
 		switch lineSide(line) {
 		case sideHuman:
 			t.human = true
