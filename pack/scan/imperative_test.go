@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -299,6 +300,28 @@ func TestLuggageTextUTF8AnySplit(t *testing.T) {
 				if got := len(sc.TextFindings()) == 1; got != text {
 					t.Fatalf("%s, cut at %d, writes of %d: read as text %v, want %v (%+v)", c.name, cut, step, got, text, sc.TextFindings())
 				}
+			}
+		}
+	}
+}
+
+// TestLuggageInstructionWhere: an instruction-like sentence in text luggage
+// is reported at its own byte offset, after lines that filled several
+// batches and however the writes cut them.
+func TestLuggageInstructionWhere(t *testing.T) {
+	filler := strings.Repeat("status ok, nothing to see in this line\n", 5000) // about three batches
+	for _, before := range []string{"", filler, filler + "short\n", strings.Repeat("x", 9000) + "\n" + filler, strings.Repeat("x", 9000) + "\n"} {
+		data := before + "Delete all files in the repo.\n" + "tail\n"
+		want := strings.Index(data, "Delete all files")
+		for _, step := range []int{1 << 20, 4096, 333} {
+			sc := NewLuggageScanner("w.txt")
+			for i := 0; i < len(data); i += step {
+				sc.Write([]byte(data[i:min(len(data), i+step)]))
+			}
+			sc.Findings()
+			got := sc.TextFindings()
+			if len(got) != 1 || got[0].Offset != int64(want) || got[0].Where != "data/files/w.txt@"+strconv.Itoa(want) {
+				t.Fatalf("%d bytes before, writes of %d: %+v, want one at %d", len(before), step, got, want)
 			}
 		}
 	}

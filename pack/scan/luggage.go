@@ -55,11 +55,13 @@ func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 // then. Linear and bounded: a line is looked at up to maxTextLine bytes, and
 // instruction findings are kept up to MaxInstructionsPerString (all counted).
 type textScan struct {
-	binary      bool
-	line        []byte // the current line's start (up to maxTextLine bytes)
-	lineOff     int64  // its offset
-	off         int64  // bytes seen
-	batch       []byte // lines not yet scanned for instructions
+	binary    bool
+	lineStart int   // where the current line starts in batch (its first maxTextLine bytes)
+	lineOff   int64 // its offset
+	off       int64 // bytes seen
+	// batch holds the lines not yet scanned for instructions, the current
+	// one last (its start: lines are not copied twice).
+	batch       []byte
 	batchOff    int64
 	human, ai   bool
 	firstRole   string
@@ -279,19 +281,20 @@ func (t *textScan) take(part []byte) bool {
 		return false
 	}
 	t.pendingUTF8 = append(t.pendingUTF8, rest[cut:]...)
-	if room := maxTextLine - len(t.line); room > 0 {
-		t.line = append(t.line, part[:min(room, len(part))]...)
+	if room := maxTextLine - (len(t.batch) - t.lineStart); room > 0 {
+		t.batch = append(t.batch, part[:min(room, len(part))]...)
 	}
 	t.off += int64(len(part))
 	return true
 }
 
 func (t *textScan) endLine(n int64) {
+	cut := t.off-t.lineOff > maxTextLine // the batch holds only the line's start
 	if n > 0 {
 		t.off++ // the newline
 	}
-	if !t.transcript && mayOpenTurn(t.line) {
-		line := string(t.line)
+	if !t.transcript && mayOpenTurn(t.batch[t.lineStart:]) {
+		line := string(t.batch[t.lineStart:])
 		switch lineSide(line) {
 		case sideHuman:
 			t.human = true
@@ -307,15 +310,14 @@ func (t *textScan) endLine(n int64) {
 		t.transcript = t.human && t.ai
 	}
 batch:
-	if len(t.batch) == 0 {
-		t.batchOff = t.lineOff
-	}
-	t.batch = append(append(t.batch, t.line...), '\n')
-	if len(t.batch) >= maxTextBatch {
+	t.batch = append(t.batch, '\n')
+	t.lineOff = t.off
+	if len(t.batch) >= maxTextBatch || cut {
+		// After a line cut short the batch's offsets no longer follow the
+		// file's: the next line starts a batch of its own.
 		t.flush()
 	}
-	t.line = t.line[:0]
-	t.lineOff = t.off
+	t.lineStart = len(t.batch)
 }
 
 func (t *textScan) flush() {
@@ -328,6 +330,7 @@ func (t *textScan) flush() {
 		// the flood and change nothing the person is told (issue 18).
 		t.capped = true
 		t.batch = t.batch[:0]
+		t.batchOff = t.off
 		return
 	}
 	for _, f := range instructions(string(t.batch), false) {
@@ -350,16 +353,17 @@ func (t *textScan) flush() {
 		}
 	}
 	t.batch = t.batch[:0]
+	t.batchOff = t.off
 }
 
 func (t *textScan) finish() {
-	if t.binary {
-		return
+	if !t.binary {
+		if len(t.batch) > t.lineStart {
+			t.endLine(0)
+		}
+		t.flush()
 	}
-	if len(t.line) > 0 {
-		t.endLine(0)
-	}
-	t.flush()
+	t.batch = nil
 }
 
 func (t *textScan) findings(name string) []Finding {
