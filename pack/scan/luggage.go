@@ -221,6 +221,11 @@ func (t *textScan) write(p []byte) {
 	if t.binary {
 		return
 	}
+	if t.batch == nil {
+		// Sized by the first write: a small file written whole needs one
+		// allocation, not one per doubling.
+		t.batch = make([]byte, 0, min(len(p)+1, maxTextBatch+maxTextLine+1))
+	}
 	for len(p) > 0 {
 		i := indexLineEnd(p)
 		part := p
