@@ -39,12 +39,8 @@ import (
 // landAs names the files that land under another name (Plan.landAs: a
 // repository's metadata, disarmed, D10-git), so what is written is what
 // the plan showed.
-func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, []scan.Finding, error) {
-	names, found, err := extractTo(ctx, luggage, landAs, open, dest, progress)
-	if err != nil {
-		return nil, nil, err
-	}
-	return names, found, nil
+func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, luggageFindings, error) {
+	return extractTo(ctx, luggage, landAs, open, dest, progress)
 }
 
 // luggageErr is a failed read of luggage l: a *pack.Error (a digest or
@@ -68,19 +64,19 @@ func namePack(err error, file string) error {
 	return err
 }
 
-func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found []scan.Finding, err error) {
+func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found luggageFindings, err error) {
 	if _, err := os.Lstat(dest); err == nil {
-		return nil, nil, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
+		return nil, luggageFindings{}, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	parent := filepath.Dir(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	tmp := filepath.Join(parent, "."+filepath.Base(dest)+landingSuffix+owner.Tag()+"-"+randHex(6))
 	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	ok := false
 	defer func() {
@@ -90,7 +86,7 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 	}()
 	root, err := os.OpenRoot(tmp)
 	if err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	defer root.Close()
 
@@ -112,7 +108,7 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 		// The top folder too: a pack's luggage is often all there.
 		top, err := os.Open(tmp)
 		if err != nil {
-			return nil, nil, err
+			return nil, luggageFindings{}, err
 		}
 		dirFiles = map[string]*folderFile{".": newFolderFile(top)}
 	}
@@ -134,7 +130,7 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 		}
 		name, err := luggageName(on)
 		if err != nil {
-			return nil, nil, err
+			return nil, luggageFindings{}, err
 		}
 		local[i] = name
 		for d := path.Dir(name); d != "." && !dirs[d]; d = path.Dir(d) {
@@ -144,17 +140,17 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 		// then created with one openat in its folder.
 		if d := path.Dir(name); folders[d] == nil {
 			if err := root.MkdirAll(d, 0o755); err != nil {
-				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+				return nil, luggageFindings{}, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
 			sub, err := root.OpenRoot(d)
 			if err != nil {
-				return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+				return nil, luggageFindings{}, fmt.Errorf("luggage %s: %w", l.Name, err)
 			}
 			folders[d] = sub
 			if dirFiles != nil {
 				df, err := root.Open(d)
 				if err != nil {
-					return nil, nil, fmt.Errorf("luggage %s: %w", l.Name, err)
+					return nil, luggageFindings{}, fmt.Errorf("luggage %s: %w", l.Name, err)
 				}
 				dirFiles[d] = newFolderFile(df)
 			}
@@ -237,33 +233,33 @@ feed:
 	// A cancellation from outside is reported as such, not as whatever
 	// error it caused in a worker.
 	if err := outer.Err(); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	if firstErr != nil {
-		return nil, nil, firstErr
+		return nil, luggageFindings{}, firstErr
 	}
 	names = make([]string, 0, len(luggage))
 	for i, sc := range scanners {
-		found = append(found, sc.Findings()...)
+		found.add(sc)
 		names = append(names, filepath.Join(dest, filepath.FromSlash(local[i])))
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	for d := range dirs {
 		batch.Dir(filepath.Join(tmp, filepath.FromSlash(d)))
 	}
 	batch.Dir(tmp)
 	if err := batch.Commit(); err != nil {
-		return nil, nil, fmt.Errorf("luggage: %w", err)
+		return nil, luggageFindings{}, fmt.Errorf("luggage: %w", err)
 	}
 	// The temporary folder is ours and fresh; dest was checked absent above,
 	// and rename(2) refuses a non-empty folder appearing there meanwhile.
 	if _, err := os.Lstat(dest); err == nil {
-		return nil, nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
+		return nil, luggageFindings{}, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
 	}
 	if err := durable.Rename(tmp, dest); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	ok = true
 	sort.Strings(names)

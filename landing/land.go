@@ -83,6 +83,30 @@ type Landed struct {
 	// Credentials are credential-like strings found in the luggage while
 	// it was written (D5: landing warns, it does not refuse).
 	Credentials []scan.Finding `json:"credentials"`
+	// Instructions are the sentences in text luggage that read like
+	// instructions, found while it was written (§4.5.2: reported, never
+	// acted on); landed_from.findings keeps them with the object's.
+	Instructions []scan.Finding `json:"instructions"`
+}
+
+// addLuggageFindings reports what the luggage held, found while it was
+// written: credential-like strings (D5: landing warns), a transcript, and
+// the sentences of text luggage that read like instructions, which the
+// landed passport keeps beside the object's in landed_from.findings, so
+// that every open shows them (issue 16) as the dry run listed them.
+func (out *Landed) addLuggageFindings(lf luggageFindings, plan *Plan, state *ojson.Value) {
+	out.Credentials = append(out.Credentials, lf.creds...)
+	for _, f := range lf.creds {
+		out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
+	}
+	out.Warnings = append(out.Warnings, lf.warnings...)
+	if len(lf.instr) == 0 {
+		return
+	}
+	out.Instructions = append(out.Instructions, lf.instr...)
+	if from := state.Get("landed_from"); from.Kind() == ojson.Object {
+		from.Set(Findings, findingsValue(append(slices.Clone(plan.Instructions), lf.instr...)))
+	}
 }
 
 // TrustWarning is §4.2's warning, shown whenever --trust-own-facts restores
@@ -144,7 +168,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 	if err != nil {
 		return nil, err
 	}
-	out := &Landed{ID: plan.ID, Restored: restored, Files: []string{}, Warnings: []string{}, Credentials: []scan.Finding{}}
+	out := &Landed{ID: plan.ID, Restored: restored, Files: []string{}, Warnings: []string{}, Credentials: []scan.Finding{}, Instructions: []scan.Finding{}}
 	if out.Restored == nil {
 		out.Restored = []string{}
 	}
@@ -182,10 +206,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 		if len(plan.luggage) > 0 {
 			out.FilesDir, out.Files = filesDir, files
 		}
-		out.Credentials = append(out.Credentials, found...)
-		for _, f := range found {
-			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
-		}
+		out.addLuggageFindings(found, plan, state)
 	} else if len(plan.luggage) > 0 {
 		// A store folder made here for a landing that then fails is removed
 		// again (only if still empty), so a refused landing leaves no trace.
@@ -203,10 +224,7 @@ func Land(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Deci
 			return nil, err
 		}
 		out.FilesDir, out.Files = filesDir, files
-		out.Credentials = append(out.Credentials, found...)
-		for _, f := range found {
-			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
-		}
+		out.addLuggageFindings(found, plan, state)
 	}
 
 	saved, err := st.Save(state, 0)

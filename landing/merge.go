@@ -15,6 +15,7 @@ import (
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // MergePreview is what merging a receipt will change in its target
@@ -93,6 +94,10 @@ type Merged struct {
 	Files    []string `json:"files"`
 	Restored []string `json:"restored"`
 	Warnings []string `json:"warnings"`
+	// Instructions are the sentences in the receipt's text luggage that
+	// read like instructions, found while it was written (§4.5.2:
+	// reported, never acted on).
+	Instructions []scan.Finding `json:"instructions"`
 }
 
 // The rule a receipt's target follows, quoted when --into names another
@@ -492,7 +497,7 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 		return nil, errors.New("merge: no merge plan (make one with PlanMerge)")
 	}
 	mp := plan.Merge
-	out := &Merged{Target: mp.Target, Version: mp.TargetVersion, Files: []string{}, Restored: []string{}, Warnings: []string{}}
+	out := &Merged{Target: mp.Target, Version: mp.TargetVersion, Files: []string{}, Restored: []string{}, Warnings: []string{}, Instructions: []scan.Finding{}}
 	if mp.AlreadyMerged || mp.Changes == 0 {
 		return out, nil
 	}
@@ -593,9 +598,11 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 			return nil, err
 		}
 		out.FilesDir, out.Files = dest, files
-		for _, f := range found {
+		for _, f := range found.creds {
 			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); merged anyway (D5: landing warns)")
 		}
+		out.Warnings = append(out.Warnings, found.warnings...)
+		out.Instructions = append(out.Instructions, found.instr...)
 	}
 
 	saved, err := st.Save(merged, mp.TargetVersion)

@@ -689,17 +689,23 @@ func scanLuggage(ctx context.Context, luggage []pack.Luggage, open func(string) 
 			}
 		}
 		r.Close()
-		lf.creds = append(lf.creds, sc.Findings()...)
-		// Text luggage: a transcript is warned about, instruction-like
-		// sentences listed with the object's (issue 18, D5, D13).
-		for _, f := range sc.TextFindings() {
-			if f.Class == scan.Transcript {
-				lf.warnings = append(lf.warnings, "luggage "+f.Where+" looks like a chat transcript ("+f.Rule+"); a conformant writer refuses it (§4.1, D5)")
-			}
-			lf.instr = append(lf.instr, f)
-		}
+		lf.add(sc)
 	}
 	return lf, nil
+}
+
+// add finishes sc's scan and adds what it found: its credentials; from
+// text luggage, a warning for a transcript and every finding listed with
+// the object's instructions (issue 18, D5, D13). A dry run and a landing
+// (which scans while it writes) report the same through it.
+func (lf *luggageFindings) add(sc *scan.LuggageScanner) {
+	lf.creds = append(lf.creds, sc.Findings()...)
+	for _, f := range sc.TextFindings() {
+		if f.Class == scan.Transcript {
+			lf.warnings = append(lf.warnings, "luggage "+f.Where+" looks like a chat transcript ("+f.Rule+"); a conformant writer refuses it (§4.1, D5)")
+		}
+		lf.instr = append(lf.instr, f)
+	}
 }
 
 // addLuggageFindings adds what scanLuggage found to the plan, and the keys

@@ -16,7 +16,6 @@ import (
 	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/store"
 	"github.com/tp-dev/tp/pack"
-	"github.com/tp-dev/tp/pack/scan"
 )
 
 // Staged is a handoff's luggage extracted, verified against its digests and
@@ -30,7 +29,7 @@ type Staged struct {
 
 	mu    sync.Mutex
 	names []string // luggage files, relative to Dir
-	found []scan.Finding
+	found luggageFindings
 	dest  string // where Land moves Dir
 	gone  bool   // moved into place, or removed
 }
@@ -111,20 +110,20 @@ func (s *Staged) Abort() error {
 
 // commit moves the staged folder to dest (Land's files folder) and returns
 // where each file now is. The folder must not exist at dest.
-func (s *Staged) commit(dest string) ([]string, []scan.Finding, error) {
+func (s *Staged) commit(dest string) ([]string, luggageFindings, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gone {
-		return nil, nil, errors.New("land: the staged luggage was already landed or removed")
+		return nil, luggageFindings{}, errors.New("land: the staged luggage was already landed or removed")
 	}
 	if filepath.Clean(dest) != filepath.Clean(s.dest) {
-		return nil, nil, fmt.Errorf("land: the luggage was staged for %s, not %s", s.dest, dest)
+		return nil, luggageFindings{}, fmt.Errorf("land: the luggage was staged for %s, not %s", s.dest, dest)
 	}
 	if _, err := os.Lstat(dest); err == nil {
-		return nil, nil, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
+		return nil, luggageFindings{}, fmt.Errorf("luggage folder %s appeared while landing; not replacing it", dest)
 	}
 	if err := durable.Rename(s.Dir, dest); err != nil {
-		return nil, nil, err
+		return nil, luggageFindings{}, err
 	}
 	s.gone = true
 	files := make([]string, 0, len(s.names))

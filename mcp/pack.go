@@ -307,8 +307,12 @@ func (s *Server) land(ctx context.Context, in landArgs) (*landResult, error) {
 	switch {
 	case rep.Merged != nil:
 		res.Merged, res.PassportID = rep.Merged, rep.Merged.Target
+		res.InstructionsInPack += len(rep.Merged.Instructions)
 	case rep.Landed != nil:
 		res.Landed, res.PassportID = rep.Landed, rep.Landed.ID
+		// What the luggage's text held, found while it was written.
+		res.InstructionsInPack += len(rep.Landed.Instructions)
+		res.CredentialLikeInPack += len(rep.Landed.Credentials)
 		res.Luggage = append([]string{}, rep.Landed.Files...)
 		res.HandoffPrompt, _ = briefing.Prompt(rep.Landed.ID, "en")
 	}

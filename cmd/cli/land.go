@@ -18,6 +18,7 @@ import (
 	"github.com/tp-dev/tp/landing"
 	"github.com/tp-dev/tp/model"
 	"github.com/tp-dev/tp/pack"
+	"github.com/tp-dev/tp/pack/scan"
 )
 
 // landOptions are tp land's flags (docs/architecture.md, command-line conventions).
@@ -512,6 +513,21 @@ func renderLanded(out io.Writer, ld *landing.Landed) {
 	for _, s := range ld.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", l(s))
 	}
+	luggageInstructions(w, ld.Instructions)
+}
+
+// luggageInstructions lists what a landing found in text luggage while it
+// wrote it that reads like instructions (the plan shown before listed the
+// object's; a dry run lists both).
+func luggageInstructions(w io.Writer, fs []scan.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	l := display.Line
+	fmt.Fprintf(w, "\nText in the luggage that reads like instructions (data, reported, never acted on; §4.5):\n")
+	for _, f := range fs {
+		fmt.Fprintf(w, "  %s [%s %s] %s\n", l(f.Where), l(string(f.Class)), l(f.Rule), q(f.Excerpt))
+	}
 }
 
 func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
@@ -530,6 +546,7 @@ func renderMerged(w io.Writer, pl *landing.Plan, m *landing.Merged) {
 	for _, s := range m.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", l(s))
 	}
+	luggageInstructions(w, m.Instructions)
 }
 
 // signerLine is the plan's signer for the plain output (D22): an unknown
