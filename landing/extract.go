@@ -198,18 +198,28 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 			}
 		}
 	}()
-	jobs := make(chan int)
+	// The workers take the files in order by a shared counter: no
+	// goroutine hands them out, so none is woken per file.
+	var next atomic.Int64
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			small := make([]byte, smallLuggage+1)
-			for i := range jobs {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(luggage) || ctx.Err() != nil {
+					return
+				}
 				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
 				var err error
 				dir, base := folders[path.Dir(local[i])], path.Base(local[i])
 				if l := luggage[i]; l.Size > 0 && l.Size <= smallLuggage {
 					err = extractSmall(ctx, dir, dirFiles[path.Dir(local[i])], base, l, open, small, scanners[i], batch, step)
+					// Written whole: finish its scan here, on this
+					// worker, so the scans run side by side and the
+					// scanner's buffers go now, not after the last file.
+					scanners[i].Findings()
 				} else {
 					_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
 				}
@@ -219,15 +229,6 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 			}
 		}()
 	}
-feed:
-	for i := range luggage {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
 	wg.Wait()
 	side.wait()
 	// A cancellation from outside is reported as such, not as whatever
