@@ -25,12 +25,19 @@ const rawCreate = true
 // name must be one element: a separator, "." or ".." is refused here too,
 // though extraction only passes the base of a name luggageName accepted.
 func createIn(dir *folderFile, name string, data []byte) error {
+	dir.mu.Lock()
+	defer dir.mu.Unlock()
+	return createInLocked(dir, name, data)
+}
+
+// createInLocked is createIn with dir.mu held by the caller (the openat is
+// what the lock is for; the write and close need not hold it, but a run of
+// small files is created under one hold: see smallRunFiles.create).
+func createInLocked(dir *folderFile, name string, data []byte) error {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') || strings.ContainsRune(name, 0) {
 		return &fs.PathError{Op: "create", Path: name, Err: fs.ErrInvalid}
 	}
-	dir.mu.Lock()
 	fd, err := unix.Openat(dir.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
-	dir.mu.Unlock()
 	if err != nil {
 		return &fs.PathError{Op: "openat", Path: name, Err: err}
 	}

@@ -12,3 +12,7 @@ const rawCreate = false
 func createIn(dir *folderFile, name string, data []byte) error {
 	return errors.New("landing: createIn is Linux only")
 }
+
+func createInLocked(dir *folderFile, name string, data []byte) error {
+	return errors.New("landing: createIn is Linux only")
+}

@@ -198,33 +198,46 @@ func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]st
 			}
 		}
 	}()
-	// The workers take the files in order by a shared counter: no
-	// goroutine hands them out, so none is woken per file.
+	// The workers take the files in runs of smallRun by a shared counter:
+	// no goroutine hands them out, so none is woken per file. A worker
+	// reads and verifies a run's small files first, then creates those of
+	// one folder under one hold of its lock (createRun): the other worker
+	// reads its run meanwhile, and they meet on the lock once a run, not
+	// once a file (issue 20: on ext4 each meeting woke a thread).
 	var next atomic.Int64
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			small := make([]byte, smallLuggage+1)
+			run := newSmallRun()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(luggage) || ctx.Err() != nil {
+				start := int(next.Add(smallRun) - smallRun)
+				if start >= len(luggage) || ctx.Err() != nil {
 					return
 				}
-				scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
-				var err error
-				dir, base := folders[path.Dir(local[i])], path.Base(local[i])
-				if l := luggage[i]; l.Size > 0 && l.Size <= smallLuggage {
-					err = extractSmall(ctx, dir, dirFiles[path.Dir(local[i])], base, l, open, small, scanners[i], batch, step)
-					// Written whole: finish its scan here, on this
-					// worker, so the scans run side by side and the
-					// scanner's buffers go now, not after the last file.
-					scanners[i].Findings()
-				} else {
-					_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
+				for i := start; i < min(start+smallRun, len(luggage)); i++ {
+					scanners[i] = scan.NewLuggageScanner(luggage[i].Name)
+					var err error
+					d := path.Dir(local[i])
+					dir, base := folders[d], path.Base(local[i])
+					switch l := luggage[i]; {
+					case l.Size > 0 && l.Size <= smallLuggage && dirFiles[d] != nil:
+						err = run.add(ctx, dirFiles[d], base, l, open, scanners[i], step)
+					case l.Size > 0 && l.Size <= smallLuggage:
+						err = extractSmall(ctx, dir, base, l, open, small, scanners[i], batch, step)
+						scanners[i].Findings() // see smallRun.add
+					default:
+						_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
+					}
+					if err != nil {
+						fail(err)
+						return
+					}
 				}
-				if err != nil {
+				if err := run.create(step); err != nil {
 					fail(err)
+					return
 				}
 			}
 		}()
@@ -276,43 +289,45 @@ const writebackEvery = 8 << 20
 // the hand-offs to the scanning goroutine cost more than the work.
 const smallLuggage = 64 << 10
 
-// extractSmall is extractOne for a file of at most smallLuggage bytes; buf
-// holds smallLuggage+1 bytes.
-// With dirFile (the folder open as a file; only for a flush-once batch) the
-// file is made by createIn.
-func extractSmall(ctx context.Context, root *os.Root, dirFile *folderFile, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, batch *durable.Batch, step func(int64)) error {
+// readSmall reads luggage l, at most smallLuggage bytes, into buf (which
+// holds l.Size+1 bytes at least) and returns it, verified: one byte past the
+// size is asked for, so the reader checks the digest when it reaches the
+// end, and a longer file shows itself.
+func readSmall(ctx context.Context, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	r, err := open(l.Name)
 	if err != nil {
-		return fmt.Errorf("luggage %s: %w", l.Name, err)
+		return nil, fmt.Errorf("luggage %s: %w", l.Name, err)
 	}
-	// One byte past the size: the reader verifies the digest when it
-	// reaches the end, and a longer file shows itself.
 	k, rerr := io.ReadFull(r, buf[:l.Size+1])
 	r.Close()
 	switch {
 	case rerr == nil:
-		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is more than the %d bytes the pack said", l.Size)}
+		return nil, &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is more than the %d bytes the pack said", l.Size)}
 	case rerr != io.ErrUnexpectedEOF && rerr != io.EOF:
-		return luggageErr(l, rerr)
+		return nil, luggageErr(l, rerr)
 	case int64(k) != l.Size:
-		return &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", k, l.Size)}
+		return nil, &pack.Error{Entry: "data/files/" + l.Name, Rule: pack.RuleDigest, Detail: fmt.Sprintf("luggage is %d bytes, the pack said %d", k, l.Size)}
 	}
-	sc.Write(buf[:k])
-	if dirFile != nil {
-		if err := createIn(dirFile, name, buf[:k]); err != nil {
-			return fmt.Errorf("luggage %s: %w", l.Name, err)
-		}
-		step(int64(k))
-		return nil
+	return buf[:k], nil
+}
+
+// extractSmall is extractOne for a file of at most smallLuggage bytes,
+// made through os.Root (where createIn is not used); buf holds
+// smallLuggage+1 bytes.
+func extractSmall(ctx context.Context, root *os.Root, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), buf []byte, sc io.Writer, batch *durable.Batch, step func(int64)) error {
+	data, err := readSmall(ctx, l, open, buf)
+	if err != nil {
+		return err
 	}
+	sc.Write(data)
 	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("luggage %s: %w", l.Name, err)
 	}
-	_, err = f.Write(buf[:k])
+	_, err = f.Write(data)
 	if err == nil {
 		err = batch.File(f)
 	}
@@ -322,7 +337,78 @@ func extractSmall(ctx context.Context, root *os.Root, dirFile *folderFile, name 
 	if err != nil {
 		return fmt.Errorf("luggage %s: %w", l.Name, err)
 	}
-	step(int64(k))
+	step(int64(len(data)))
+	return nil
+}
+
+// smallRun is how many files a worker takes at a time, and smallRunBytes
+// the most of their bytes it holds before creating them.
+const (
+	smallRun      = 32
+	smallRunBytes = 1 << 20
+)
+
+// smallRunFiles are a worker's small files read and verified, not yet
+// created: their bytes in one buffer, reused run after run.
+type smallRunFiles struct {
+	buf   []byte
+	files []pendingFile
+}
+
+type pendingFile struct {
+	dir        *folderFile
+	name, path string // path: the luggage name, for errors
+	at, end    int    // the bytes, in buf
+}
+
+func newSmallRun() *smallRunFiles { return &smallRunFiles{} }
+
+// add reads luggage l (at most smallLuggage bytes), verified, scans it and
+// finishes its scan here on the worker (written whole, nothing more comes:
+// the scans run side by side and the scanner's buffers go now, not after
+// the last file), and keeps it to be created in dir by create.
+func (r *smallRunFiles) add(ctx context.Context, dir *folderFile, name string, l pack.Luggage, open func(string) (io.ReadCloser, error), sc *scan.LuggageScanner, step func(int64)) error {
+	if len(r.buf)+int(l.Size)+1 > smallRunBytes && len(r.files) > 0 {
+		if err := r.create(step); err != nil {
+			return err
+		}
+	}
+	at := len(r.buf)
+	if need := at + int(l.Size) + 1; cap(r.buf) < need {
+		r.buf = append(r.buf[:cap(r.buf)], make([]byte, need-cap(r.buf))...)[:at]
+	}
+	data, err := readSmall(ctx, l, open, r.buf[at:at+int(l.Size)+1])
+	if err != nil {
+		return err
+	}
+	sc.Write(data)
+	sc.Findings()
+	r.buf = r.buf[:at+len(data)]
+	r.files = append(r.files, pendingFile{dir: dir, name: name, path: l.Name, at: at, end: at + len(data)})
+	return nil
+}
+
+// create makes the files kept, those of one folder in a row under one hold
+// of the folder's lock, and empties the run.
+func (r *smallRunFiles) create(step func(int64)) error {
+	var done int64
+	for i := 0; i < len(r.files); {
+		dir := r.files[i].dir
+		dir.mu.Lock()
+		for ; i < len(r.files) && r.files[i].dir == dir; i++ {
+			f := r.files[i]
+			if err := createInLocked(dir, f.name, r.buf[f.at:f.end]); err != nil {
+				dir.mu.Unlock()
+				return fmt.Errorf("luggage %s: %w", f.path, err)
+			}
+			done += int64(f.end - f.at)
+		}
+		dir.mu.Unlock()
+	}
+	r.buf, r.files = r.buf[:0], r.files[:0]
+	if done > 0 {
+		step(done)
+	}
 	return nil
 }
 

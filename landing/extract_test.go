@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tp-dev/tp/internal/durable"
 	"github.com/tp-dev/tp/internal/ojson"
 	"github.com/tp-dev/tp/internal/packtest"
 	"github.com/tp-dev/tp/pack"
@@ -74,5 +75,84 @@ func TestExtractBothPaths(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Small files are read in runs and created a folder at a time (smallRun,
+// smallRunBytes): every file lands whole in its folder whatever the run
+// holds — runs that fill their bytes before their count, folders
+// interleaved — and a file in the middle of a run whose bytes differ from
+// the manifest fails the landing with nothing left behind.
+func TestExtractRuns(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		n      int
+		size   func(i int) int
+		tamper int // -1: none
+	}{
+		// At least durable.ManyFiles: the flush-once batch, where the runs are.
+		{"runs full by their bytes", durable.ManyFiles + 5, func(i int) int {
+			if i%3 != 0 {
+				return smallLuggage - i%5
+			}
+			return 1 + i
+		}, -1},
+		{"many small, folders interleaved", durable.ManyFiles + 3*smallRun + 3, func(i int) int { return 1 + i%200 }, -1},
+		{"one tampered mid-run", durable.ManyFiles + 1, func(i int) int { return 10 + i }, 3*smallRun + smallRun/2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var files []file
+			for i := range c.n {
+				data := make([]byte, c.size(i))
+				rand.NewChaCha8([32]byte{byte(i), byte(i >> 8)}).Read(data)
+				files = append(files, file{Name: "d" + ojson.FormatNumber(float64(i%3)) + "/f" + ojson.FormatNumber(float64(i)) + ".bin", Data: data})
+			}
+			b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), files, func(entries *[]file) {
+				if c.tamper < 0 {
+					return
+				}
+				for i, e := range *entries {
+					if e.Name == "data/files/"+files[c.tamper].Name {
+						bad := bytes.Clone(e.Data)
+						bad[0] ^= 0xff
+						(*entries)[i].Data = bad
+					}
+				}
+			})
+			path := filepath.Join(t.TempDir(), "p.taskpack")
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, err := pack.Open(path, pack.Options{DeferLuggage: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			st := testStore(t)
+			pl, err := PlanLanding(context.Background(), p, st, envOn("m", "bob"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, st.Dir())
+			ld, err := Land(context.Background(), p, pl, st, Decisions{})
+			if c.tamper >= 0 {
+				var pe *pack.Error
+				if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest || pe.Entry != "data/files/"+files[c.tamper].Name {
+					t.Fatalf("Land = %v, want a %s error for %s", err, pack.RuleDigest, files[c.tamper].Name)
+				}
+				sameSnapshot(t, before, snapshot(t, st.Dir()))
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				got, err := os.ReadFile(filepath.Join(ld.FilesDir, filepath.FromSlash(f.Name)))
+				if err != nil || !bytes.Equal(got, f.Data) {
+					t.Fatalf("%s: %d bytes (%v), want the %d the pack vouched for", f.Name, len(got), err, len(f.Data))
+				}
+			}
+		})
 	}
 }
