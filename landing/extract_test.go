@@ -30,40 +30,17 @@ func TestExtractBothPaths(t *testing.T) {
 				name = "tampered"
 			}
 			t.Run(name+"/"+ojson.FormatNumber(float64(n)), func(t *testing.T) {
-				b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), []file{{Name: "dir/blob.bin", Data: data}}, func(entries *[]file) {
-					if !tamper {
-						return
-					}
-					for i, e := range *entries {
-						if e.Name == "data/files/dir/blob.bin" {
-							bad := bytes.Clone(e.Data)
-							bad[len(bad)/2] ^= 0xff // same size: only the digest can tell
-							(*entries)[i].Data = bad
-						}
-					}
-				})
-				path := filepath.Join(t.TempDir(), "p.taskpack")
-				if err := os.WriteFile(path, b, 0o600); err != nil {
-					t.Fatal(err)
+				bad := ""
+				if tamper {
+					bad = "dir/blob.bin"
 				}
-				p, err := pack.Open(path, pack.Options{DeferLuggage: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer p.Close()
-				st := testStore(t)
-				pl, err := PlanLanding(context.Background(), p, st, envOn("m", "bob"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				before := snapshot(t, st.Dir())
-				ld, err := Land(context.Background(), p, pl, st, Decisions{})
+				ld, unchanged, err := landRawBag(t, []file{{Name: "dir/blob.bin", Data: data}}, bad, len(data)/2)
 				if tamper {
 					var pe *pack.Error
 					if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest {
 						t.Fatalf("Land = %v, want a %s error", err, pack.RuleDigest)
 					}
-					sameSnapshot(t, before, snapshot(t, st.Dir()))
+					unchanged()
 					return
 				}
 				if err != nil {
@@ -108,40 +85,17 @@ func TestExtractRuns(t *testing.T) {
 				rand.NewChaCha8([32]byte{byte(i), byte(i >> 8)}).Read(data)
 				files = append(files, file{Name: "d" + ojson.FormatNumber(float64(i%3)) + "/f" + ojson.FormatNumber(float64(i)) + ".bin", Data: data})
 			}
-			b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), files, func(entries *[]file) {
-				if c.tamper < 0 {
-					return
-				}
-				for i, e := range *entries {
-					if e.Name == "data/files/"+files[c.tamper].Name {
-						bad := bytes.Clone(e.Data)
-						bad[0] ^= 0xff
-						(*entries)[i].Data = bad
-					}
-				}
-			})
-			path := filepath.Join(t.TempDir(), "p.taskpack")
-			if err := os.WriteFile(path, b, 0o600); err != nil {
-				t.Fatal(err)
+			bad := ""
+			if c.tamper >= 0 {
+				bad = files[c.tamper].Name
 			}
-			p, err := pack.Open(path, pack.Options{DeferLuggage: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			st := testStore(t)
-			pl, err := PlanLanding(context.Background(), p, st, envOn("m", "bob"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			before := snapshot(t, st.Dir())
-			ld, err := Land(context.Background(), p, pl, st, Decisions{})
+			ld, unchanged, err := landRawBag(t, files, bad, 0)
 			if c.tamper >= 0 {
 				var pe *pack.Error
 				if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest || pe.Entry != "data/files/"+files[c.tamper].Name {
 					t.Fatalf("Land = %v, want a %s error for %s", err, pack.RuleDigest, files[c.tamper].Name)
 				}
-				sameSnapshot(t, before, snapshot(t, st.Dir()))
+				unchanged()
 				return
 			}
 			if err != nil {
@@ -155,4 +109,38 @@ func TestExtractRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// landRawBag lands a bag of files with the landing deferred (only the
+// extraction can tell a bad digest), the luggage named tamper, if any, with
+// its byte at flips flipped (same size: only the digest can tell).
+// unchanged checks that the store is as it was before the landing.
+func landRawBag(t *testing.T, files []file, tamper string, flip int) (*Landed, func(), error) {
+	t.Helper()
+	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), files, func(entries *[]file) {
+		for i, e := range *entries {
+			if tamper != "" && e.Name == "data/files/"+tamper {
+				bad := bytes.Clone(e.Data)
+				bad[flip] ^= 0xff
+				(*entries)[i].Data = bad
+			}
+		}
+	})
+	path := filepath.Join(t.TempDir(), "p.taskpack")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := pack.Open(path, pack.Options{DeferLuggage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	st := testStore(t)
+	pl, err := PlanLanding(context.Background(), p, st, envOn("m", "bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, st.Dir())
+	ld, err := Land(context.Background(), p, pl, st, Decisions{})
+	return ld, func() { t.Helper(); sameSnapshot(t, before, snapshot(t, st.Dir())) }, err
 }
