@@ -45,14 +45,16 @@ type LuggageScanner struct {
 // writer as in the pack object) and sentences that read like instructions
 // (class Instruction, reported), at most MaxInstructionsPerString of them
 // and one RuleMoreInstructions finding counting the rest. A file that is not
-// text (a NUL byte, invalid UTF-8) has none.
+// text (a NUL byte) has none.
 func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 
 // textScan reads luggage as text, line by line, for the same transcript
 // table and instruction shapes as the pack object (issue 18; §4.1 refuses
 // transcripts in a pack, §4.5.2 reports imperatives): a file stops being
-// text at a NUL byte or invalid UTF-8, and nothing about it is reported
-// then. Linear and bounded: a line is looked at up to maxTextLine bytes, and
+// text at a NUL byte, and nothing about it is reported then. Bytes that are
+// not UTF-8 are read as a substitute byte and do not make it binary: one
+// stray byte must not silence the scan of a file an agent would read as
+// text all the same (D5). Linear and bounded: a line is looked at up to maxTextLine bytes, and
 // instruction findings are kept up to MaxInstructionsPerString (all counted).
 type textScan struct {
 	binary    bool
@@ -61,16 +63,15 @@ type textScan struct {
 	off       int64 // bytes seen
 	// batch holds the lines not yet scanned for instructions, the current
 	// one last (its start: lines are not copied twice).
-	batch       []byte
-	batchOff    int64
-	human, ai   bool
-	firstRole   string
-	firstOff    int64
-	transcript  bool
-	instr       []Finding
-	instrCount  int
-	capped      bool
-	pendingUTF8 []byte
+	batch      []byte
+	batchOff   int64
+	human, ai  bool
+	firstRole  string
+	firstOff   int64
+	transcript bool
+	instr      []Finding
+	instrCount int
+	capped     bool
 }
 
 const (
@@ -245,47 +246,13 @@ func (t *textScan) write(p []byte) {
 
 func indexLineEnd(p []byte) int { return bytes.IndexByte(p, '\n') }
 
-// take adds part of a line; false when the file turned out not to be text.
+// take adds part of a line; false when the file turned out not to be
+// text (a NUL byte).
 func (t *textScan) take(part []byte) bool {
 	if bytes.IndexByte(part, 0) >= 0 {
 		t.binary = true
 		return false
 	}
-	// UTF-8 may be cut between writes: a character begun at the end of the
-	// last write is completed from the start of this one and judged whole;
-	// one cut at the end of this write waits for the next.
-	rest := part
-	if len(t.pendingUTF8) > 0 {
-		k := 0
-		for k < len(rest) && len(t.pendingUTF8) < utf8.UTFMax && !utf8.FullRune(t.pendingUTF8) {
-			t.pendingUTF8 = append(t.pendingUTF8, rest[k])
-			k++
-		}
-		if utf8.FullRune(t.pendingUTF8) {
-			if r, size := utf8.DecodeRune(t.pendingUTF8); r == utf8.RuneError && size <= 1 || size != len(t.pendingUTF8) {
-				t.binary = true
-				return false
-			}
-			t.pendingUTF8 = t.pendingUTF8[:0]
-		} else if len(t.pendingUTF8) >= utf8.UTFMax {
-			t.binary = true
-			return false
-		}
-		rest = rest[k:]
-	}
-	cut := len(rest)
-	i := len(rest) - 1
-	for i >= 0 && i > len(rest)-4 && !utf8.RuneStart(rest[i]) {
-		i--
-	}
-	if i >= 0 && !utf8.FullRune(rest[i:]) {
-		cut = i // a character cut between writes: judged with the next one
-	}
-	if !utf8.Valid(rest[:cut]) {
-		t.binary = true
-		return false
-	}
-	t.pendingUTF8 = append(t.pendingUTF8, rest[cut:]...)
 	if room := maxTextLine - (len(t.batch) - t.lineStart); room > 0 {
 		t.batch = append(t.batch, part[:min(room, len(part))]...)
 	}
@@ -293,8 +260,31 @@ func (t *textScan) take(part []byte) bool {
 	return true
 }
 
+// substitute is what a byte that is not UTF-8 reads as: one byte for one,
+// so offsets stay the file's (the ASCII substitute character).
+const substitute = 0x1a
+
+// validLine makes line valid UTF-8 in place: every byte that does not
+// start a valid character is read as substitute. A line is judged whole
+// (it ends at a newline or the end of the file), so however the writes cut
+// it, it reads the same.
+func validLine(line []byte) {
+	if utf8.Valid(line) {
+		return
+	}
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && n <= 1 {
+			line[i] = substitute
+			n = 1
+		}
+		i += n
+	}
+}
+
 func (t *textScan) endLine(n int64) {
 	cut := t.off-t.lineOff > maxTextLine // the batch holds only the line's start
+	validLine(t.batch[t.lineStart:])
 	if n > 0 {
 		t.off++ // the newline
 	}
