@@ -29,20 +29,6 @@ import (
 	"github.com/tp-dev/tp/pack/scan"
 )
 
-// extract streams every luggage file into a fresh temporary folder beside
-// dest and renames it to dest when all of them are written, synced and
-// match their digests. The folder is opened as an os.Root, so no name can
-// reach outside it; files are created exclusively (a name twice, or a link
-// planted meanwhile, fails) with mode 0644: no execute bits. On any error or
-// cancellation the temporary folder is removed and dest is never created.
-//
-// landAs names the files that land under another name (Plan.landAs: a
-// repository's metadata, disarmed, D10-git), so what is written is what
-// the plan showed.
-func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) ([]string, luggageFindings, error) {
-	return extractTo(ctx, luggage, landAs, open, dest, progress)
-}
-
 // luggageErr is a failed read of luggage l: a *pack.Error (a digest or
 // CRC that does not match, a cut stream) names the pack, the entry and the
 // rule already and is returned as it is; anything else is wrapped.
@@ -64,7 +50,17 @@ func namePack(err error, file string) error {
 	return err
 }
 
-func extractTo(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found luggageFindings, err error) {
+// extract streams every luggage file into a fresh temporary folder beside
+// dest and renames it to dest when all of them are written, synced and
+// match their digests. The folder is opened as an os.Root, so no name can
+// reach outside it; files are created exclusively (a name twice, or a link
+// planted meanwhile, fails) with mode 0644: no execute bits. On any error or
+// cancellation the temporary folder is removed and dest is never created.
+//
+// landAs names the files that land under another name (Plan.landAs: a
+// repository's metadata, disarmed, D10-git), so what is written is what
+// the plan showed.
+func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]string, open func(string) (io.ReadCloser, error), dest string, progress func(done, total int64)) (names []string, found luggageFindings, err error) {
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, luggageFindings{}, fmt.Errorf("luggage folder %s already exists; not writing into it", dest)
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -76,7 +76,7 @@ func Stage(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, files
 	if p != nil {
 		open = p.OpenLuggage
 	}
-	names, found, err := extractTo(ctx, plan.luggage, plan.landAs, open, dir, progress)
+	names, found, err := extract(ctx, plan.luggage, plan.landAs, open, dir, progress)
 	err = namePack(err, plan.File)
 	if err != nil {
 		return nil, err

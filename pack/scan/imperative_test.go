@@ -232,6 +232,12 @@ func FuzzInstructionsBounded(f *testing.F) {
 		if a, b := classes(whole.TextFindings()), classes(cut.TextFindings()); a != b {
 			t.Fatalf("whole %v, cut by %d %v", a, step, b)
 		}
+		// Whatever bytes the luggage holds, what reaches a screen is UTF-8.
+		for _, x := range cut.TextFindings() {
+			if !utf8.ValidString(x.Excerpt) {
+				t.Fatalf("luggage finding %+v for %q: excerpt not UTF-8", x, s)
+			}
+		}
 	})
 }
 
