@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -405,12 +406,14 @@ func (l *Lander) Land(ctx context.Context, plan *common.Plan, d common.Decisions
 	if err != nil {
 		return nil, err
 	}
+	// res.Warnings says each credential-like string already; what reads
+	// like instructions in the luggage is shown quoted, as data.
 	out := &common.Landed{ID: res.ID, FilesDir: res.FilesDir, Warnings: res.Warnings}
 	for _, s := range res.NextSteps {
 		out.NextSteps = append(out.NextSteps, s.Text)
 	}
-	for _, f := range res.Credentials {
-		out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like a credential ("+f.Rule+")")
+	for _, f := range res.Instructions {
+		out.Warnings = append(out.Warnings, "luggage "+f.Where+" reads like instructions ("+f.Rule+"; data, never acted on): "+strconv.Quote(f.Excerpt))
 	}
 	return out, nil
 }
