@@ -197,7 +197,7 @@ func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]stri
 	// The workers take the files in runs of smallRun by a shared counter:
 	// no goroutine hands them out, so none is woken per file. A worker
 	// reads and verifies a run's small files first, then creates those of
-	// one folder under one hold of its lock (createRun): the other worker
+	// one folder under one hold of its lock (smallRunFiles.create): the other worker
 	// reads its run meanwhile, and they meet on the lock once a run, not
 	// once a file (issue 20: on ext4 each meeting woke a thread).
 	var next atomic.Int64
@@ -206,7 +206,7 @@ func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]stri
 		go func() {
 			defer wg.Done()
 			small := make([]byte, smallLuggage+1)
-			run := newSmallRun()
+			run := &smallRunFiles{}
 			for {
 				start := int(next.Add(smallRun) - smallRun)
 				if start >= len(luggage) || ctx.Err() != nil {
@@ -222,7 +222,7 @@ func extract(ctx context.Context, luggage []pack.Luggage, landAs map[string]stri
 						err = run.add(ctx, dirFiles[d], base, l, open, scanners[i], step)
 					case l.Size > 0 && l.Size <= smallLuggage:
 						err = extractSmall(ctx, dir, base, l, open, small, scanners[i], batch, step)
-						scanners[i].Findings() // see smallRun.add
+						scanners[i].Findings() // see smallRunFiles.add
 					default:
 						_, err = extractOne(ctx, dir, base, l, open, side, scanners[i], batch, step)
 					}
@@ -356,8 +356,6 @@ type pendingFile struct {
 	name, path string // path: the luggage name, for errors
 	at, end    int    // the bytes, in buf
 }
-
-func newSmallRun() *smallRunFiles { return &smallRunFiles{} }
 
 // add reads luggage l (at most smallLuggage bytes), verified, scans it and
 // finishes its scan here on the worker (written whole, nothing more comes:

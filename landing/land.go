@@ -96,10 +96,7 @@ type Landed struct {
 // that every open shows them (issue 16) as the dry run listed them.
 func (out *Landed) addLuggageFindings(lf luggageFindings, plan *Plan, state *ojson.Value) {
 	out.Credentials = append(out.Credentials, lf.creds...)
-	for _, f := range lf.creds {
-		out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); landed anyway (D5: landing warns)")
-	}
-	out.Warnings = append(out.Warnings, lf.warnings...)
+	out.Warnings = append(out.Warnings, lf.warningsAfter("landed")...)
 	if len(lf.instr) == 0 {
 		return
 	}

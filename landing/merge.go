@@ -598,10 +598,7 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 			return nil, err
 		}
 		out.FilesDir, out.Files = dest, files
-		for _, f := range found.creds {
-			out.Warnings = append(out.Warnings, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); merged anyway (D5: landing warns)")
-		}
-		out.Warnings = append(out.Warnings, found.warnings...)
+		out.Warnings = append(out.Warnings, found.warningsAfter("merged")...)
 		out.Instructions = append(out.Instructions, found.instr...)
 	}
 

@@ -708,6 +708,17 @@ func (lf *luggageFindings) add(sc *scan.LuggageScanner) {
 	}
 }
 
+// warningsAfter is what a landing or merge that wrote the luggage tells the
+// person: each credential-like string (D5: landing warns, it does not
+// refuse; done says what was done anyway) and each transcript.
+func (lf luggageFindings) warningsAfter(done string) []string {
+	var out []string
+	for _, f := range lf.creds {
+		out = append(out, "luggage "+f.Where+" looks like it carries a credential ("+f.Rule+"); "+done+" anyway (D5: landing warns)")
+	}
+	return append(out, lf.warnings...)
+}
+
 // addLuggageFindings adds what scanLuggage found to the plan, and the keys
 // split out of every credential it lists.
 func (pl *Plan) addLuggageFindings(lf luggageFindings) {
