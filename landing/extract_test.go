@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tp-dev/tp/internal/durable"
@@ -34,7 +35,7 @@ func TestExtractBothPaths(t *testing.T) {
 				if tamper {
 					bad = "dir/blob.bin"
 				}
-				ld, unchanged, err := landRawBag(t, []file{{Name: "dir/blob.bin", Data: data}}, bad, len(data)/2)
+				ld, unchanged, err := landRawBag(t, []file{{Name: "dir/blob.bin", Data: data}}, bad, len(data)/2, nil)
 				if tamper {
 					var pe *pack.Error
 					if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest {
@@ -89,7 +90,8 @@ func TestExtractRuns(t *testing.T) {
 			if c.tamper >= 0 {
 				bad = files[c.tamper].Name
 			}
-			ld, unchanged, err := landRawBag(t, files, bad, 0)
+			var done, total atomic.Int64 // the last report; workers report runs
+			ld, unchanged, err := landRawBag(t, files, bad, 0, func(d, tot int64) { done.Store(d); total.Store(tot) })
 			if c.tamper >= 0 {
 				var pe *pack.Error
 				if !errors.As(err, &pe) || pe.Rule != pack.RuleDigest || pe.Entry != "data/files/"+files[c.tamper].Name {
@@ -100,6 +102,13 @@ func TestExtractRuns(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			var sum int64
+			for _, f := range files {
+				sum += int64(len(f.Data))
+			}
+			if done.Load() != sum || total.Load() != sum {
+				t.Fatalf("progress ended at %d of %d, want %d of %d", done.Load(), total.Load(), sum, sum)
 			}
 			for _, f := range files {
 				got, err := os.ReadFile(filepath.Join(ld.FilesDir, filepath.FromSlash(f.Name)))
@@ -115,7 +124,7 @@ func TestExtractRuns(t *testing.T) {
 // extraction can tell a bad digest), the luggage named tamper, if any, with
 // its byte at flips flipped (same size: only the digest can tell).
 // unchanged checks that the store is as it was before the landing.
-func landRawBag(t *testing.T, files []file, tamper string, flip int) (*Landed, func(), error) {
+func landRawBag(t *testing.T, files []file, tamper string, flip int, progress func(done, total int64)) (*Landed, func(), error) {
 	t.Helper()
 	b := packtest.RawBag(t, ojson.Canonical(packtest.RefObject(t)), files, func(entries *[]file) {
 		for i, e := range *entries {
@@ -141,6 +150,6 @@ func landRawBag(t *testing.T, files []file, tamper string, flip int) (*Landed, f
 		t.Fatal(err)
 	}
 	before := snapshot(t, st.Dir())
-	ld, err := Land(context.Background(), p, pl, st, Decisions{})
+	ld, err := Land(context.Background(), p, pl, st, Decisions{Progress: progress})
 	return ld, func() { t.Helper(); sameSnapshot(t, before, snapshot(t, st.Dir())) }, err
 }

@@ -422,13 +422,13 @@ func parseTagLines(b []byte) (map[string]string, error) {
 // found under raw when no file is named path.
 type manifestLine struct{ digest, path, raw string }
 
-// parseManifest reads "<sha256>  <path>" lines; paths are percent-decoded
-// for CR, LF and % as BagIt §2.1.3 says.
 // manifestUnescape undoes manifestPath's percent-encoding (RFC 8493 §2.1.3);
 // a Replacer is safe for concurrent use, and building one per line was
 // most of what parsing a manifest of small files allocated.
 var manifestUnescape = strings.NewReplacer("%0A", "\n", "%0a", "\n", "%0D", "\r", "%0d", "\r", "%25", "%")
 
+// parseManifest reads "<sha256>  <path>" lines; paths are percent-decoded
+// for CR, LF and % as BagIt §2.1.3 says.
 func parseManifest(b []byte) ([]manifestLine, error) {
 	var out []manifestLine
 	seen := map[string]bool{}

@@ -54,8 +54,9 @@ func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 // text at a NUL byte, and nothing about it is reported then. Bytes that are
 // not UTF-8 are read as a substitute byte and do not make it binary: one
 // stray byte must not silence the scan of a file an agent would read as
-// text all the same (D5). Linear and bounded: a line is looked at up to maxTextLine bytes, and
-// instruction findings are kept up to MaxInstructionsPerString (all counted).
+// text all the same (D5). Linear and bounded: a line is looked at up to
+// maxTextLine bytes, and instruction findings are kept up to
+// MaxInstructionsPerString (all counted).
 type textScan struct {
 	binary    bool
 	lineStart int   // where the current line starts in batch (its first maxTextLine bytes)
