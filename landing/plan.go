@@ -768,13 +768,24 @@ func sameObjectOnly(rec *ojson.Value, id packID) bool {
 }
 
 // findLanded finds the passport a pack with this digest was landed as,
-// from the store's memory of where each passport came from (LandedFrom),
+// from the store's memory of where each passport came from (EachLanded),
 // which reads only the passports that changed since it last looked.
 func findLanded(st *store.Store, id packID) (string, []string) {
 	if id.file == "" && id.object == "" {
 		return "", nil
 	}
-	list, skipped, err := st.LandedFrom()
+	var found string
+	var similar []string
+	skipped, err := st.EachLanded(func(e store.Landed) bool {
+		if sameDigest(e.From, id) {
+			found = e.ID
+			return false
+		}
+		if sameObjectOnly(e.From, id) {
+			similar = append(similar, e.ID)
+		}
+		return true
+	})
 	var warn []string
 	if err != nil {
 		warn = append(warn, "could not look for an earlier landing of this file: "+err.Error())
@@ -782,14 +793,8 @@ func findLanded(st *store.Store, id packID) (string, []string) {
 	if len(skipped) > 0 {
 		warn = append(warn, "the store has "+plural.N(len(skipped), "unreadable file")+", skipped while looking for an earlier landing")
 	}
-	var similar []string
-	for _, e := range list {
-		if sameDigest(e.From, id) {
-			return e.ID, warn
-		}
-		if sameObjectOnly(e.From, id) {
-			similar = append(similar, e.ID)
-		}
+	if found != "" {
+		return found, warn
 	}
 	if len(similar) > 0 {
 		warn = append(warn, fmt.Sprintf("a pack with this same passport object was landed before as %s, with other luggage: this one is a new pack and lands as a new passport", strings.Join(similar, ", ")))

@@ -116,6 +116,10 @@ func New(cfg Config) *Server {
 	storeDir := ""
 	if cfg.Store != nil {
 		storeDir = cfg.Store.Dir()
+		// Every landing plan asks the store what landed before; a server
+		// lives long enough for the kernel's word on what changed to beat
+		// a look at every passport after each save (D15).
+		cfg.Store.Watch()
 	}
 	paths := newConfiner(cfg.WorkDir, storeDir)
 	logger := slog.New(slog.NewTextHandler(cfg.Log, &slog.HandlerOptions{Level: slog.LevelWarn}))

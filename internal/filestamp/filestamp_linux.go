@@ -16,6 +16,9 @@ func Of(path string) (Stamp, bool) { return of(os.Lstat(path)) }
 // whose bytes a reader of path gets.
 func OfTarget(path string) (Stamp, bool) { return of(os.Stat(path)) }
 
+// OfInfo is the stamp fi holds, for a caller that needs the file's mode too.
+func OfInfo(fi os.FileInfo) (Stamp, bool) { return of(fi, nil) }
+
 func of(fi os.FileInfo, err error) (Stamp, bool) {
 	if err != nil {
 		return Stamp{}, false

@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +78,42 @@ func BenchmarkLandedFrom1000(b *testing.B) {
 		if _, _, err := s.LandedFrom(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkLandedFromAfterSave1000 is the look-up after a passport was
+// saved by rename (as every round of a session that checkpoints between
+// dry runs does), over 1,000 passports: an unwatched store looks at every
+// file again (reading only the one saved), a watched one (Store.Watch)
+// reads the one the kernel names.
+func BenchmarkLandedFromAfterSave1000(b *testing.B) {
+	for _, watch := range []bool{false, true} {
+		b.Run(map[bool]string{false: "unwatched", true: "watched"}[watch], func(b *testing.B) {
+			s := benchStore(b, 1000)
+			s.landed.clock = func() time.Time { return time.Now().Add(time.Hour) } // nothing racily clean
+			if watch && !s.Watch() {
+				b.Skip("the folder cannot be watched here")
+			}
+			if _, _, err := s.LandedFrom(); err != nil {
+				b.Fatal(err)
+			}
+			tmp, p := filepath.Join(s.dir, ".tmp-bench"), s.Path("TP-BNCH-0000")
+			body, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := os.WriteFile(tmp, body, 0o600); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Rename(tmp, p); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := s.LandedFrom(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

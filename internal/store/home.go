@@ -389,8 +389,15 @@ func (s *Store) IDs() ([]string, error) {
 // regular file named <id>.json with a valid id (D15), the one rule List,
 // IDs and LandedFrom read the folder by.
 func passportFile(de fs.DirEntry) (string, bool) {
-	name := de.Name()
-	if !de.Type().IsRegular() || !strings.HasSuffix(name, ".json") {
+	if !de.Type().IsRegular() {
+		return "", false
+	}
+	return passportName(de.Name())
+}
+
+// passportName is the id a passport file of this name holds, if it is one.
+func passportName(name string) (string, bool) {
+	if !strings.HasSuffix(name, ".json") {
 		return "", false
 	}
 	id := strings.TrimSuffix(name, ".json")

@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +24,8 @@ type Landed struct {
 
 // LandedFrom returns every passport's landed_from record, in List's order
 // (most recently updated first, ties by id), with the files List would
-// skip. A landing asks it whether a pack was landed before.
+// skip. A landing asks it whether a pack was landed before (EachLanded,
+// without the copies).
 //
 // It is List without the parsing: the store remembers each file's record
 // with the file's identity (inode, size, change time), and reads again only
@@ -42,24 +43,108 @@ type Landed struct {
 // place leaves the folder as it was; the files are looked at one by one
 // again once refilesEvery has passed since they last were, so such an
 // edit is seen within that time, and a save by rename at once.
+//
+// A watched store (Watch) looks at only the files the kernel says changed.
 func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	c := &s.landed
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.look(s); err != nil {
+		return nil, nil, err
+	}
+	return cloneLanded(c.answer), append([]Skipped(nil), c.skipped...), nil
+}
+
+// EachLanded calls fn with each record LandedFrom would return, in its
+// order, until fn returns false, and returns the files skipped. The
+// records are the store's own, not copies: fn must not change them or keep
+// them past its return, and must not call back into the store's look-ups
+// of landed_from (fn runs under their lock).
+func (s *Store) EachLanded(fn func(Landed) bool) ([]Skipped, error) {
+	c := &s.landed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.look(s); err != nil {
+		return nil, err
+	}
+	for _, l := range c.answer {
+		if !fn(l) {
+			break
+		}
+	}
+	return append([]Skipped(nil), c.skipped...), nil
+}
+
+// Watch makes the store follow its folder's changes as the kernel reports
+// them (inotify, on Linux), for a process that asks it what was landed
+// before again and again (tp mcp): a look then reads only the files named
+// in a change, instead of looking at every passport whenever the folder
+// changed. It reports whether the folder is watched; where it cannot be
+// (another system, the kernel's limit), the store looks as it did.
+//
+// The kernel's word replaces the racy rule for the files it names: a
+// change after a file was read is another event, so the file is read
+// again. What the kernel does not report — a change made by another
+// machine on a network filesystem, a write through a memory map — is
+// caught as an unwatched store catches it: a folder whose stamp changed
+// with no event since is looked at whole, and every file is looked at
+// again at least once a refilesEvery.
+func (s *Store) Watch() bool {
+	c := &s.landed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.watching = true
+	c.subscribe(s)
+	return c.sub != nil
+}
+
+// subscribe watches the folder if it is not yet watched. The next look is
+// then a whole one, made after the watch began, so a change during it is
+// an event for the look after.
+func (c *landedCache) subscribe(s *Store) {
+	if c.sub == nil {
+		if c.sub = watchDir(s.dir); c.sub != nil {
+			c.answerOK = false
+		}
+	}
+}
+
+// look brings c.answer and c.skipped up to date with the folder.
+func (c *landedCache) look(s *Store) error {
 	now := c.now()
+	if c.watching {
+		c.subscribe(s)
+	}
 	// The folder's stamp is taken before it is read: a change meanwhile
 	// then differs from what is remembered next time.
 	ds, dsOK := filestamp.Of(s.dir)
+	if c.sub != nil {
+		ch := c.sub.take()
+		switch {
+		case ch.gone:
+			c.sub, c.answerOK = nil, false // watched again at the next look
+		case ch.lost:
+			c.answerOK = false
+		case c.answerOK && dsOK && now.Sub(c.looked) < refilesEvery && (ds == c.dir || ch.seen):
+			// The folder changed only as the events say (a folder whose
+			// stamp moved with no event was changed elsewhere: looked at
+			// whole, below).
+			c.refresh(s, ch.names)
+			c.dir = ds
+			return nil
+		}
+	}
 	if c.answerOK && dsOK && ds == c.dir && !ds.Racy(now) && now.Sub(c.looked) < refilesEvery {
-		return cloneLanded(c.answer), append([]Skipped(nil), c.skipped...), nil
+		return nil
 	}
 	c.answerOK = false
 	des, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		c.answer, c.skipped = nil, nil
+		return nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if c.files == nil {
 		c.files = map[string]landedFile{}
@@ -67,8 +152,6 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 	c.scans++
 	allKept := true
 	seen := make(map[string]bool, len(des))
-	var out []Landed
-	var skipped []Skipped
 	for _, de := range des {
 		name := de.Name()
 		id, ok := passportFile(de)
@@ -80,39 +163,57 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 		// between the two then differs from what is remembered next time.
 		st, ok := filestamp.Of(filepath.Join(s.dir, name))
 		if cached, hit := c.files[name]; hit && ok && cached.stamp == st {
-			cached.add(&out, &skipped)
 			continue
 		}
 		f := s.readLanded(name, id)
 		c.reads++
-		if ok && !st.Racy(c.now()) {
-			f.stamp = st
+		f.stamp = st
+		c.files[name] = f
+		if !ok || (c.sub == nil && st.Racy(c.now())) {
+			// Not remembered past this answer: read again next time.
+			f.stamp = filestamp.Stamp{}
 			c.files[name] = f
-		} else {
-			delete(c.files, name)
 			allKept = false
 		}
-		f.add(&out, &skipped)
 	}
 	for name := range c.files {
 		if !seen[name] {
 			delete(c.files, name)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].UpdatedAt != out[j].UpdatedAt {
-			return out[i].UpdatedAt > out[j].UpdatedAt
-		}
-		return out[i].ID < out[j].ID
-	})
+	c.answer, c.skipped = c.files.collect()
 	// The answer stands for the next calls only when every file in it is
-	// remembered and the folder did not change in the tick it was looked at.
-	if dsOK && allKept && !ds.Racy(now) {
+	// remembered and the folder did not change in the tick it was looked
+	// at (for a watched folder, the events say what changed after).
+	if dsOK && allKept && (c.sub != nil || !ds.Racy(now)) {
 		c.answerOK, c.dir, c.looked = true, ds, now
-		c.answer, c.skipped = out, skipped
-		return cloneLanded(out), append([]Skipped(nil), skipped...), nil
 	}
-	return out, skipped, nil
+	return nil
+}
+
+// refresh reads again the passport files among names, the names a watch
+// reported changed, and puts each in the answer in its place.
+func (c *landedCache) refresh(s *Store, names []string) {
+	for _, name := range names {
+		id, ok := passportName(name)
+		if !ok {
+			continue
+		}
+		if old, ok := c.files[name]; ok {
+			c.answer, c.skipped = old.remove(c.answer, c.skipped)
+			delete(c.files, name)
+		}
+		p := filepath.Join(s.dir, name)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // removed, or no longer a passport file
+		}
+		f := s.readLanded(name, id)
+		c.reads++
+		f.stamp, _ = filestamp.OfInfo(fi)
+		c.files[name] = f
+		c.answer, c.skipped = f.insert(c.answer, c.skipped)
+	}
 }
 
 // refilesEvery bounds how long LandedFrom trusts the store folder's stamp
@@ -121,7 +222,9 @@ func (s *Store) LandedFrom() ([]Landed, []Skipped, error) {
 const refilesEvery = time.Second
 
 // cloneLanded copies an answer LandedFrom keeps, so callers never share
-// the records it remembers (see landedFile.add).
+// the records it remembers: an ojson value indexes its members on first
+// read, so two callers reading one remembered value would race
+// (TestConcurrentLandingsOfOneFile under -race).
 func cloneLanded(ls []Landed) []Landed {
 	out := make([]Landed, len(ls))
 	for i, l := range ls {
@@ -134,20 +237,24 @@ func cloneLanded(ls []Landed) []Landed {
 // landedCache is what LandedFrom remembers, per file name.
 type landedCache struct {
 	mu    sync.Mutex
-	files map[string]landedFile
+	files landedFiles
 	// clock and reads are test seams: the wall clock the racy rule reads
 	// (the files' own clock, never Store.Now), and a count of files read.
 	clock func() time.Time
 	reads int
 	scans int // folders read: a test seam like reads
 
-	// The last answer, while the store folder's stamp is dir and less
-	// than refilesEvery has passed since looked (LandedFrom).
+	// The last answer, which stands while the store folder's stamp is
+	// dir and less than refilesEvery has passed since looked (answerOK),
+	// or, watched (sub), while the events say what changed since.
 	answerOK bool
 	dir      filestamp.Stamp
 	looked   time.Time
 	answer   []Landed
 	skipped  []Skipped
+
+	watching bool    // Watch was called
+	sub      *dirSub // the folder's changes, while it is watched
 }
 
 func (c *landedCache) now() time.Time {
@@ -163,19 +270,64 @@ type landedFile struct {
 	skipped *Skipped // unreadable, as List reports it
 }
 
-// add appends what f holds to a LandedFrom answer. The record is a copy:
-// an ojson value indexes its members on first read, so two callers
-// reading one remembered value would race (TestConcurrentLandingsOfOneFile
-// under -race).
-func (f landedFile) add(out *[]Landed, skipped *[]Skipped) {
+// landedFiles is what LandedFrom remembers, by file name.
+type landedFiles map[string]landedFile
+
+// collect is the answer the files make: the records in List's order, the
+// unreadable files by name.
+func (fs landedFiles) collect() ([]Landed, []Skipped) {
+	var out []Landed
+	var skipped []Skipped
+	for _, f := range fs {
+		switch {
+		case f.skipped != nil:
+			skipped = append(skipped, *f.skipped)
+		case f.landed != nil:
+			out = append(out, *f.landed)
+		}
+	}
+	slices.SortFunc(out, listOrder)
+	slices.SortFunc(skipped, byFile)
+	return out, skipped
+}
+
+// listOrder is List's: most recently updated first, ties by id (ids are
+// unique in a folder, so no two records tie).
+func listOrder(a, b Landed) int {
+	if c := strings.Compare(b.UpdatedAt, a.UpdatedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+func byFile(a, b Skipped) int { return strings.Compare(a.File, b.File) }
+
+// insert puts what f holds in its place in an answer kept in collect's
+// order; remove takes it out.
+func (f landedFile) insert(out []Landed, skipped []Skipped) ([]Landed, []Skipped) {
 	switch {
 	case f.skipped != nil:
-		*skipped = append(*skipped, *f.skipped)
+		i, _ := slices.BinarySearchFunc(skipped, *f.skipped, byFile)
+		skipped = slices.Insert(skipped, i, *f.skipped)
 	case f.landed != nil:
-		l := *f.landed
-		l.From = l.From.Clone()
-		*out = append(*out, l)
+		i, _ := slices.BinarySearchFunc(out, *f.landed, listOrder)
+		out = slices.Insert(out, i, *f.landed)
 	}
+	return out, skipped
+}
+
+func (f landedFile) remove(out []Landed, skipped []Skipped) ([]Landed, []Skipped) {
+	switch {
+	case f.skipped != nil:
+		if i, ok := slices.BinarySearchFunc(skipped, *f.skipped, byFile); ok {
+			skipped = slices.Delete(skipped, i, i+1)
+		}
+	case f.landed != nil:
+		if i, ok := slices.BinarySearchFunc(out, *f.landed, listOrder); ok {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return out, skipped
 }
 
 // readLanded reads one passport file as List does and keeps only what
