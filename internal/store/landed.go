@@ -98,6 +98,14 @@ func (s *Store) Watch() bool {
 	return c.sub != nil
 }
 
+// Watching reports whether the folder is watched now (Watch).
+func (s *Store) Watching() bool {
+	c := &s.landed
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sub != nil
+}
+
 // subscribe watches the folder if it is not yet watched. The next look is
 // then a whole one, made after the watch began, so a change during it is
 // an event for the look after.
