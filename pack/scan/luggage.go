@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -44,26 +45,33 @@ type LuggageScanner struct {
 // been called: a chat transcript (class Transcript, C8, refused by the
 // writer as in the pack object) and sentences that read like instructions
 // (class Instruction, reported), at most MaxInstructionsPerString of them
-// and one RuleMoreInstructions finding counting the rest. A file that is not
-// text (a NUL byte) has none.
+// and one RuleMoreInstructions finding counting the rest. Past a NUL byte
+// the file is read as strings(1) reads a binary file (textScan).
 func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 
 // textScan reads luggage as text, line by line, for the same transcript
 // table and instruction shapes as the pack object (issue 18; §4.1 refuses
-// transcripts in a pack, §4.5.2 reports imperatives): a file stops being
-// text at a NUL byte, and nothing about it is reported then. Bytes that are
-// not UTF-8 are read as a substitute byte and do not make it binary: one
-// stray byte must not silence the scan of a file an agent would read as
-// text all the same (D5). Linear and bounded: a line is looked at up to
+// transcripts in a pack, §4.5.2 reports imperatives). Bytes that are not
+// UTF-8 are read as a substitute byte: one stray byte must not silence the
+// scan of a file an agent would read as text all the same (D5). Nor must a
+// NUL byte: past the first one, the file is read as strings(1) reads a
+// binary file — every run of at least minRun printable ASCII bytes is a
+// line — so a NUL appended to a README hides nothing an agent reading it
+// would see, and a real binary costs a look at each byte, its string
+// tables read as lines. Linear and bounded: a line is looked at up to
 // maxTextLine bytes, and instruction findings are kept up to
 // MaxInstructionsPerString (all counted).
 type textScan struct {
-	binary    bool
-	lineStart int   // where the current line starts in batch (its first maxTextLine bytes)
-	lineOff   int64 // its offset
-	off       int64 // bytes seen
+	off       bool   // not read as text at all (a credential-only scanner, a binary format, a finished scan)
+	head      []byte // the file's first headBytes bytes (binaryFormat)
+	strs      bool   // past a NUL: runs of printable ASCII only
+	run       int    // the current run's length, past a NUL
+	lineStart int    // where the current line starts in batch (its first maxTextLine bytes)
+	lineOff   int64  // its offset
+	pos       int64  // bytes seen
 	// batch holds the lines not yet scanned for instructions, the current
-	// one last (its start: lines are not copied twice).
+	// one last (its start: lines are not copied twice). It is the file's
+	// bytes from batchOff on, each line's end written as a newline.
 	batch      []byte
 	batchOff   int64
 	human, ai  bool
@@ -74,6 +82,21 @@ type textScan struct {
 	instrCount int
 	capped     bool
 }
+
+// minRun is the shortest run of printable bytes read as a line past a NUL:
+// shorter runs in binary data are mostly chance, and a run this long
+// always holds an aligned word of printable bytes (writeRuns).
+const minRun = 15
+
+// printable are the bytes a run past a NUL is made of: printable ASCII and
+// the tab, as strings(1) reads.
+var printable = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\t'] = true
+	return t
+}()
 
 const (
 	maxTextLine  = 4 << 10
@@ -198,7 +221,7 @@ func (s *LuggageScanner) Findings() []Finding {
 		s.wrapped = nil
 		s.text.finish()
 		s.textFound = s.text.findings(s.name)
-		s.text = textScan{binary: true}
+		s.text = textScan{off: true}
 		s.done = true
 		// The scan is over: a judge holding many scanners holds no
 		// buffers, and the next scanner reuses this one.
@@ -220,7 +243,7 @@ func (s *LuggageScanner) Count() int { return s.en.count }
 func (s *LuggageScanner) Name() string { return s.name }
 
 func (t *textScan) write(p []byte) {
-	if t.binary {
+	if t.off {
 		return
 	}
 	if t.batch == nil {
@@ -228,37 +251,207 @@ func (t *textScan) write(p []byte) {
 		// allocation, not one per doubling.
 		t.batch = make([]byte, 0, min(len(p)+1, maxTextBatch+maxTextLine+1))
 	}
-	for len(p) > 0 {
+	if t.keepHead(p) {
+		return
+	}
+	for len(p) > 0 && !t.strs {
 		i := indexLineEnd(p)
 		part := p
 		if i >= 0 {
 			part = p[:i]
 		}
-		if !t.take(part) {
-			return
+		if z := bytes.IndexByte(part, 0); z >= 0 {
+			if binaryFormat(t.head) {
+				// An executable, an image, an archive: no reader shows
+				// its bytes as text, and its strings are the program's.
+				t.off, t.batch = true, nil
+				return
+			}
+			// The line ends at the NUL, and the file is read as runs
+			// from here on.
+			t.take(part[:z])
+			t.endLine(1)
+			t.strs = true
+			p = p[z+1:]
+			break
 		}
+		t.take(part)
 		if i < 0 {
 			return
 		}
 		t.endLine(int64(i + 1))
 		p = p[i+1:]
 	}
+	if t.strs {
+		t.writeRuns(p)
+	}
 }
 
 func indexLineEnd(p []byte) int { return bytes.IndexByte(p, '\n') }
 
-// take adds part of a line; false when the file turned out not to be
-// text (a NUL byte).
-func (t *textScan) take(part []byte) bool {
-	if bytes.IndexByte(part, 0) >= 0 {
-		t.binary = true
-		return false
+// keepHead keeps the file's first bytes, for binaryFormat; called with
+// each write before it is read. It reports whether they turned out to be a
+// binary format's after a NUL was read (WebAssembly's first byte is one),
+// and the scan is off.
+func (t *textScan) keepHead(b []byte) bool {
+	if n := headBytes - len(t.head); n > 0 && t.pos == int64(len(t.head)) {
+		t.head = append(t.head, b[:min(n, len(b))]...)
+		if t.strs && binaryFormat(t.head) {
+			t.off, t.batch = true, nil
+			return true
+		}
 	}
+	return false
+}
+
+// take adds part of a line.
+func (t *textScan) take(part []byte) {
 	if room := maxTextLine - (len(t.batch) - t.lineStart); room > 0 {
 		t.batch = append(t.batch, part[:min(room, len(part))]...)
 	}
-	t.off += int64(len(part))
-	return true
+	t.pos += int64(len(part))
+}
+
+// writeRuns reads p past a NUL: each run of printable bytes is a line
+// ended by the byte after it (written as a newline, so the batch stays the
+// file's bytes); a run shorter than minRun is left out, and the run after
+// bytes left out starts a batch of its own. Between runs it looks at eight
+// bytes at a time: a run of minRun bytes holds eight printable ones at a
+// multiple of eight from p's start, so binary data costs a few operations
+// a word, not a branch a byte.
+func (t *textScan) writeRuns(p []byte) {
+	i := 0
+	for i < len(p) {
+		if t.run == 0 {
+			if i = t.skipToRun(p, i); i == len(p) {
+				return
+			}
+		}
+		j := i
+		for j < len(p) && printable[p[j]] {
+			j++
+		}
+		t.extendRun(p[i:j])
+		if i = j; i == len(p) {
+			return // the run may go on in the next write
+		}
+		t.endRun(1)
+		i++
+	}
+}
+
+// skipToRun passes over the bytes of p from i that no run of minRun can
+// start in, and returns where the next may start (len(p): none in p).
+func (t *textScan) skipToRun(p []byte, i int) int {
+	{
+		k := i
+		for k+8 <= len(p) && !printableWord(binary.LittleEndian.Uint64(p[k:])) {
+			k += 8
+		}
+		if k+8 > len(p) {
+			// No run of minRun bytes starts before the last few, which may
+			// start one that goes on in the next write.
+			k = len(p)
+		}
+		start := k
+		for start > i && printable[p[start-1]] {
+			start--
+		}
+		t.pos += int64(start - i)
+		return start
+	}
+}
+
+// headBytes is how much of a file's start binaryFormat looks at.
+const headBytes = 16
+
+// binaryFormats are the first bytes of formats whose bytes no reader shows
+// as text (executables, images, compressed archives): a NUL in one of
+// them does not start runs being read, as it does in any other file.
+// Formats that keep text as it is (PDF, SQLite, tar) are read on.
+var binaryFormats = [][]byte{
+	[]byte("\x7fELF"),                                                                                      // ELF
+	{0xfe, 0xed, 0xfa, 0xce}, {0xfe, 0xed, 0xfa, 0xcf}, {0xce, 0xfa, 0xed, 0xfe}, {0xcf, 0xfa, 0xed, 0xfe}, // Mach-O
+	{0xca, 0xfe, 0xba, 0xbe},     // Mach-O universal, Java class
+	[]byte("MZ"),                 // PE (Windows)
+	[]byte("\x00asm"),            // WebAssembly
+	[]byte("\x89PNG"),            // PNG
+	{0xff, 0xd8, 0xff},           // JPEG
+	[]byte("GIF8"),               // GIF
+	[]byte("RIFF"),               // WebP, WAV, AVI
+	[]byte("PK\x03\x04"),         // ZIP and what is made of it (JAR, docx)
+	{0x1f, 0x8b},                 // gzip
+	[]byte("\xfd7zXZ\x00"),       // xz
+	[]byte("BZh"),                // bzip2
+	{0x28, 0xb5, 0x2f, 0xfd},     // zstd
+	[]byte("7z\xbc\xaf\x27\x1c"), // 7z
+}
+
+// binaryFormat reports whether head, a file's first bytes, starts one of
+// binaryFormats.
+func binaryFormat(head []byte) bool {
+	for _, sig := range binaryFormats {
+		if bytes.HasPrefix(head, sig) {
+			return true
+		}
+	}
+	return false
+}
+
+// printableWord reports whether the eight bytes of w are all printable
+// ASCII: none below 0x20, none 0x7f, none with the high bit set (a tab
+// counts against a word; the run it is in is still read byte by byte once
+// another word found it).
+func printableWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if w&highs != 0 {
+		return false // the common case in binary data, tested first
+	}
+	below20 := (w - 0x20*ones) &^ w & highs
+	del := ((w ^ 0x7f*ones) - ones) &^ (w ^ 0x7f*ones) & highs
+	return below20|del == 0
+}
+
+// beginRun starts a run at t.pos.
+func (t *textScan) beginRun() {
+	if len(t.batch) > 0 && t.batchOff+int64(len(t.batch)) != t.pos {
+		t.flush()
+	}
+	if len(t.batch) == 0 {
+		t.batchOff = t.pos
+	}
+	t.lineStart, t.lineOff = len(t.batch), t.pos
+}
+
+// extendRun adds printable bytes to the run in progress (begun when it
+// was empty).
+func (t *textScan) extendRun(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if t.run == 0 {
+		t.beginRun()
+	}
+	if room := maxTextLine - t.run; room > 0 {
+		t.batch = append(t.batch, b[:min(room, len(b))]...)
+	}
+	t.run += len(b)
+	t.pos += int64(len(b))
+}
+
+// endRun ends the run in progress past a NUL at a byte that is not
+// printable (n 1) or at the file's end (n 0).
+func (t *textScan) endRun(n int64) {
+	switch {
+	case t.run >= minRun:
+		t.endLine(n)
+	case t.run > 0:
+		t.batch = t.batch[:t.lineStart]
+		t.pos += n
+	default:
+		t.pos += n
+	}
+	t.run = 0
 }
 
 // substitute is what a byte that is not UTF-8 reads as: one byte for one,
@@ -284,10 +477,10 @@ func validLine(line []byte) {
 }
 
 func (t *textScan) endLine(n int64) {
-	cut := t.off-t.lineOff > maxTextLine // the batch holds only the line's start
+	cut := t.pos-t.lineOff > maxTextLine // the batch holds only the line's start
 	validLine(t.batch[t.lineStart:])
 	if n > 0 {
-		t.off++ // the newline
+		t.pos++ // the newline
 	}
 	if !t.transcript && mayOpenTurn(t.batch[t.lineStart:]) {
 		line := string(t.batch[t.lineStart:])
@@ -307,7 +500,7 @@ func (t *textScan) endLine(n int64) {
 	}
 batch:
 	t.batch = append(t.batch, '\n')
-	t.lineOff = t.off
+	t.lineOff = t.pos
 	if len(t.batch) >= maxTextBatch || cut {
 		// After a line cut short the batch's offsets no longer follow the
 		// file's: the next line starts a batch of its own.
@@ -326,7 +519,7 @@ func (t *textScan) flush() {
 		// the flood and change nothing the person is told (issue 18).
 		t.capped = true
 		t.batch = t.batch[:0]
-		t.batchOff = t.off
+		t.batchOff = t.pos
 		return
 	}
 	for _, f := range instructions(string(t.batch), false) {
@@ -349,12 +542,15 @@ func (t *textScan) flush() {
 		}
 	}
 	t.batch = t.batch[:0]
-	t.batchOff = t.off
+	t.batchOff = t.pos
 }
 
 func (t *textScan) finish() {
-	if !t.binary {
-		if len(t.batch) > t.lineStart {
+	if !t.off {
+		switch {
+		case t.strs:
+			t.endRun(0)
+		case len(t.batch) > t.lineStart:
 			t.endLine(0)
 		}
 		t.flush()
@@ -363,7 +559,7 @@ func (t *textScan) finish() {
 }
 
 func (t *textScan) findings(name string) []Finding {
-	if t.binary {
+	if t.off {
 		return nil
 	}
 	where := func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }

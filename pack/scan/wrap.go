@@ -53,7 +53,7 @@ type budget struct{ out atomic.Int64 }
 // adopts; where maps its offsets to a place a person can find.
 func (s *LuggageScanner) child(where func(off int64) string) *LuggageScanner {
 	c := &LuggageScanner{name: s.name, depth: s.depth + 1, credOnly: true, budget: s.budget}
-	c.text.binary = true
+	c.text.off = true
 	c.en.max = s.en.max
 	c.en.tplWhere = where
 	if c.depth < maxWrapDepth {
@@ -426,7 +426,7 @@ func wrappedCredentials(s, path string) []Finding {
 	}
 	ensureTables()
 	sc := &LuggageScanner{credOnly: true}
-	sc.text.binary = true
+	sc.text.off = true
 	sc.en.max = MaxLuggageFindings
 	sc.en.tplWhere = func(int64) string { return path }
 	sc.wrap = &wrappers{s: sc}
