@@ -636,13 +636,16 @@ func (pl *Plan) Decide(d Decisions) {
 	}
 }
 
-// ScanLuggage reads every luggage file once and adds the credential-like
-// strings it holds to pl.Credentials (D5: landing warns, it does not
-// refuse). Land and Merge scan while they write, so a landing does not need
-// it; a dry run or a UI that wants the whole picture before landing calls
-// it. It streams with bounded memory and honours ctx.
-func (pl *Plan) ScanLuggage(ctx context.Context) error {
-	lf, err := scanLuggage(ctx, pl.luggage, pl.open)
+// ScanLuggage reads every luggage file once and adds what it holds to the
+// plan: credential-like strings to pl.Credentials, instruction-like
+// sentences in its text to pl.Instructions, a warning for a transcript
+// (D5, D13: landing warns, it does not refuse). Land and Merge scan while
+// they write, so a landing does not need it; a dry run or a UI that shows
+// the whole picture before the person decides calls it. It streams with
+// bounded memory, honours ctx, and reports the bytes read to progress
+// (when not nil).
+func (pl *Plan) ScanLuggage(ctx context.Context, progress func(done, total int64)) error {
+	lf, err := scanLuggage(ctx, pl.luggage, pl.open, progress)
 	if err != nil {
 		return err
 	}
@@ -659,10 +662,14 @@ type luggageFindings struct {
 }
 
 // scanLuggage reads every luggage file once through open (ScanLuggage).
-func scanLuggage(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error)) (luggageFindings, error) {
+func scanLuggage(ctx context.Context, luggage []pack.Luggage, open func(string) (io.ReadCloser, error), progress func(done, total int64)) (luggageFindings, error) {
 	var lf luggageFindings
 	if len(luggage) == 0 {
 		return lf, nil // no buffer to allocate and clear, per dry run (issue 16)
+	}
+	var done, total int64
+	for _, l := range luggage {
+		total += l.Size
 	}
 	buf := make([]byte, 1<<20)
 	for _, l := range luggage {
@@ -679,6 +686,9 @@ func scanLuggage(ctx context.Context, luggage []pack.Luggage, open func(string) 
 			}
 			n, rerr := r.Read(buf)
 			sc.Write(buf[:n])
+			if done += int64(n); progress != nil && n > 0 {
+				progress(done, total)
+			}
 			if rerr == io.EOF {
 				break
 			}

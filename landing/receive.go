@@ -70,7 +70,7 @@ func Judge(ctx context.Context, path string, limits pack.Limits) (*Judged, error
 	}
 	j := &Judged{p: p}
 	j.instr, j.creds = findings(p.Object)
-	if j.luggage, err = scanLuggage(ctx, p.Luggage, p.OpenLuggage); err != nil {
+	if j.luggage, err = scanLuggage(ctx, p.Luggage, p.OpenLuggage, nil); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -152,7 +152,7 @@ func Receive(ctx context.Context, st *store.Store, req ReceiveRequest) (*Receive
 		// writes and reports them after. A judged pack was read so.
 		if j != nil {
 			rep.Plan.addLuggageFindings(j.luggage)
-		} else if err := rep.Plan.ScanLuggage(ctx); err != nil {
+		} else if err := rep.Plan.ScanLuggage(ctx, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -166,6 +166,13 @@ func (l *Lander) plan(ctx context.Context, file string, progress common.Progress
 		p.Close()
 		return nil, renameFile(err, path, file)
 	}
+	// What the luggage holds is said on the summary, before the person
+	// decides, not only once it has landed: its credentials, and the
+	// instructions and transcripts in its text (D5, D13).
+	if err := pl.ScanLuggage(ctx, func(done, total int64) { progress("scanning", done, total) }); err != nil {
+		p.Close()
+		return nil, renameFile(err, path, file)
+	}
 	pl.File = file // the file the person named, in the plan and the records
 	pl.ResolveSigner(l.Senders)
 	out := convertPlan(p, pl)
