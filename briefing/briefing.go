@@ -76,6 +76,10 @@ type Finding struct {
 	Where   string `json:"where"`
 	Rule    string `json:"rule"`
 	Excerpt string `json:"excerpt"`
+	// From is, for a receipt's finding, the receipt's sender's passport
+	// and version (<id>@<version>); "" for the pack this passport landed
+	// from.
+	From string `json:"from,omitempty"`
 }
 
 // Briefing is what an agent needs to pick the work up.
@@ -102,6 +106,9 @@ type Briefing struct {
 	// instructions: kept with the passport and shown on every open (D25).
 	LandedFrom        string    `json:"landed_from,omitempty"`
 	FindingsAtLanding []Finding `json:"findings_at_landing"`
+	// FindingsAtMerge are what read like instructions in the receipts
+	// merged into this passport, each with its receipt's sender (From).
+	FindingsAtMerge []Finding `json:"findings_at_merge"`
 	Artifacts         []string  `json:"artifacts"`
 	RootID            string    `json:"root_id"`
 	// FilesDir is the passport's luggage folder when it has one (the
@@ -179,6 +186,13 @@ func Of(v *ojson.Value, version int64) *Briefing {
 	b.FindingsAtLanding = []Finding{}
 	for _, f := range lf.Get(landing.Findings).Items() {
 		b.FindingsAtLanding = append(b.FindingsAtLanding, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text()})
+	}
+	b.FindingsAtMerge = []Finding{}
+	for _, r := range v.Get("receipts_merged").Items() {
+		from := r.Get("from").Text()
+		for _, f := range r.Get(landing.Findings).Items() {
+			b.FindingsAtMerge = append(b.FindingsAtMerge, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text(), From: from})
+		}
 	}
 	// What the sender wrote, as it arrived: a step or a fact still
 	// holding that text is theirs.

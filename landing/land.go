@@ -502,10 +502,18 @@ const (
 	Findings    = "findings"     // text in the pack that reads like instructions: where, rule, excerpt
 )
 
-// findingsValue is the plan's instruction findings as stored.
+// findingsValue is the plan's instruction findings as stored, each once:
+// a plan whose luggage was read before the landing (the walkthrough's
+// summary) holds what the landing finds again while it writes.
 func findingsValue(fs []scan.Finding) *ojson.Value {
 	arr := ojson.NewArray()
+	seen := map[[3]string]bool{}
 	for _, f := range fs {
+		k := [3]string{f.Where, f.Rule, f.Excerpt}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
 		o := ojson.NewObject()
 		o.Set("where", ojson.NewString(f.Where))
 		o.Set("rule", ojson.NewString(f.Rule))

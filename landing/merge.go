@@ -550,19 +550,6 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 		}
 	}
 
-	rec := ojson.NewObject()
-	rec.Set("sha256", ojson.NewString(plan.SHA256))
-	rec.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
-	rec.Set("content_sha256", ojson.NewString(plan.ContentSHA256))
-	rec.Set("merged_at", ojson.NewString(store.Timestamp(now)))
-	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
-	list := merged.Get("receipts_merged")
-	if list.Kind() != ojson.Array {
-		list = ojson.NewArray()
-		merged.Set("receipts_merged", list)
-	}
-	list.Append(rec)
-
 	if len(plan.luggage) > 0 && !mp.LuggageThere {
 		dest := plan.FilesDir
 		if d.FilesOut != "" {
@@ -601,6 +588,25 @@ func Merge(ctx context.Context, p *pack.Pack, plan *Plan, st *store.Store, d Dec
 		out.Warnings = append(out.Warnings, found.warningsAfter("merged")...)
 		out.Instructions = append(out.Instructions, found.instr...)
 	}
+
+	// The receipt's record keeps what in it reads like instructions (the
+	// object's and its luggage's text), so every later open of the passport
+	// shows it with its sender, as a landed passport keeps its own (D25).
+	rec := ojson.NewObject()
+	rec.Set("sha256", ojson.NewString(plan.SHA256))
+	rec.Set("object_sha256", ojson.NewString(plan.ObjectSHA256))
+	rec.Set("content_sha256", ojson.NewString(plan.ContentSHA256))
+	rec.Set("merged_at", ojson.NewString(store.Timestamp(now)))
+	rec.Set("from", ojson.NewString(model.ChainEntry(plan.Sender.PassportID, plan.Sender.Version)))
+	if fs := append(slices.Clone(plan.Instructions), out.Instructions...); len(fs) > 0 {
+		rec.Set(Findings, findingsValue(fs))
+	}
+	list := merged.Get("receipts_merged")
+	if list.Kind() != ojson.Array {
+		list = ojson.NewArray()
+		merged.Set("receipts_merged", list)
+	}
+	list.Append(rec)
 
 	saved, err := st.Save(merged, mp.TargetVersion)
 	if err != nil {

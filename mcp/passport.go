@@ -98,6 +98,7 @@ type opened struct {
 	Files           int                `json:"files,omitempty"`
 	LandedFrom      string             `json:"landed_from,omitempty"`
 	Findings        []briefing.Finding `json:"findings_at_landing"`
+	MergeFindings   []briefing.Finding `json:"findings_at_merge"` // each with its receipt's sender (from)
 	DataNotice      string             `json:"data_notice"`
 }
 
@@ -131,9 +132,12 @@ func (s *Server) open(ctx context.Context, in openArgs) (*opened, error) {
 	prompt, _ := briefing.Prompt(b.PassportID, "en")
 	res := &opened{PassportID: b.PassportID, StateVersion: st.Version, State: st.V, CompiledContext: md,
 		Truncated: len(md) < len(full), HandoffPrompt: prompt, FilesDir: b.FilesDir, Files: b.Files,
-		LandedFrom: b.LandedFrom, Findings: b.FindingsAtLanding, DataNotice: DataNotice}
+		LandedFrom: b.LandedFrom, Findings: b.FindingsAtLanding, MergeFindings: b.FindingsAtMerge, DataNotice: DataNotice}
 	if len(res.Findings) > maxFindings {
 		res.Findings = res.Findings[:maxFindings]
+	}
+	if len(res.MergeFindings) > maxFindings {
+		res.MergeFindings = res.MergeFindings[len(res.MergeFindings)-maxFindings:] // the latest receipts'
 	}
 	return res, nil
 }

@@ -425,4 +425,13 @@ func TestLandedSaysWhatTheLuggageHeld(t *testing.T) {
 	if creds != 1 || instr != 1 {
 		t.Fatalf("credential warnings %d, instruction warnings %d (want 1 and 1): %q", creds, instr, landed.Warnings)
 	}
+	// The landed passport keeps the sentence once, though the summary's
+	// scan and the landing's both found it.
+	st, err := l.Store.Get(landed.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept := st.V.Get("landed_from").Get(landing.Findings).Items(); len(kept) != 1 {
+		t.Fatalf("landed_from.findings: %d, want the one instruction once: %s", len(kept), ojson.Compact(st.V.Get("landed_from").Get(landing.Findings)))
+	}
 }
