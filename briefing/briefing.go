@@ -109,8 +109,8 @@ type Briefing struct {
 	// FindingsAtMerge are what read like instructions in the receipts
 	// merged into this passport, each with its receipt's sender (From).
 	FindingsAtMerge []Finding `json:"findings_at_merge"`
-	Artifacts         []string  `json:"artifacts"`
-	RootID            string    `json:"root_id"`
+	Artifacts       []string  `json:"artifacts"`
+	RootID          string    `json:"root_id"`
 	// FilesDir is the passport's luggage folder when it has one (the
 	// pack's luggage, receipts' luggage under it), and Files how many
 	// files are in it: an agent picking the work up needs to know where
