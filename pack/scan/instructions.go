@@ -2,6 +2,7 @@ package scan
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,21 @@ var instrRules = []instrRule{
 	{"zh-you-must-run", lazy(`你(?:必须|务必|一定要|需要立即|应当立即|应该立即)(?:立即|马上|先)?(?:执行|运行|安装|下载|删除|发送|上传|打开|访问|调用|提交|推送)`), false, []string{"你"}, nil},
 }
 
+// anchoredRules are the rules whose every match begins with one of their
+// needles, at the start of a word (the rule's verb), so in a window the
+// regexp is tried only at those places, anchored there, instead of run
+// over the window: most windows around a common verb ("run", "follow")
+// hold no match, and an anchored attempt fails within a few bytes.
+var anchoredRules = []string{"ignore-previous", "disregard-above", "execute-following", "you-must-run"}
+
+// ruleAnchored is anchoredRules by rule index.
+var ruleAnchored = func() (a [16]bool) {
+	for i := range instrRules {
+		a[i] = slices.Contains(anchoredRules, instrRules[i].id)
+	}
+	return a
+}()
+
 // Instructions returns every sentence of s that reads like an instruction to
 // an AI (D13; spec §4.5.2: reported to the human, never executed), English and
 // Chinese. Where is empty; Offset is the byte offset of the match; Excerpt is
@@ -110,12 +126,13 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 	twin := hasFoldTwin(s)
 	fast := prefilter && !twin
 	var byRule [16][][2]int
+	var startsBy [16][]int
 	if fast {
 		want := ^uint16(0)
 		if strongOnly {
 			want = strongRules()
 		}
-		cand = ruleWindows(s, low, want, &byRule)
+		cand = ruleWindows(s, low, want, &byRule, &startsBy)
 		for i := range instrRules {
 			if w := instrRules[i].words; cand&(1<<i) != 0 && w != nil && !hasWordStart(low, w) {
 				cand &^= 1 << i
@@ -141,6 +158,33 @@ func instructionsIn(s string, strongOnly, prefilter bool) []Finding {
 			if got >= instrCountCap {
 				capped = true
 				break
+			}
+			if fast && r.words != nil && !hasWordStart(low[w[0]:w[1]], r.words) {
+				// Every match holds one of the words, so a window without
+				// one holds no match (a window starts at a word's start).
+				continue
+			}
+			if fast && ruleAnchored[i] {
+				// What FindAll over the window finds: the first match at
+				// or after where the last one ended, each beginning at one
+				// of the places the needles begin a word.
+				starts, from := startsBy[i], w[0]
+				for len(starts) > 0 && starts[0] < w[0] {
+					starts = starts[1:]
+				}
+				for ; len(starts) > 0 && starts[0] < w[1] && got < instrCountCap; starts = starts[1:] {
+					p := starts[0]
+					if p < from {
+						continue
+					}
+					if m := r.re.(*lazyRegexp).anchoredAt(s[p:w[1]]); m >= 0 {
+						ms = append(ms, match{p, p + m, r.id})
+						got++
+						from = p + max(m, 1)
+					}
+				}
+				startsBy[i] = starts
+				continue
 			}
 			for _, m := range r.re.FindAllStringIndex(s[w[0]:w[1]], instrCountCap-got) {
 				ms = append(ms, match{w[0] + m[0], w[0] + m[1], r.id})
@@ -284,7 +328,7 @@ func strongRules() uint16 {
 // what scanning text luggage cost (issue 20); in many short strings, one
 // pass instead of about 70 searches is most of the saving. It returns the
 // rules that got a window: a rule without one has no needle in low.
-func ruleWindows(s, low string, want uint16, out *[16][][2]int) uint16 {
+func ruleWindows(s, low string, want uint16, out *[16][][2]int, starts *[16][]int) uint16 {
 	needleStartsOnce.Do(buildNeedleStarts)
 	// needleWindows finds a needle's occurrences that do not overlap each
 	// other; so does this, by where each needle's last one ended.
@@ -305,9 +349,13 @@ func ruleWindows(s, low string, want uint16, out *[16][][2]int) uint16 {
 			}
 			lastEnd[id] = i + len(n.s)
 			w := [2]int{max(0, i-instrSpan), min(len(s), i+len(n.s)+instrSpan)}
+			wordStart := i == 0 || !isWordByte(low[i-1])
 			for b := n.rules & want; b != 0; b &= b - 1 {
 				k := bits.TrailingZeros16(b)
 				out[k] = append(out[k], w)
+				if starts != nil && wordStart && ruleAnchored[k] {
+					starts[k] = append(starts[k], i)
+				}
 			}
 		}
 	}

@@ -137,7 +137,7 @@ func TestRuleWindowsKeepEveryNeedle(t *testing.T) {
 		for _, n := range r.needles {
 			for _, s := range []string{n, "x " + n + " y", strings.ToUpper(n), "Ignore all previous " + n, "You must run " + n, n + "执行"} {
 				var wins [16][][2]int
-				if cand := ruleWindows(s, asciiLower(s), ^uint16(0), &wins); cand&(1<<i) == 0 {
+				if cand := ruleWindows(s, asciiLower(s), ^uint16(0), &wins, nil); cand&(1<<i) == 0 {
 					t.Errorf("%s: needle %q in %q: rule not a candidate", r.id, n, s)
 				}
 				for _, strong := range []bool{false, true} {

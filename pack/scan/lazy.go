@@ -14,6 +14,20 @@ type lazyRegexp struct {
 	src  string
 	once sync.Once
 	re   *regexp.Regexp
+	// anchored is the pattern anchored at the input's start, compiled on
+	// first use (anchoredAt).
+	anchorOnce sync.Once
+	anchored   *regexp.Regexp
+}
+
+// anchoredAt is the length of the match that begins at s's start, as the
+// pattern's leftmost-first match beginning there; -1 when none does.
+func (l *lazyRegexp) anchoredAt(s string) int {
+	l.anchorOnce.Do(func() { l.anchored = regexp.MustCompile(`^(?:` + l.src + `)`) })
+	if m := l.anchored.FindStringIndex(s); m != nil {
+		return m[1]
+	}
+	return -1
 }
 
 func lazy(src string) *lazyRegexp { return &lazyRegexp{src: src} }
