@@ -554,7 +554,10 @@ func sentence(s string, spans []span, i, j int) string {
 			hi = k
 			break
 		}
-		if c == '.' || c == '!' || c == '?' {
+		// As for the start: a stop ends the sentence only before a space
+		// or the end, so a path, a host or a version ("~/.ssh",
+		// "evil.example", "v1.2") stays in the excerpt whole.
+		if (c == '.' || c == '!' || c == '?') && (k+1 == len(s) || s[k+1] == ' ' || s[k+1] == '\t' || s[k+1] == '\n' || s[k+1] == '\r') {
 			hi = k + 1
 			break
 		}
