@@ -50,39 +50,3 @@ func BenchmarkFirstToolsList(b *testing.B) {
 		b.StartTimer()
 	}
 }
-
-// BenchmarkToolsList times tools/list asked again and again of one server
-// (a client that lists the tools before each turn), in process over pipes.
-func BenchmarkToolsList(b *testing.B) {
-	st, err := store.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(Config{Store: st, Log: io.Discard})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go s.Run(ctx, inR, outW)
-	defer inW.Close()
-	defer outR.Close()
-	rd := bufio.NewReaderSize(outR, 1<<20)
-	send := func(m string) {
-		if _, err := inW.Write([]byte(m + "\n")); err != nil {
-			b.Fatal(err)
-		}
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
-	if _, err := rd.ReadString('\n'); err != nil {
-		b.Fatal(err)
-	}
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-		line, err := rd.ReadString('\n')
-		if err != nil || !strings.Contains(line, `"task_passport_list"`) {
-			b.Fatalf("tools/list: %v %.200s", err, line)
-		}
-	}
-}
