@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,6 +65,7 @@ func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 type textScan struct {
 	off       bool   // not read as text at all (a credential-only scanner, a binary format, a finished scan)
 	head      []byte // the file's first headBytes bytes (binaryFormat)
+	textName  bool   // the file's name says text (textName): read past a NUL whatever its first bytes
 	strs      bool   // past a NUL: runs of printable ASCII only
 	run       int    // the current run's length, past a NUL
 	lineStart int    // where the current line starts in batch (its first maxTextLine bytes)
@@ -128,6 +130,7 @@ func NewLuggageScanner(name string) *LuggageScanner {
 	name = strings.TrimPrefix(name, luggagePrefix)
 	ensureTables()
 	s := &LuggageScanner{name: name}
+	s.text.textName = textName(name)
 	s.en.max = MaxLuggageFindings
 	s.en.tplWhere = func(off int64) string { return luggagePrefix + name + "@" + strconv.FormatInt(off, 10) }
 	s.wrap = &wrappers{s: s}
@@ -261,7 +264,7 @@ func (t *textScan) write(p []byte) {
 			part = p[:i]
 		}
 		if z := bytes.IndexByte(part, 0); z >= 0 {
-			if binaryFormat(t.head) {
+			if !t.textName && binaryFormat(t.head) {
 				// An executable, an image, an archive: no reader shows
 				// its bytes as text, and its strings are the program's.
 				t.off, t.batch = true, nil
@@ -296,7 +299,7 @@ func indexLineEnd(p []byte) int { return bytes.IndexByte(p, '\n') }
 func (t *textScan) keepHead(b []byte) bool {
 	if n := headBytes - len(t.head); n > 0 && t.pos == int64(len(t.head)) {
 		t.head = append(t.head, b[:min(n, len(b))]...)
-		if t.strs && binaryFormat(t.head) {
+		if t.strs && !t.textName && binaryFormat(t.head) {
 			t.off, t.batch = true, nil
 			return true
 		}
@@ -385,6 +388,32 @@ var binaryFormats = [][]byte{
 	[]byte("BZh"),                // bzip2
 	{0x28, 0xb5, 0x2f, 0xfd},     // zstd
 	[]byte("7z\xbc\xaf\x27\x1c"), // 7z
+}
+
+// textExtensions are the names' endings that say a file is text to every
+// reader (an editor, an agent's file reader): such a file is read past its
+// NUL whatever its first bytes, so an executable's header put in front of a
+// README does not hide the README.
+var textExtensions = []string{".md", ".markdown", ".txt", ".rst", ".adoc", ".org", ".json", ".jsonl", ".yaml", ".yml",
+	".toml", ".ini", ".cfg", ".conf", ".env", ".csv", ".tsv", ".xml", ".html", ".htm", ".css", ".sh", ".bash", ".zsh",
+	".fish", ".ps1", ".bat", ".cmd", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".c", ".h",
+	".cc", ".cpp", ".hpp", ".java", ".kt", ".rb", ".php", ".pl", ".lua", ".sql", ".swift", ".cs", ".tex", ".log",
+	".patch", ".diff", ".ipynb", ".tf", ".gradle", ".mk", ".cmake", ".dockerfile", ".gitignore", ".editorconfig"}
+
+// textName reports whether name ends in one of textExtensions, or is a
+// file every reader takes for text (a Makefile, a Dockerfile, a README).
+func textName(name string) bool {
+	base := strings.ToLower(name[strings.LastIndexByte(name, '/')+1:])
+	for _, ext := range textExtensions {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	switch strings.TrimSuffix(base, filepath.Ext(base)) {
+	case "readme", "makefile", "dockerfile", "license", "changelog", "notes", "todo", "agents", "claude":
+		return true
+	}
+	return false
 }
 
 // binaryFormat reports whether head, a file's first bytes, starts one of
