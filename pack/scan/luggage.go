@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -63,14 +65,24 @@ func (s *LuggageScanner) TextFindings() []Finding { return s.textFound }
 // maxTextLine bytes, and instruction findings are kept up to
 // MaxInstructionsPerString (all counted).
 type textScan struct {
-	off       bool   // not read as text at all (a credential-only scanner, a binary format, a finished scan)
-	head      []byte // the file's first headBytes bytes (binaryFormat)
-	textName  bool   // the file's name says text (textName): read past a NUL whatever its first bytes
-	strs      bool   // past a NUL: runs of printable ASCII only
-	run       int    // the current run's length, past a NUL
-	lineStart int    // where the current line starts in batch (its first maxTextLine bytes)
-	lineOff   int64  // its offset
-	pos       int64  // bytes seen
+	off      bool   // not read as text at all (a credential-only scanner, a binary format, a finished scan)
+	head     []byte // the file's first headBytes bytes (binaryFormat)
+	textName bool   // the file's name says text (textName): read past a NUL whatever its first bytes
+	raw      int64  // the file's bytes written so far
+	// UTF-16 (a file that starts with its byte order mark, as PowerShell's
+	// and Notepad's do) is read decoded: pos then counts decoded bytes,
+	// and u16lines maps the batch's lines back to the file (u16File).
+	u16       byte // 0 until decided (two bytes seen), then 'L', 'B' or '-' (not UTF-16)
+	u16odd    int  // the first byte of a code unit a write cut, or -1
+	u16high   rune // a high surrogate waiting for its low half
+	u16file   int64
+	u16buf    []byte
+	u16lines  []u16line
+	strs      bool  // past a NUL: runs of printable ASCII only
+	run       int   // the current run's length, past a NUL
+	lineStart int   // where the current line starts in batch (its first maxTextLine bytes)
+	lineOff   int64 // its offset
+	pos       int64 // bytes seen
 	// batch holds the lines not yet scanned for instructions, the current
 	// one last (its start: lines are not copied twice). It is the file's
 	// bytes from batchOff on, each line's end written as a newline.
@@ -257,6 +269,33 @@ func (t *textScan) write(p []byte) {
 	if t.keepHead(p) {
 		return
 	}
+	rawStart := t.raw
+	t.raw += int64(len(p))
+	if t.u16 == 0 && len(t.head) >= 2 {
+		t.u16 = '-'
+		if t.head[0] == 0xff && t.head[1] == 0xfe {
+			t.u16 = 'L'
+		} else if t.head[0] == 0xfe && t.head[1] == 0xff {
+			t.u16 = 'B'
+		}
+		if t.u16 != '-' {
+			// At most the mark's first byte was read as text: start over
+			// past the mark.
+			*t = textScan{textName: t.textName, head: t.head, raw: t.raw, u16: t.u16, u16odd: -1, u16file: 2,
+				batch: t.batch[:0], u16lines: []u16line{{0, 2}}}
+			p = p[min(int64(len(p)), max(0, 2-rawStart)):]
+		}
+	}
+	if t.u16 == 'L' || t.u16 == 'B' {
+		t.writeU16(p)
+		return
+	}
+	t.writeText(p)
+}
+
+// writeText reads p as text, lines ended by a newline; a NUL starts runs
+// (or ends the scan in a binary format).
+func (t *textScan) writeText(p []byte) {
 	for len(p) > 0 && !t.strs {
 		i := indexLineEnd(p)
 		part := p
@@ -291,6 +330,76 @@ func (t *textScan) write(p []byte) {
 }
 
 func indexLineEnd(p []byte) int { return bytes.IndexByte(p, '\n') }
+
+// u16line is where a line of a UTF-16 file starts: in the decoded text
+// (pos) and in the file.
+type u16line struct{ dec, file int64 }
+
+// writeU16 decodes p, UTF-16 in the byte order of the file's mark, and
+// reads the text as a UTF-8 file is read. A unit that is no character (a
+// lone surrogate, U+0000) reads as the substitute byte.
+func (t *textScan) writeU16(p []byte) {
+	dec := t.u16buf[:0]
+	start := t.pos
+	for _, c := range p {
+		if t.u16odd < 0 {
+			t.u16odd = int(c)
+			continue
+		}
+		u := rune(t.u16odd)<<8 | rune(c)
+		if t.u16 == 'L' {
+			u = rune(c)<<8 | rune(t.u16odd)
+		}
+		t.u16odd = -1
+		t.u16file += 2
+		if t.u16high != 0 {
+			high := t.u16high
+			t.u16high = 0
+			if u >= 0xdc00 && u < 0xe000 {
+				dec = utf8.AppendRune(dec, utf16.DecodeRune(high, u))
+				continue
+			}
+			dec = append(dec, substitute) // the high half alone
+		}
+		switch {
+		case u >= 0xd800 && u < 0xdc00:
+			t.u16high = u
+		case u >= 0xdc00 && u < 0xe000, u == 0:
+			dec = append(dec, substitute)
+		default:
+			dec = utf8.AppendRune(dec, u)
+			if u == '\n' {
+				t.u16lines = append(t.u16lines, u16line{start + int64(len(dec)), t.u16file})
+			}
+		}
+	}
+	t.u16buf = dec
+	t.writeText(dec)
+}
+
+// u16File is the file offset of the decoded offset off in the batch: its
+// line's start in the file, and two bytes for each unit before it on the
+// line (four for a character beyond the BMP). Identity for other files.
+func (t *textScan) u16File(off int64) int64 {
+	if t.u16 != 'L' && t.u16 != 'B' {
+		return off
+	}
+	i := sort.Search(len(t.u16lines), func(i int) bool { return t.u16lines[i].dec > off }) - 1
+	if i < 0 {
+		return off
+	}
+	ln := t.u16lines[i]
+	file := ln.file
+	if a, b := ln.dec-t.batchOff, off-t.batchOff; a >= 0 && b <= int64(len(t.batch)) && a <= b {
+		for _, r := range string(t.batch[a:b]) {
+			file += 2
+			if r >= 0x10000 {
+				file += 2
+			}
+		}
+	}
+	return file
+}
 
 // keepHead keeps the file's first bytes, for binaryFormat; called with
 // each write before it is read. It reports whether they turned out to be a
@@ -523,7 +632,7 @@ func (t *textScan) endLine(n int64) {
 			goto batch
 		}
 		if t.firstRole == "" {
-			t.firstRole, t.firstOff = line, t.lineOff
+			t.firstRole, t.firstOff = line, t.u16File(t.lineOff)
 		}
 		t.transcript = t.human && t.ai
 	}
@@ -549,6 +658,7 @@ func (t *textScan) flush() {
 		t.capped = true
 		t.batch = t.batch[:0]
 		t.batchOff = t.pos
+		t.pruneU16()
 		return
 	}
 	for _, f := range instructions(string(t.batch), false) {
@@ -566,12 +676,22 @@ func (t *textScan) flush() {
 		}
 		t.instrCount++
 		if len(t.instr) < MaxInstructionsPerString {
-			f.Offset += t.batchOff
+			f.Offset = t.u16File(f.Offset + t.batchOff)
 			t.instr = append(t.instr, f)
 		}
 	}
 	t.batch = t.batch[:0]
 	t.batchOff = t.pos
+	t.pruneU16()
+}
+
+// pruneU16 forgets the lines of a batch scanned (a UTF-16 file's).
+func (t *textScan) pruneU16() {
+	i := 0
+	for i+1 < len(t.u16lines) && t.u16lines[i+1].dec <= t.batchOff {
+		i++
+	}
+	t.u16lines = t.u16lines[:copy(t.u16lines, t.u16lines[i:])]
 }
 
 func (t *textScan) finish() {
