@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"unicode/utf16"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/tp-dev/tp/internal/ojson"
@@ -436,7 +436,7 @@ func TestLuggageUTF16(t *testing.T) {
 				} else {
 					data += "\x00\xd8"
 				}
-				data += enc(be, "y\n" + c.text + "\n")[2:]
+				data += enc(be, "y\n"+c.text+"\n")[2:]
 				c.before = "x?y\n"
 			}
 			want := 2 + units(c.before)
