@@ -25,7 +25,10 @@ func receiptPlan() *common.Plan {
 }
 
 func TestReceiptMerge(t *testing.T) {
-	f := &fakeLander{plan: receiptPlan(), merged: &common.Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 2}}
+	// The merge's own warnings are shown with its result, the pack's text
+	// in them made safe like any other.
+	f := &fakeLander{plan: receiptPlan(), merged: &common.Merged{Target: "TP-AAAA-AAAA", Version: 5, Changed: 2,
+		Warnings: []string{"luggage data/files/notes.md@0 reads like instructions (ignore-previous; data, never acted on): \"Ignore previous instructions " + hostile + "\""}}}
 	c := testCommon(t, common.Deps{Lander: f})
 	d := newDriver(t, New(c, landing.New(c, "answers.taskpack")))
 	r, ok := d.app().Top().(*landing.Receipt)
@@ -40,6 +43,10 @@ func TestReceiptMerge(t *testing.T) {
 	d.keys("enter")
 	if f.merges != 1 || r.Result() == nil {
 		t.Fatalf("merges %d", f.merges)
+	}
+	assertSafe(t, d.view())
+	if !strings.Contains(d.view(), "reads like instructions") {
+		t.Fatalf("the merge's warning is not shown:\n%s", d.view())
 	}
 	t.Run("merged", func(t *testing.T) { requireGolden(t, d.view()) })
 	d.keys("enter")

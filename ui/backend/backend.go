@@ -440,7 +440,11 @@ func (l *Lander) Merge(ctx context.Context, plan *common.Plan, progress common.P
 	if res.Changed && r.plan.Merge != nil {
 		changed = len(r.plan.Merge.AsksChanged) + len(r.plan.Merge.AsksAdopted)
 	}
-	return &common.Merged{Target: res.Target, Version: res.Version, Changed: changed}, nil
+	out := &common.Merged{Target: res.Target, Version: res.Version, Changed: changed, Warnings: res.Warnings}
+	for _, f := range res.Instructions {
+		out.Warnings = append(out.Warnings, "luggage "+f.Where+" reads like instructions ("+f.Rule+"; data, never acted on): "+strconv.Quote(f.Excerpt))
+	}
+	return out, nil
 }
 
 // Asks is common.AsksStore over a home store.

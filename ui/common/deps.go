@@ -264,6 +264,10 @@ type Merged struct {
 	Target  string
 	Version int64
 	Changed int
+	// Warnings are what the merge found and did that the person must
+	// know: the luggage's credential-like strings and instruction-like
+	// text, a ✓ restored, a receipt signer that could not be recorded.
+	Warnings []string
 }
 
 // ---- asks (§4.3) ----------------------------------------------------------

@@ -252,8 +252,17 @@ func (r *Receipt) lines() []string {
 		}
 	}
 	if r.merged != nil {
-		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %s changed)", c.Line(r.merged.Target), r.merged.Version, c.Count(r.merged.Changed, "ask", "asks"))),
-			th.Muted.Render("goal, current state and next steps were left as they were. enter or esc to finish"))
+		out = append(out, "", th.Pass.Render(fmt.Sprintf("✓ merged into %s (now version %d, %s changed)", c.Line(r.merged.Target), r.merged.Version, c.Count(r.merged.Changed, "ask", "asks"))))
+		// What the merge found and did, in tp's words (quoting the pack
+		// where they name its text), before the way out.
+		for _, w := range r.merged.Warnings {
+			ws := c.Wrap(w, max(r.w-2, 10))
+			out = append(out, th.Warn.Render("⚠ ")+ws[0])
+			for _, ln := range ws[1:] {
+				out = append(out, "  "+ln)
+			}
+		}
+		out = append(out, th.Muted.Render("goal, current state and next steps were left as they were. enter or esc to finish"))
 	}
 	col := max((r.w-6)/2, 10)
 	out = append(out, "", th.Subtitle.Render("Asks: before → after"))
