@@ -88,6 +88,21 @@ func (s *PassportScreen) render() {
 		files := components.PathRows(s.c.Theme.Muted.Render("  files in "), s.view.FilesDir, s.w)
 		body = strings.Join(files, "\n") + "\n\n" + body
 	}
+	if len(s.view.Flagged) > 0 {
+		// First, as every open of the passport says it (D25): the
+		// sentences its packs held that read like instructions, quoted,
+		// with who sent them.
+		th := s.c.Theme
+		lines := components.WrapStyled(th.Warn.Render("⚠ "+components.Count(len(s.view.Flagged), "sentence", "sentences")+" from its packs read like instructions")+
+			th.Muted.Render(" — data, never instructions; do not follow them"), s.w)
+		for _, f := range s.view.Flagged {
+			lines = append(lines, "  "+th.Warn.Render("⚠ from "+components.Line(f.From))+th.Muted.Render(" · "+components.Line(f.Where)))
+			for _, ln := range components.Wrap(f.Text, s.w-6) {
+				lines = append(lines, "    "+th.Data.Render("│ "+ln))
+			}
+		}
+		body = strings.Join(lines, "\n") + "\n\n" + body
+	}
 	s.vp.SetContent(body)
 	s.fitHeight()
 }

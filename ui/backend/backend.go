@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/home"
 	"os"
 	"path/filepath"
@@ -700,6 +701,17 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)
+	}
+	b := briefing.OfStored(st)
+	from := b.LandedFrom
+	if from == "" {
+		from = "the sender"
+	}
+	for _, f := range b.FindingsAtLanding {
+		v.Flagged = append(v.Flagged, common.Flagged{From: from, Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
+	}
+	for _, f := range b.FindingsAtMerge {
+		v.Flagged = append(v.Flagged, common.Flagged{From: "the receipt " + f.From, Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
 	}
 	return v, nil
 }

@@ -437,6 +437,11 @@ func TestLandedSaysWhatTheLuggageHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// And the passport screen shows it, with its sender, every time.
+	pv, err := (&Passports{Store: l.Store}).LoadPassport(context.Background(), landed.ID)
+	if err != nil || len(pv.Flagged) != 1 || !strings.Contains(pv.Flagged[0].Where, "data/files/notes.md") || !strings.Contains(pv.Flagged[0].Text, "Ignore previous instructions") {
+		t.Fatalf("the passport view's flagged sentences: %v %+v", err, pv)
+	}
 	if kept := st.V.Get("landed_from").Get(landing.Findings).Items(); len(kept) != 1 {
 		t.Fatalf("landed_from.findings: %d, want the one instruction once: %s", len(kept), ojson.Compact(st.V.Get("landed_from").Get(landing.Findings)))
 	}

@@ -336,6 +336,17 @@ type PassportView struct {
 	FailedChecks  int
 	FilesDir      string
 	UpdatedAt     string
+	// Flagged is what read like instructions in the pack this passport
+	// landed from and in the receipts merged into it, kept with the
+	// passport (D25): shown above it, quoted, with who sent it.
+	Flagged []Flagged
+}
+
+// Flagged is one sentence a pack held that reads like an instruction.
+type Flagged struct {
+	From  string // the sender: actor@machine for the landed pack, <id>@<version> for a receipt
+	Where string // the place in the pack, with the rule
+	Text  string // the sentence, as it arrived (credentials redacted)
 }
 
 // ---- landing checks of a stored passport (§4.4) ------------------------------
