@@ -16,6 +16,7 @@ import (
 	"github.com/tp-dev/tp/home"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -694,15 +695,29 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
 		Text: common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(),
 			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
+	// Who sent what (D25), as every open of the passport says it.
+	b := briefing.OfStored(st)
+	senderFact := map[string]string{}
+	for _, f := range b.VerifiedFacts {
+		if f.From != "" {
+			senderFact[f.Claim] = f.From
+		}
+	}
+	if len(b.NextStepsFrom) == len(v.Text.NextSteps) && slices.Equal(b.NextSteps, v.Text.NextSteps) {
+		v.Text.NextStepsFrom = b.NextStepsFrom
+	}
 	for _, f := range p.Facts() {
 		sealed := !f.Verified() && f.VerifiedOn() != ""
-		v.Text.Facts = append(v.Text.Facts, common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn(),
-			Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor()})
+		cf := common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn(),
+			Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor()}
+		if f.Verified() {
+			cf.From = senderFact[f.Claim()]
+		}
+		v.Text.Facts = append(v.Text.Facts, cf)
 	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)
 	}
-	b := briefing.OfStored(st)
 	from := b.LandedFrom
 	if from == "" {
 		from = "the sender"

@@ -165,6 +165,9 @@ type Fact struct {
 	// Restorable: this machine equals verified_on, so a ✓ may be restored by
 	// an explicit choice (§4.2). Decided by the core.
 	Restorable bool
+	// From names the sender of a stored passport's fact that arrived, ✓,
+	// in the pack it landed from: their word, not proven here (D25).
+	From string
 }
 
 // Where is the machine the fact was verified on, or "unknown" when the
@@ -190,8 +193,12 @@ type PassportText struct {
 	ID, Title, Goal, CurrentState string
 	Decisions                     []string // each with its why, when it has one
 	NextSteps                     []string
-	Facts                         []Fact
-	Artifacts                     []string
+	// NextStepsFrom is, for each next step, the sender who wrote it when
+	// it still holds what the pack this passport landed from said, else
+	// "" (D25).
+	NextStepsFrom []string
+	Facts         []Fact
+	Artifacts     []string
 }
 
 // LuggageFile is one file a pack carries and where it will be written.

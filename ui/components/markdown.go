@@ -50,6 +50,8 @@ func PassportMarkdown(p common.PassportText) string {
 			}
 			words := FactWords(f) // sanitised there
 			switch {
+			case f.Verified && f.From != "":
+				fmt.Fprintf(&b, "- ✓ %s (%s; verified by the sender %s: their word, not proven on this machine)%s\n", Line(f.Claim), Line(scope), Line(f.From), words)
 			case f.Verified:
 				fmt.Fprintf(&b, "- ✓ %s (%s)%s\n", Line(f.Claim), Line(scope), words)
 			case f.Sealed:
@@ -74,6 +76,10 @@ func PassportMarkdown(p common.PassportText) string {
 			b.WriteString("## Next steps\n\n")
 		}
 		for i, s := range p.NextSteps {
+			if i < len(p.NextStepsFrom) && p.NextStepsFrom[i] != "" {
+				fmt.Fprintf(&b, "%d. %s — from the sender %s, as it arrived\n", i+1, Line(s), Line(p.NextStepsFrom[i]))
+				continue
+			}
 			fmt.Fprintf(&b, "%d. %s\n", i+1, Line(s))
 		}
 	}
