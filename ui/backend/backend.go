@@ -695,8 +695,12 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
 		Text: common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(),
 			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
-	// Who sent what (D25), as every open of the passport says it.
-	b := briefing.OfStored(st)
+	// Who sent what (D25), as every open of the passport says it (a
+	// passport no pack landed in has nothing to label: not looked for).
+	b := &briefing.Briefing{}
+	if st.V.Has("landed_from") || st.V.Has("receipts_merged") {
+		b = briefing.OfStored(st)
+	}
 	senderFact := map[string]string{}
 	for _, f := range b.VerifiedFacts {
 		if f.From != "" {
