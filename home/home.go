@@ -10,6 +10,7 @@ package home
 
 import (
 	"context"
+	"github.com/tp-dev/tp/internal/ojson"
 	"os"
 	"path/filepath"
 	"sort"
@@ -68,6 +69,19 @@ type Passport struct {
 	OpenAsks      int      `json:"open_asks"`
 	PendingChecks int      `json:"pending_checks"`
 	FailedChecks  int      `json:"failed_checks"`
+	// Flagged counts the sentences its packs held that read like
+	// instructions, kept with it (landed_from's and each merged
+	// receipt's findings, D25).
+	Flagged int `json:"flagged"`
+}
+
+// flagged counts the findings a stored state keeps (D25).
+func flagged(v *ojson.Value) int {
+	n := len(v.Get("landed_from").Get(landing.Findings).Items())
+	for _, r := range v.Get("receipts_merged").Items() {
+		n += len(r.Get(landing.Findings).Items())
+	}
+	return n
 }
 
 // Incoming is one pack that arrived over A2A (D23).
@@ -125,7 +139,8 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 				chain = []string{}
 			}
 			s.Passports = append(s.Passports, Passport{ID: e.ID, Title: e.Title, Version: e.Version, UpdatedAt: e.UpdatedAt,
-				RootID: e.RootID, Chain: chain, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, FailedChecks: e.FailedChecks})
+				RootID: e.RootID, Chain: chain, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, FailedChecks: e.FailedChecks,
+				Flagged: flagged(e.V)})
 			s.OpenAsks += e.OpenAsks
 			s.PendingChecks += e.PendingChecks
 			s.FailedChecks += e.FailedChecks

@@ -257,6 +257,10 @@ func (h *Home) View() string {
 		if p.PendingChecks > 0 {
 			s += th.Warn.Render(" · " + components.Count(p.PendingChecks, "check pending", "checks pending"))
 		}
+		if p.Flagged > 0 {
+			// Last of the counts: the passport screen quotes each (D25).
+			s += th.Warn.Render(fmt.Sprintf(" · ⚠ %d flagged", p.Flagged))
+		}
 		s += " · " + components.Line(p.Title)
 		if len(p.Chain) > 0 {
 			s += th.Muted.Render(" · " + components.Line(strings.Join(p.Chain, " → ")))

@@ -62,13 +62,17 @@ func TestHomeCountsFailedChecks(t *testing.T) {
 	for _, w := range []int{60, 80, 100} {
 		data := &common.HomeData{Passports: []common.PassportRow{
 			{ID: "TP-AB23-CD45", Title: strings.Repeat("a very long title ", 10), FailedChecks: 1},
-			{ID: "TP-K2VQ-8M4N", Title: "t", FailedChecks: 2, PendingChecks: 1},
+			{ID: "TP-K2VQ-8M4N", Title: "t", FailedChecks: 2, PendingChecks: 1, Flagged: 3},
 		}}
 		c := testCommon(t, common.Deps{Home: &fakeHome{data}})
 		d := newDriver(t, New(c, NewHome(c)))
 		d.send(tea.WindowSizeMsg{Width: w, Height: 20})
 		v := d.view()
-		for _, want := range []string{"TP-AB23-CD45 · 1 check failed", "TP-K2VQ-8M4N · 2 checks failed · 1 check pending · t"} {
+		want := []string{"TP-AB23-CD45 · 1 check failed", "TP-K2VQ-8M4N · 2 checks failed · 1 check pending"}
+		if w >= 80 {
+			want = append(want, "TP-K2VQ-8M4N · 2 checks failed · 1 check pending · ⚠ 3 flagged · t")
+		}
+		for _, want := range want {
 			if !strings.Contains(v, want) {
 				t.Errorf("at %d columns the home screen lacks %q:\n%s", w, want, v)
 			}

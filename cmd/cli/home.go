@@ -98,6 +98,9 @@ func renderHome(w io.Writer, s *home.Summary) {
 			if p.FailedChecks > 0 {
 				open = append(open, plural.N(p.FailedChecks, "failed check"))
 			}
+			if p.Flagged > 0 {
+				open = append(open, plural.N(p.Flagged, "flagged sentence"))
+			}
 			if len(open) == 0 {
 				open = append(open, "nothing open")
 			}

@@ -579,7 +579,7 @@ func (h *Home) LoadHome(ctx context.Context) (*common.HomeData, error) {
 	}
 	for _, p := range sum.Passports {
 		d.Passports = append(d.Passports, common.PassportRow{ID: p.ID, Title: p.Title, Chain: p.Chain,
-			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, FailedChecks: p.FailedChecks, UpdatedAt: p.UpdatedAt})
+			OpenAsks: p.OpenAsks, PendingChecks: p.PendingChecks, FailedChecks: p.FailedChecks, Flagged: p.Flagged, UpdatedAt: p.UpdatedAt})
 	}
 	d.Errors = append(d.Errors, sum.Problems...)
 	for i, n := range sum.Packs {

@@ -438,6 +438,11 @@ func TestLandedSaysWhatTheLuggageHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The home screen counts it on the passport's row.
+	hd, err := (&Home{Store: l.Store, Dir: t.TempDir()}).LoadHome(context.Background())
+	if err != nil || len(hd.Passports) != 1 || hd.Passports[0].Flagged != 1 {
+		t.Fatalf("home: %v %+v", err, hd)
+	}
 	// And the passport screen shows it, with its sender, every time.
 	pv, err := (&Passports{Store: l.Store}).LoadPassport(context.Background(), landed.ID)
 	if err != nil || len(pv.Flagged) != 1 || !strings.Contains(pv.Flagged[0].Where, "data/files/notes.md") || !strings.Contains(pv.Flagged[0].Text, "Ignore previous instructions") {

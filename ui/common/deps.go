@@ -528,6 +528,7 @@ type PassportRow struct {
 	OpenAsks      int
 	PendingChecks int
 	FailedChecks  int
+	Flagged       int // sentences its packs held that read like instructions (D25)
 	UpdatedAt     string
 }
 
