@@ -10,7 +10,6 @@ package home
 
 import (
 	"context"
-	"github.com/tp-dev/tp/internal/ojson"
 	"os"
 	"path/filepath"
 	"sort"
@@ -75,15 +74,6 @@ type Passport struct {
 	Flagged int `json:"flagged"`
 }
 
-// flagged counts the findings a stored state keeps (D25).
-func flagged(v *ojson.Value) int {
-	n := len(v.Get("landed_from").Get(landing.Findings).Items())
-	for _, r := range v.Get("receipts_merged").Items() {
-		n += len(r.Get(landing.Findings).Items())
-	}
-	return n
-}
-
 // Incoming is one pack that arrived over A2A (D23).
 type Incoming struct {
 	TaskID     string `json:"task_id"`
@@ -140,7 +130,7 @@ func Summarize(ctx context.Context, src Sources) (*Summary, error) {
 			}
 			s.Passports = append(s.Passports, Passport{ID: e.ID, Title: e.Title, Version: e.Version, UpdatedAt: e.UpdatedAt,
 				RootID: e.RootID, Chain: chain, OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, FailedChecks: e.FailedChecks,
-				Flagged: flagged(e.V)})
+				Flagged: landing.FlaggedCount(e.V)})
 			s.OpenAsks += e.OpenAsks
 			s.PendingChecks += e.PendingChecks
 			s.FailedChecks += e.FailedChecks

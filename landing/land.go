@@ -502,6 +502,17 @@ const (
 	Findings    = "findings"     // text in the pack that reads like instructions: where, rule, excerpt
 )
 
+// FlaggedCount is how many findings a stored state keeps: its
+// landed_from's and each merged receipt's (D25), the sentences its packs
+// held that read like instructions.
+func FlaggedCount(state *ojson.Value) int {
+	n := len(state.Get("landed_from").Get(Findings).Items())
+	for _, r := range state.Get("receipts_merged").Items() {
+		n += len(r.Get(Findings).Items())
+	}
+	return n
+}
+
 // findingsValue is the plan's instruction findings as stored, each once:
 // a plan whose luggage was read before the landing (the walkthrough's
 // summary) holds what the landing finds again while it writes.

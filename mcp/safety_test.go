@@ -361,4 +361,17 @@ func TestLuggageTextFindingsKeptAfterLanding(t *testing.T) {
 	if md, _ := r.Doc["compiled_context"].(string); !strings.Contains(section(md, "## ⚠ Flagged when this passport landed"), "data/files/notes.md") {
 		t.Fatalf("the luggage's finding is not shown on open:\n%s", md)
 	}
+	// The list counts what the open quotes, so an agent looking over its
+	// passports sees which hold flagged text.
+	l := ok(t, cb, "task_passport_list", map[string]any{})
+	ps, _ := l.Doc["passports"].([]any)
+	for _, p := range ps {
+		if m, _ := p.(map[string]any); m["passport_id"] == lid {
+			if n, _ := m["flagged"].(float64); n < 1 {
+				t.Fatalf("task_passport_list: %v flagged for the landed passport, want its findings counted", m["flagged"])
+			}
+			return
+		}
+	}
+	t.Fatalf("task_passport_list does not list %s", lid)
 }

@@ -35,6 +35,9 @@ type Summary struct {
 	LastHarness   string `json:"last_harness"`
 	OpenAsks      int    `json:"open_asks"`
 	PendingChecks int    `json:"pending_checks"`
+	// Flagged counts the sentences its packs held that read like
+	// instructions (D25): task_passport_open quotes each, with who sent it.
+	Flagged int `json:"flagged"`
 }
 
 // List is the reference's list document.
@@ -60,7 +63,7 @@ func ListOf(entries []store.Entry, skipped []store.Skipped) List {
 			PassportID: e.ID, Title: title, Goal: e.V.Get("goal").Text(),
 			CurrentState: e.V.Get("current_state").Text(), StateVersion: e.Version,
 			UpdatedAt: e.UpdatedAt, LastHarness: e.V.Get("harness").Text(),
-			OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks,
+			OpenAsks: e.OpenAsks, PendingChecks: e.PendingChecks, Flagged: landing.FlaggedCount(e.V),
 		})
 	}
 	return l
