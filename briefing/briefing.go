@@ -173,37 +173,10 @@ func Of(v *ojson.Value, version int64) *Briefing {
 	if b.RootID == "" {
 		b.RootID = b.PassportID
 	}
-	lf := v.Get("landed_from")
-	sender := ""
-	if lf.Kind() == ojson.Object {
-		o := lf.Get("origin")
-		sender = o.Get("actor").Text() + "@" + o.Get("machine").Text()
-		if sender == "@" {
-			sender = "the sender"
-		}
-		b.LandedFrom = sender
-	}
-	b.FindingsAtLanding = []Finding{}
-	for _, f := range lf.Get(landing.Findings).Items() {
-		b.FindingsAtLanding = append(b.FindingsAtLanding, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text()})
-	}
-	b.FindingsAtMerge = []Finding{}
-	for _, r := range v.Get("receipts_merged").Items() {
-		from := r.Get("from").Text()
-		for _, f := range r.Get(landing.Findings).Items() {
-			b.FindingsAtMerge = append(b.FindingsAtMerge, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text(), From: from})
-		}
-	}
-	// What the sender wrote, as it arrived: a step or a fact still
-	// holding that text is theirs.
-	senderSteps, senderFacts := counts(lf.Get(landing.SenderSteps)), counts(lf.Get(landing.SenderFacts))
-	b.NextStepsFrom = make([]string, len(b.NextSteps))
-	for i, st := range b.NextSteps {
-		if senderSteps[st] > 0 {
-			senderSteps[st]--
-			b.NextStepsFrom[i] = sender
-		}
-	}
+	lb := LabelsOf(v)
+	sender := lb.sender
+	b.LandedFrom, b.FindingsAtLanding, b.FindingsAtMerge = lb.LandedFrom, lb.FindingsAtLanding, lb.FindingsAtMerge
+	b.NextStepsFrom = lb.StepsFrom(b.NextSteps)
 	// Sized first: appending 110,000 facts to a growing slice copies
 	// them about five times over (large slices grow by a quarter).
 	facts := v.Get("facts").Items()
@@ -228,10 +201,7 @@ func Of(v *ojson.Value, version int64) *Briefing {
 		if bf.Evidence == "" {
 			bf.Evidence = fv.Get("source").Text() // the reference's name for it
 		}
-		if senderFacts[bf.Claim] > 0 {
-			senderFacts[bf.Claim]--
-			bf.From = sender
-		}
+		bf.From = lb.FactFrom(bf.Claim)
 		// An unproven fact is never dropped: hiding it is worse than
 		// showing it flagged. It just never gets a ✓.
 		if f.Verified() && !f.NeedsReverify() {
@@ -274,6 +244,70 @@ func Of(v *ojson.Value, version int64) *Briefing {
 }
 
 // counts is how many times each string of an array occurs.
+// Labels are who sent what in a stored passport (D25): the sender of the
+// pack it landed from, the findings it and the merged receipts kept, and
+// the sender's own steps and fact claims as they arrived. Every open of
+// the passport — the briefing, tp show, the terminal's passport screen —
+// labels from them, and reading them costs no pass over the facts.
+type Labels struct {
+	LandedFrom        string    // actor@machine; "" when no pack landed it
+	FindingsAtLanding []Finding // never nil
+	FindingsAtMerge   []Finding // never nil, each with its receipt's From
+	senderSteps       map[string]int
+	senderFacts       map[string]int
+	sender            string
+}
+
+// LabelsOf reads a stored state's labels.
+func LabelsOf(v *ojson.Value) *Labels {
+	lb := &Labels{FindingsAtLanding: []Finding{}, FindingsAtMerge: []Finding{}}
+	lf := v.Get("landed_from")
+	if lf.Kind() == ojson.Object {
+		o := lf.Get("origin")
+		lb.sender = o.Get("actor").Text() + "@" + o.Get("machine").Text()
+		if lb.sender == "@" {
+			lb.sender = "the sender"
+		}
+		lb.LandedFrom = lb.sender
+	}
+	for _, f := range lf.Get(landing.Findings).Items() {
+		lb.FindingsAtLanding = append(lb.FindingsAtLanding, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text()})
+	}
+	for _, r := range v.Get("receipts_merged").Items() {
+		from := r.Get("from").Text()
+		for _, f := range r.Get(landing.Findings).Items() {
+			lb.FindingsAtMerge = append(lb.FindingsAtMerge, Finding{Where: f.Get("where").Text(), Rule: f.Get("rule").Text(), Excerpt: f.Get("excerpt").Text(), From: from})
+		}
+	}
+	// What the sender wrote, as it arrived: a step or a fact still
+	// holding that text is theirs.
+	lb.senderSteps, lb.senderFacts = counts(lf.Get(landing.SenderSteps)), counts(lf.Get(landing.SenderFacts))
+	return lb
+}
+
+// StepsFrom is, for each of steps in order, the sender when the step
+// still holds what they wrote, else "" (each of theirs used once).
+func (lb *Labels) StepsFrom(steps []string) []string {
+	from := make([]string, len(steps))
+	for i, st := range steps {
+		if lb.senderSteps[st] > 0 {
+			lb.senderSteps[st]--
+			from[i] = lb.sender
+		}
+	}
+	return from
+}
+
+// FactFrom is the sender when a fact with this claim arrived in the pack
+// (each of theirs used once: call it for the facts in order), else "".
+func (lb *Labels) FactFrom(claim string) string {
+	if lb.senderFacts[claim] > 0 {
+		lb.senderFacts[claim]--
+		return lb.sender
+	}
+	return ""
+}
+
 func counts(v *ojson.Value) map[string]int {
 	m := map[string]int{}
 	for _, it := range v.Items() {

@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"github.com/tp-dev/tp/briefing"
 	"github.com/tp-dev/tp/home"
+	"github.com/tp-dev/tp/pack/scan"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -422,9 +422,16 @@ func (l *Lander) Land(ctx context.Context, plan *common.Plan, d common.Decisions
 		out.NextSteps = append(out.NextSteps, s.Text)
 	}
 	for _, f := range res.Instructions {
-		out.Warnings = append(out.Warnings, "luggage "+f.Where+" reads like instructions ("+f.Rule+"; data, never acted on): "+strconv.Quote(f.Excerpt))
+		out.Warnings = append(out.Warnings, luggageInstruction(f))
 	}
 	return out, nil
+}
+
+// luggageInstruction is a landing's or a merge's warning for a sentence
+// in the luggage that reads like an instruction: its place and rule in
+// tp's words, the sentence quoted as data.
+func luggageInstruction(f scan.Finding) string {
+	return "luggage " + f.Where + " reads like instructions (" + f.Rule + "; data, never acted on): " + strconv.Quote(f.Excerpt)
 }
 
 // Merge merges the receipt into its target.
@@ -444,7 +451,7 @@ func (l *Lander) Merge(ctx context.Context, plan *common.Plan, progress common.P
 	}
 	out := &common.Merged{Target: res.Target, Version: res.Version, Changed: changed, Warnings: res.Warnings}
 	for _, f := range res.Instructions {
-		out.Warnings = append(out.Warnings, "luggage "+f.Where+" reads like instructions ("+f.Rule+"; data, never acted on): "+strconv.Quote(f.Excerpt))
+		out.Warnings = append(out.Warnings, luggageInstruction(f))
 	}
 	return out, nil
 }
@@ -695,41 +702,29 @@ func (ps *Passports) LoadPassport(ctx context.Context, id string) (*common.Passp
 		Chain: model.LineageOf(st.V.Get("lineage")).Chain,
 		Text: common.PassportText{Title: p.Title(), Goal: p.Goal(), CurrentState: p.CurrentState(), NextSteps: p.NextSteps(),
 			Decisions: decisionTexts(st.V.Get("decisions")), Artifacts: p.Artifacts()}}
-	// Who sent what (D25), as every open of the passport says it (a
-	// passport no pack landed in has nothing to label: not looked for).
-	b := &briefing.Briefing{}
-	if st.V.Has("landed_from") || st.V.Has("receipts_merged") {
-		b = briefing.OfStored(st)
-	}
-	senderFact := map[string]string{}
-	for _, f := range b.VerifiedFacts {
-		if f.From != "" {
-			senderFact[f.Claim] = f.From
-		}
-	}
-	if len(b.NextStepsFrom) == len(v.Text.NextSteps) && slices.Equal(b.NextSteps, v.Text.NextSteps) {
-		v.Text.NextStepsFrom = b.NextStepsFrom
-	}
+	// Who sent what (D25), as every open of the passport says it.
+	lb := briefing.LabelsOf(st.V)
+	v.Text.NextStepsFrom = lb.StepsFrom(v.Text.NextSteps)
 	for _, f := range p.Facts() {
 		sealed := !f.Verified() && f.VerifiedOn() != ""
 		cf := common.Fact{Claim: f.Claim(), Scope: f.Scope(), Verified: f.Verified(), Sealed: sealed, VerifiedOn: f.VerifiedOn(),
 			Evidence: f.Evidence(), Source: f.Source(), SourceActor: f.SourceActor()}
-		if f.Verified() {
-			cf.From = senderFact[f.Claim()]
+		if from := lb.FactFrom(f.Claim()); f.Verified() && !f.NeedsReverify() {
+			cf.From = from
 		}
 		v.Text.Facts = append(v.Text.Facts, cf)
 	}
 	if fi, err := os.Stat(ps.Store.FilesDir(id)); err == nil && fi.IsDir() {
 		v.FilesDir = ps.Store.FilesDir(id)
 	}
-	from := b.LandedFrom
+	from := lb.LandedFrom
 	if from == "" {
 		from = "the sender"
 	}
-	for _, f := range b.FindingsAtLanding {
+	for _, f := range lb.FindingsAtLanding {
 		v.Flagged = append(v.Flagged, common.Flagged{From: from, Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
 	}
-	for _, f := range b.FindingsAtMerge {
+	for _, f := range lb.FindingsAtMerge {
 		v.Flagged = append(v.Flagged, common.Flagged{From: "the receipt " + f.From, Where: f.Where + " (" + f.Rule + ")", Text: f.Excerpt})
 	}
 	return v, nil
