@@ -186,3 +186,23 @@ func TestLandedFromWatchedTwice(t *testing.T) {
 	sameAsList(t, s1, "first store, after an edit in place")
 	sameAsList(t, s2, "second store, after an edit in place")
 }
+
+// TestLandedFromWatchedStillRefiles: a change the kernel never reported
+// and that left the folder as it was (an edit in place through a network
+// filesystem) is still seen once refilesEvery has passed, as in an
+// unwatched store.
+func TestLandedFromWatchedStillRefiles(t *testing.T) {
+	t.Parallel()
+	s := watched(t)
+	now := time.Now().Add(time.Hour)
+	s.landed.clock = func() time.Time { return now }
+	writeFile(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("a", 64)))
+	sameAsList(t, s, "first look")
+	editInPlace(t, s.Path("TP-AAAA-AAAA"), landedState("TP-AAAA-AAAA", "2026-01-01T00:00:00Z", strings.Repeat("b", 64)))
+	s.landed.sub.take() // never reported
+	if got, _ := landedNow(t, s); len(got) != 1 || !strings.Contains(got[0], strings.Repeat("a", 64)) {
+		t.Fatalf("within refilesEvery the unreported edit was seen, so this test proves nothing: %q", got)
+	}
+	now = now.Add(refilesEvery)
+	sameAsList(t, s, "a second later")
+}
